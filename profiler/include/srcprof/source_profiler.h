@@ -1,0 +1,261 @@
+/*
+ * srcprof/source_profiler.h - per-source CPU and GPU statistics.
+ *
+ * The source profiler measures, for every *source* of a scene (anything that
+ * is ticked once per frame and rendered one or more times), its tick time, the
+ * CPU time of its renders and, through a GPU timer backend
+ * (srcprof/gpu_timer.h), the GPU time of those renders. It keeps the samples
+ * of the last five seconds of frames per source and answers
+ * source_profiler_fill_result() from any thread in constant time.
+ *
+ * Names and meaning follow OBS Studio's libobs/util/source-profiler.h: a
+ * source is an opaque pointer the profiler never dereferences; toggles take
+ * effect at frame boundaries; GPU results are read FRAME_BUFFER_SIZE - 1
+ * frames late so that nothing waits on the GPU. srcprof adds per-pass
+ * statistics, source names, counters and a log hook.
+ *
+ * It does not draw, own a graphics context, or know which API renders: the
+ * engine brackets its frame with the calls below, and a backend implements
+ * srcprof/gpu_timer.h.
+ *
+ * Frame protocol (one graphics thread, in this order):
+ *     source_profiler_frame_begin();
+ *     for each source: t = source_profiler_source_tick_start();
+ *                      tick(source);
+ *                      source_profiler_source_tick_end(source, t);
+ *     source_profiler_render_begin();
+ *     for each pass:   source_profiler_set_pass(pass_id);
+ *       for each source: t = source_profiler_source_render_begin(&timer);
+ *                        render(source);
+ *                        source_profiler_source_render_end(source, t, timer);
+ *     source_profiler_render_end();
+ *     submit, present, wait for the frame FRAME_BUFFER_SIZE - 1 back;
+ *     source_profiler_frame_collect();
+ *
+ * Bad input is defined, never a crash: NULL sources and unknown timers are
+ * ignored and counted (source_profiler_stats_t.ignored_calls); renders of a
+ * source not ticked in the frame are ignored; durations above 4.29 s are
+ * stored as 4.29 s (counted in saturated_samples).
+ */
+#ifndef SRCPROF_SOURCE_PROFILER_H
+#define SRCPROF_SOURCE_PROFILER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Frames between recording a frame and collecting it, plus one. Equals the
+ * renderer's frames in flight (NUM_TEXTURES). */
+#define SOURCE_PROFILER_FRAME_BUFFER_SIZE 2
+
+/* Length of the rolling window, in seconds of frames. */
+#define SOURCE_PROFILER_WINDOW_SECONDS 5
+
+/* Frame rates above this are clamped (window of 5,000 samples). */
+#define SOURCE_PROFILER_MAX_FPS 1000
+
+/* A GPU timer handed out by source_render_begin; owned by the profiler. */
+typedef struct sp_gpu_timer sp_gpu_timer;
+
+/* Statistics of one source over the window. Times in ns, rates in frames
+ * per second. The caller owns the struct. */
+typedef struct profiler_result {
+	uint64_t tick_avg, tick_max;
+	/* CPU time of the source's first render of each frame. */
+	uint64_t render_avg, render_max;
+	/* GPU time of the source's first render of each frame. */
+	uint64_t render_gpu_avg, render_gpu_max;
+	/* All renders of a frame summed, averaged over frames. */
+	uint64_t render_sum, render_gpu_sum;
+	/* Async (video-like) sources only: frames per second received and
+	 * rendered, and the shortest / longest time between two frames. */
+	double async_input, async_rendered;
+	uint64_t async_input_best, async_input_worst;
+	uint64_t async_rendered_best, async_rendered_worst;
+} profiler_result_t;
+
+/* --- Control (any thread) ------------------------------------------------ */
+
+/* Turns profiling on or off. On takes effect at the next frame_begin; off at
+ * the end of the next frame_collect, which frees all statistics. */
+void source_profiler_enable(bool enable);
+
+/* Turns GPU timing on or off from the next frame_begin. Turning it on counts
+ * only while the profiler is on or being turned on: the stored request is
+ * `enable && (profiler enable requested)`. */
+void source_profiler_gpu_enable(bool enable);
+
+/* --- Results (any thread, any time) ------------------------------------- */
+
+/* Fills *result with the source's statistics and returns true; returns false
+ * and leaves *result untouched while the profiler is off or the source has
+ * no entry yet. Constant time, never blocks the graphics thread. */
+bool source_profiler_fill_result(const void *source, profiler_result_t *result);
+
+/* As fill_result, into a new struct the caller frees with free(); NULL when
+ * fill_result would return false. */
+profiler_result_t *source_profiler_get_result(const void *source);
+
+/* --- Engine side (graphics thread unless noted) -------------------------- */
+
+/* Sets the window to ceil(fps_num / fps_den) * 5 samples and drops every
+ * collected and uncollected sample. 60 fps is assumed before the first call.
+ * fps_num or fps_den of 0 is ignored (logged); rates above
+ * SOURCE_PROFILER_MAX_FPS are clamped. */
+void source_profiler_reset_video(uint32_t fps_num, uint32_t fps_den);
+
+/* Starts a frame: applies a pending enable and GPU toggle, processes
+ * removals queued since the last frame. */
+void source_profiler_frame_begin(void);
+
+/* Returns the start time of a tick (0 while off); pass it to tick_end. */
+uint64_t source_profiler_source_tick_start(void);
+
+/* Records the tick of `source` that began at `start`. The first tick of an
+ * unknown source creates its entry. */
+void source_profiler_source_tick_end(const void *source, uint64_t start);
+
+/* Opens the frame's GPU range. Source GPU timers exist only between
+ * render_begin and render_end. */
+void source_profiler_render_begin(void);
+
+/* Returns the start time of a render (0 while off) and sets *timer to a GPU
+ * timer when GPU timing is on, else NULL. `timer` may be NULL. */
+uint64_t source_profiler_source_render_begin(sp_gpu_timer **timer);
+
+/* Records a render of `source` begun at `start`, in the current pass, and
+ * ends `timer` (NULL when none). */
+void source_profiler_source_render_end(const void *source, uint64_t start, sp_gpu_timer *timer);
+
+/* Closes the frame's GPU range; timers left open are closed and ignored. */
+void source_profiler_render_end(void);
+
+/* Moves the samples of the frame FRAME_BUFFER_SIZE - 1 frames old into the
+ * statistics, reading its GPU results without waiting (results not ready
+ * mean the frame's GPU samples are dropped). Applies a pending disable. */
+void source_profiler_frame_collect(void);
+
+/* Marks `source` as async (video-like): its async_* fields are computed.
+ * The mark lasts until the source is removed. Any thread. */
+void source_profiler_set_async(const void *source, bool async);
+
+/* An async source received a frame now. Any thread. Counted once the source
+ * has an entry (its first tick). */
+void source_profiler_async_frame_received(const void *source);
+
+/* The renderer drew the async frame stamped `frame_ts_ns` for `source` in
+ * this frame; one timestamp per collected frame enters the window. */
+void source_profiler_async_frame_rendered(const void *source, uint64_t frame_ts_ns);
+
+/* Drops the source's statistics, uncollected samples, name and async mark
+ * by the next frame_begin at the latest. Any thread. GPU timers of the
+ * source still in flight are discarded when their frame is collected. */
+void source_profiler_remove_source(const void *source);
+
+/* Replaces the clock used for every measurement (ns, monotonic). NULL
+ * restores the default (TSC-backed CLOCK_MONOTONIC, see srcprof/clock.h).
+ * Call while no frame is in progress; `now_ns` must be thread-safe. */
+void source_profiler_set_clock(uint64_t (*now_ns)(void *user), void *user);
+
+/* --- srcprof extensions --------------------------------------------------- */
+
+/* Returns the id of the pass or view called `name` ("main", "preview",
+ * "blur-h"), registering it on first use. Id 0 is "default", the pass renders
+ * belong to until set_pass is called. Returns 0 for NULL or when
+ * SOURCE_PROFILER_MAX_PASSES passes exist (logged). Any thread. */
+uint32_t source_profiler_pass_id(const char *name);
+
+/* Name of a registered pass, or NULL. The string lives until shutdown. */
+const char *source_profiler_pass_name(uint32_t pass);
+
+/* Renders from now until the next call belong to `pass`. Graphics thread. */
+void source_profiler_set_pass(uint32_t pass);
+
+#define SOURCE_PROFILER_MAX_PASSES 64
+/* A source keeps separate statistics for at most this many passes; renders
+ * in further passes are added to its last one. */
+#define SOURCE_PROFILER_MAX_SOURCE_PASSES 8
+
+/* Statistics of one source in one pass: the sum of its renders in that pass
+ * per frame, over the window (frames where it was not rendered in the pass
+ * count as 0). */
+typedef struct source_profiler_pass_result {
+	uint32_t pass;
+	uint64_t render_avg, render_max;         /* ns, CPU */
+	uint64_t render_gpu_avg, render_gpu_max; /* ns, 0 while GPU timing is off */
+} source_profiler_pass_result_t;
+
+/* Fills up to `max_out` pass results of `source`, in first-rendered order,
+ * and returns how many passes the source has (0 when fill_result would
+ * return false). Any thread. */
+size_t source_profiler_fill_pass_results(const void *source, source_profiler_pass_result_t *out,
+					 size_t max_out);
+
+/* Samples in the source's windows: *cpu counts collected frames it was
+ * ticked in (at most the window capacity), *gpu those of them with GPU
+ * results kept. False (and nothing written) when fill_result would return
+ * false. Any thread. */
+bool source_profiler_get_sample_counts(const void *source, uint32_t *cpu, uint32_t *gpu);
+
+/* Gives `source` a name for exports and traces (copied). Any thread. */
+void source_profiler_set_source_name(const void *source, const char *name);
+
+/* Copies the source's name into buf (size > 0) and returns true, or writes
+ * "0x<address>" and returns false when it has none. Any thread. */
+bool source_profiler_get_source_name(const void *source, char *buf, size_t size);
+
+/* Counters since the last reset_video or enable. Any thread. */
+typedef struct source_profiler_stats {
+	bool enabled, gpu_enabled;
+	uint32_t window_capacity; /* samples per source window */
+	uint32_t sources;         /* entries alive */
+	uint64_t frames_collected;
+	uint64_t gpu_frames_collected; /* frames whose GPU samples were kept */
+	/* Frames whose GPU samples were dropped, in total and by reason. */
+	uint64_t gpu_frames_disjoint;
+	uint64_t gpu_disjoint_backend;     /* the backend said so */
+	uint64_t gpu_disjoint_order;       /* a timer ends before it begins */
+	uint64_t gpu_disjoint_range;       /* a timer outside its frame */
+	uint64_t gpu_disjoint_unavailable; /* results not ready at collect */
+	uint64_t gpu_disjoint_overflow;    /* more timers than the pool held */
+	uint32_t gpu_timer_capacity;       /* timers per frame the pools hold */
+	uint64_t ignored_calls;     /* NULL source, render_end without begin, ... */
+	uint64_t saturated_samples; /* durations above 4.29 s */
+	uint64_t allocations;       /* heap allocations made by the profiler */
+	size_t bytes;               /* heap bytes held by the profiler */
+	const char *gpu_mode;       /* the backend's timing mode, or "none" */
+} source_profiler_stats_t;
+
+/* Fills *stats. Any thread. */
+void source_profiler_get_stats(source_profiler_stats_t *stats);
+
+/* Calls `fn` for every source with an entry, with its name (or
+ * "0x<address>"). Any thread; `fn` must not call back into the profiler's
+ * engine-side functions. Returns the number of sources visited. */
+size_t source_profiler_enum_sources(void (*fn)(const void *source, const char *name, void *user),
+				    void *user);
+
+enum source_profiler_log_level {
+	SOURCE_PROFILER_LOG_ERROR,
+	SOURCE_PROFILER_LOG_WARNING,
+	SOURCE_PROFILER_LOG_INFO,
+};
+
+/* Routes the profiler's log lines (one line, no newline) to `fn`; NULL
+ * restores the default, which writes "srcprof: <level>: <msg>" to stderr. */
+void source_profiler_set_log(void (*fn)(int level, const char *msg, void *user), void *user);
+
+/* Frees everything the profiler holds and returns it to its initial state
+ * (off, 60 fps, no backend, no clock override). Graphics thread, no other
+ * thread may be inside the profiler. */
+void source_profiler_shutdown(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,99 @@
+/* CSV snapshots of every source's results. */
+#include "srcprof/export.h"
+
+#include "internal.h"
+
+#include <errno.h>
+#include <string.h>
+
+static void put_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+typedef struct csv_ctx {
+	FILE *f;
+	int rows;
+	const char *mode;
+} csv_ctx;
+
+static void result_row(const void *source, const char *name, void *user)
+{
+	csv_ctx *c = user;
+	profiler_result_t r;
+	if (!source_profiler_fill_result(source, &r))
+		return;
+	put_field(c->f, name);
+	fprintf(c->f, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f,%llu,%llu,%.3f,%llu,%llu,",
+		(unsigned long long)r.tick_avg, (unsigned long long)r.tick_max,
+		(unsigned long long)r.render_avg, (unsigned long long)r.render_max,
+		(unsigned long long)r.render_sum, (unsigned long long)r.render_gpu_avg,
+		(unsigned long long)r.render_gpu_max, (unsigned long long)r.render_gpu_sum,
+		r.async_input, (unsigned long long)r.async_input_best,
+		(unsigned long long)r.async_input_worst, r.async_rendered,
+		(unsigned long long)r.async_rendered_best, (unsigned long long)r.async_rendered_worst);
+	put_field(c->f, c->mode);
+	fputc('\n', c->f);
+	c->rows++;
+}
+
+int source_profiler_write_csv(FILE *f)
+{
+	if (!f) {
+		errno = EINVAL;
+		return -1;
+	}
+	csv_ctx c = {f, 0, sp_gpu_live() ? sp_gpu_mode() : "off"};
+	fputs("source,tick_avg_ns,tick_max_ns,render_avg_ns,render_max_ns,render_sum_ns,"
+	      "render_gpu_avg_ns,render_gpu_max_ns,render_gpu_sum_ns,async_input_fps,"
+	      "async_input_best_ns,async_input_worst_ns,async_rendered_fps,"
+	      "async_rendered_best_ns,async_rendered_worst_ns,gpu_mode\n",
+	      f);
+	source_profiler_enum_sources(result_row, &c);
+	fflush(f);
+	return ferror(f) ? -1 : c.rows;
+}
+
+static void pass_rows(const void *source, const char *name, void *user)
+{
+	csv_ctx *c = user;
+	source_profiler_pass_result_t pr[SOURCE_PROFILER_MAX_SOURCE_PASSES];
+	size_t n = source_profiler_fill_pass_results(source, pr, SOURCE_PROFILER_MAX_SOURCE_PASSES);
+	for (size_t i = 0; i < n && i < SOURCE_PROFILER_MAX_SOURCE_PASSES; i++) {
+		const char *pass = source_profiler_pass_name(pr[i].pass);
+		put_field(c->f, name);
+		fputc(',', c->f);
+		put_field(c->f, pass ? pass : "default");
+		fprintf(c->f, ",%llu,%llu,%llu,%llu,", (unsigned long long)pr[i].render_avg,
+			(unsigned long long)pr[i].render_max, (unsigned long long)pr[i].render_gpu_avg,
+			(unsigned long long)pr[i].render_gpu_max);
+		put_field(c->f, c->mode);
+		fputc('\n', c->f);
+		c->rows++;
+	}
+}
+
+int source_profiler_write_pass_csv(FILE *f)
+{
+	if (!f) {
+		errno = EINVAL;
+		return -1;
+	}
+	csv_ctx c = {f, 0, sp_gpu_live() ? sp_gpu_mode() : "off"};
+	fputs("source,pass,render_avg_ns,render_max_ns,render_gpu_avg_ns,render_gpu_max_ns,"
+	      "gpu_mode\n",
+	      f);
+	source_profiler_enum_sources(pass_rows, &c);
+	fflush(f);
+	return ferror(f) ? -1 : c.rows;
+}

@@ -1,0 +1,328 @@
+/* GPU timer pools per frame slot, and the checks that decide whether a
+ * frame's GPU results can be trusted (DESIGN.md 3.3).
+ *
+ * A slot's timers are an array sized once and reused every
+ * FRAME_BUFFER_SIZE frames: render_begin hands out the next record and
+ * asks the backend to stamp query 2 + 2i. When a frame needs more timers
+ * than the slot holds, the extra renders get no timer, the frame's GPU
+ * samples are dropped (gpu_disjoint_overflow) and the slot grows before its
+ * next use: pools never overrun and never grow in the middle of a frame. */
+#include "internal.h"
+
+#include <string.h>
+
+_Atomic uint32_t sp_gpu_capacity_pub;
+static _Atomic(const char *) g_mode = "none";
+
+static struct {
+	bool has_backend;
+	sp_gpu_timer_backend b;
+	uint32_t backend_gen;
+	sp_gpu_slot slots[SP_FBS];
+	uint32_t want; /* timers per frame to hold */
+	uint64_t *ns;  /* read-back buffer */
+	uint32_t ns_cap;
+	bool force_pending;
+	uint32_t force_frame;
+	uint64_t last_warn_ns;
+	uint64_t suppressed;
+} gg;
+
+enum reason { R_NONE, R_BACKEND, R_ORDER, R_RANGE, R_UNAVAILABLE, R_OVERFLOW };
+
+static const char *const reason_text[] = {
+	"", "reported by the device", "a timer ends before it begins",
+	"a timer lies outside its frame", "results not available at collect",
+	"more renders than GPU timers"};
+
+const char *sp_gpu_mode(void)
+{
+	return atomic_load_explicit(&g_mode, memory_order_acquire);
+}
+
+bool sp_gpu_has_backend(void)
+{
+	return gg.has_backend;
+}
+
+int64_t sp_gpu_cpu_offset(void)
+{
+	return gg.has_backend && gg.b.cpu_offset_ns ? gg.b.cpu_offset_ns(gg.b.user) : 0;
+}
+
+static void publish_capacity(void)
+{
+	uint32_t cap = UINT32_MAX;
+	for (unsigned i = 0; i < SP_FBS; i++)
+		if (gg.slots[i].capacity < cap)
+			cap = gg.slots[i].capacity;
+	atomic_store(&sp_gpu_capacity_pub, cap == UINT32_MAX ? 0 : cap);
+}
+
+void source_profiler_set_gpu_backend(const sp_gpu_timer_backend *backend)
+{
+	gg.has_backend = backend && backend->reserve && backend->write && backend->read;
+	if (gg.has_backend)
+		gg.b = *backend;
+	else
+		memset(&gg.b, 0, sizeof gg.b);
+	gg.backend_gen++;
+	for (unsigned i = 0; i < SP_FBS; i++) {
+		gg.slots[i].on = false;
+		gg.slots[i].capacity = 0;
+	}
+	atomic_store_explicit(&g_mode,
+			      gg.has_backend && gg.b.mode ? gg.b.mode : "none",
+			      memory_order_release);
+	publish_capacity();
+}
+
+void source_profiler_force_gpu_disjoint(void)
+{
+	uint32_t frame = sp_current_frame();
+	sp_gpu_slot *s = &gg.slots[frame % SP_FBS];
+	if (s->frame == frame && s->on)
+		s->forced = true;
+	gg.force_pending = true;
+	gg.force_frame = frame;
+}
+
+/* Makes slot hold `want` timers; false when nothing could be reserved. */
+static bool reserve(unsigned slot, uint32_t want)
+{
+	sp_gpu_slot *s = &gg.slots[slot];
+	uint32_t queries = gg.b.reserve(gg.b.user, slot, 2u + 2u * want);
+	uint32_t timers = queries >= 2 ? (queries - 2) / 2 : 0;
+	if (timers > s->timers_cap) {
+		sp_gpu_timer *t = sp_alloc(timers * sizeof *t);
+		if (!t) {
+			timers = s->timers_cap;
+		} else {
+			sp_free(s->timers, s->timers_cap * sizeof *s->timers);
+			s->timers = t;
+			s->timers_cap = timers;
+		}
+	}
+	if (2u + 2u * timers > gg.ns_cap) {
+		uint64_t *ns = sp_alloc((2u + 2u * timers) * sizeof *ns);
+		if (!ns) {
+			timers = gg.ns_cap >= 2 ? (gg.ns_cap - 2) / 2 : 0;
+		} else {
+			sp_free(gg.ns, gg.ns_cap * sizeof *gg.ns);
+			gg.ns = ns;
+			gg.ns_cap = 2u + 2u * timers;
+		}
+	}
+	if (s->capacity && timers > s->capacity)
+		sp_log(SOURCE_PROFILER_LOG_INFO, "GPU timer pool of frame slot %u grown to %u timers",
+		       slot, timers);
+	if (timers < want)
+		sp_log(SOURCE_PROFILER_LOG_WARNING,
+		       "GPU timer pool of frame slot %u holds %u timers, %u wanted", slot, timers,
+		       want);
+	s->capacity = timers;
+	s->backend_gen = gg.backend_gen;
+	publish_capacity();
+	return timers > 0;
+}
+
+void sp_gpu_frame_begin(unsigned slot, uint32_t frame, bool gpu_on, uint32_t sources)
+{
+	sp_gpu_slot *s = &gg.slots[slot];
+	s->frame = frame;
+	s->on = s->closed = s->overflow = false;
+	s->forced = gg.force_pending && gg.force_frame == frame;
+	gg.force_pending = false;
+	s->used = s->open = s->denied = 0;
+	if (!gpu_on || !gg.has_backend)
+		return;
+	/* Two renders per source is the common case (main + preview). */
+	uint32_t want = 2u * sources + 16u;
+	if (gg.want > want)
+		want = gg.want;
+	if ((s->capacity < want || s->backend_gen != gg.backend_gen) && !reserve(slot, want))
+		return;
+	s->on = true;
+	gg.b.write(gg.b.user, slot, 0, SP_GPU_STAMP_FRAME_BEGIN);
+}
+
+sp_gpu_timer *sp_gpu_timer_begin(unsigned slot)
+{
+	sp_gpu_slot *s = &gg.slots[slot];
+	if (!s->on || s->closed)
+		return NULL;
+	if (s->used == s->capacity) {
+		s->overflow = true;
+		s->denied++;
+		return NULL;
+	}
+	sp_gpu_timer *t = &s->timers[s->used];
+	*t = (sp_gpu_timer){.next = SP_NO_ENTRY, .state = SP_TIMER_BEGUN};
+	gg.b.write(gg.b.user, slot, 2u + 2u * s->used, SP_GPU_STAMP_TIMER_BEGIN);
+	s->used++;
+	s->open++;
+	return t;
+}
+
+bool sp_gpu_timer_end(unsigned slot, sp_gpu_timer *t)
+{
+	sp_gpu_slot *s = &gg.slots[slot];
+	uintptr_t p = (uintptr_t)t, lo = (uintptr_t)s->timers;
+	if (!s->on || p < lo || p >= lo + s->used * sizeof *t || (p - lo) % sizeof *t ||
+	    t->state != SP_TIMER_BEGUN)
+		return false;
+	uint32_t i = (uint32_t)((p - lo) / sizeof *t);
+	gg.b.write(gg.b.user, slot, 3u + 2u * i, SP_GPU_STAMP_TIMER_END);
+	t->state = SP_TIMER_ENDED;
+	s->open--;
+	return true;
+}
+
+void sp_gpu_frame_end(unsigned slot)
+{
+	sp_gpu_slot *s = &gg.slots[slot];
+	if (!s->on || s->closed)
+		return;
+	for (uint32_t i = 0; s->open && i < s->used; i++) {
+		if (s->timers[i].state == SP_TIMER_BEGUN) {
+			gg.b.write(gg.b.user, slot, 3u + 2u * i, SP_GPU_STAMP_TIMER_END);
+			s->timers[i].state = SP_TIMER_ORPHAN;
+			s->open--;
+		}
+	}
+	gg.b.write(gg.b.user, slot, 1, SP_GPU_STAMP_FRAME_END);
+	s->closed = true;
+}
+
+static enum reason check(const sp_gpu_slot *s, const uint64_t *ns)
+{
+	uint64_t fb = ns[0], fe = ns[1];
+	if (fe < fb)
+		return R_ORDER;
+	enum reason r = R_NONE;
+	for (uint32_t i = 0; i < s->used; i++) {
+		uint64_t b = ns[2 + 2 * i], e = ns[3 + 2 * i];
+		if (e < b)
+			return R_ORDER;
+		if (b < fb || e > fe)
+			r = R_RANGE;
+	}
+	return r;
+}
+
+static void drop(enum reason r, _Atomic uint64_t *counter)
+{
+	sp_count_add(&sp_count.gpu_frames_disjoint, 1);
+	sp_count_add(counter, 1);
+	uint64_t now = sp_now();
+	if (gg.last_warn_ns && now - gg.last_warn_ns < 1000000000ull) {
+		gg.suppressed++;
+		return;
+	}
+	if (gg.suppressed)
+		sp_log(SOURCE_PROFILER_LOG_WARNING,
+		       "GPU timers were disjoint, discarding samples (%s; %llu more frames since "
+		       "the last warning)",
+		       reason_text[r], (unsigned long long)gg.suppressed);
+	else
+		sp_log(SOURCE_PROFILER_LOG_WARNING, "GPU timers were disjoint, discarding samples (%s)",
+		       reason_text[r]);
+	gg.last_warn_ns = now ? now : 1;
+	gg.suppressed = 0;
+}
+
+bool sp_gpu_collect(unsigned slot, uint32_t frame)
+{
+	sp_gpu_slot *s = &gg.slots[slot];
+	if (s->frame != frame || !s->on)
+		return false;
+	s->on = false;
+	if (!gg.has_backend || s->backend_gen != gg.backend_gen)
+		return false; /* recorded with a backend that is gone */
+
+	enum reason r = R_NONE;
+	if (!s->closed)
+		r = R_UNAVAILABLE; /* render_end never wrote the range end */
+	else if (s->overflow) {
+		uint32_t need = s->used + s->denied;
+		if (need + need / 2 > gg.want)
+			gg.want = need + need / 2;
+		r = R_OVERFLOW;
+	}
+	else if (s->forced)
+		r = R_BACKEND;
+	else {
+		uint32_t n = 2u + 2u * s->used;
+		switch (gg.b.read(gg.b.user, slot, n, gg.ns)) {
+		case SP_GPU_READ_OK:
+			r = check(s, gg.ns);
+			break;
+		case SP_GPU_READ_NOT_READY:
+			r = R_UNAVAILABLE;
+			break;
+		default:
+			r = R_BACKEND;
+			break;
+		}
+	}
+	switch (r) {
+	case R_NONE:
+		break;
+	case R_BACKEND:
+		drop(r, &sp_count.disjoint_backend);
+		return false;
+	case R_ORDER:
+		drop(r, &sp_count.disjoint_order);
+		return false;
+	case R_RANGE:
+		drop(r, &sp_count.disjoint_range);
+		return false;
+	case R_UNAVAILABLE:
+		drop(r, &sp_count.disjoint_unavailable);
+		return false;
+	case R_OVERFLOW:
+		drop(r, &sp_count.disjoint_overflow);
+		return false;
+	}
+
+	if (atomic_load_explicit(&sp_trace_recording, memory_order_relaxed))
+		sp_trace_gpu_frame(frame, gg.ns[0], gg.ns[1]);
+	return true;
+}
+
+const sp_gpu_timer *sp_gpu_timers(unsigned slot)
+{
+	return gg.slots[slot].timers;
+}
+
+const uint64_t *sp_gpu_stamps(void)
+{
+	return gg.ns;
+}
+
+uint32_t sp_gpu_timer_index(unsigned slot, const sp_gpu_timer *t)
+{
+	return (uint32_t)(t - gg.slots[slot].timers);
+}
+
+void sp_gpu_reset_slots(void)
+{
+	for (unsigned i = 0; i < SP_FBS; i++)
+		gg.slots[i].on = false;
+	gg.force_pending = false;
+}
+
+void sp_gpu_shutdown(void)
+{
+	for (unsigned i = 0; i < SP_FBS; i++) {
+		sp_free(gg.slots[i].timers, gg.slots[i].timers_cap * sizeof(sp_gpu_timer));
+		gg.slots[i] = (sp_gpu_slot){0};
+	}
+	sp_free(gg.ns, gg.ns_cap * sizeof *gg.ns);
+	gg.ns = NULL;
+	gg.ns_cap = 0;
+	gg.want = 0;
+	gg.last_warn_ns = 0;
+	gg.suppressed = 0;
+	source_profiler_set_gpu_backend(NULL);
+}

@@ -1,0 +1,373 @@
+/* Internal pieces shared by the profiler's source files. Not installed. */
+#ifndef SRCPROF_INTERNAL_H
+#define SRCPROF_INTERNAL_H
+
+#include "srcprof/clock.h"
+#include "srcprof/gpu_timer.h"
+#include "srcprof/source_profiler.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SP_FBS SOURCE_PROFILER_FRAME_BUFFER_SIZE
+
+/* Relaxed access to atomics that one thread writes and others only read
+ * under a seqlock or RCU: plain moves on x86, and no data race for TSan. */
+#define LD(x) atomic_load_explicit(&(x), memory_order_relaxed)
+#define ST(x, v) atomic_store_explicit(&(x), (v), memory_order_relaxed)
+
+/* Seqlock fences. TSan cannot model fences (GCC rejects them under
+ * -fsanitize=thread); every field they order is atomic, so TSan has no race
+ * to report without them, and x86 orders these loads and stores anyway. */
+#if defined(__SANITIZE_THREAD__)
+#define SP_FENCE(order) atomic_signal_fence(order)
+#else
+#define SP_FENCE(order) atomic_thread_fence(order)
+#endif
+
+#if defined(__GNUC__)
+#define SP_LIKELY(x) __builtin_expect(!!(x), 1)
+#define SP_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define SP_LIKELY(x) (x)
+#define SP_UNLIKELY(x) (x)
+#endif
+
+/* --- clock.c: the profiler clock, with its fast path inline -------------- */
+
+enum { SP_CLOCK_UNSET, SP_CLOCK_TSC, SP_CLOCK_GETTIME, SP_CLOCK_INJECTED };
+
+/* ns(tsc) = base_ns + (tsc - base_tsc) * mult / 2^32, under seq. */
+typedef struct sp_clock_state {
+	_Atomic int kind;
+	_Atomic uint32_t seq;
+	_Atomic uint64_t base_tsc, base_ns, mult;
+} sp_clock_state;
+
+extern sp_clock_state sp_clock;
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define SP_HAVE_TSC 1
+
+static inline uint64_t sp_tsc_to_ns(uint64_t tsc, uint64_t base_tsc, uint64_t base_ns,
+				    uint64_t mult)
+{
+	/* rdtsc is not ordered against the calibration loads, so a reader may
+	 * see a base a few ticks after its own stamp: keep the sign. */
+	__int128 delta = (__int128)(int64_t)(tsc - base_tsc);
+	return base_ns + (uint64_t)(int64_t)((delta * (__int128)mult) >> 32);
+}
+#else
+#define SP_HAVE_TSC 0
+#endif
+
+/* srcprof_clock_ns, inlined: one rdtsc and a seqlock read. */
+static inline uint64_t sp_now(void)
+{
+#if SP_HAVE_TSC
+	if (SP_LIKELY(atomic_load_explicit(&sp_clock.kind, memory_order_relaxed) == SP_CLOCK_TSC)) {
+		uint64_t base_tsc, base_ns, mult;
+		uint32_t s1;
+		do {
+			s1 = atomic_load_explicit(&sp_clock.seq, memory_order_acquire);
+			base_tsc = atomic_load_explicit(&sp_clock.base_tsc, memory_order_relaxed);
+			base_ns = atomic_load_explicit(&sp_clock.base_ns, memory_order_relaxed);
+			mult = atomic_load_explicit(&sp_clock.mult, memory_order_relaxed);
+			SP_FENCE(memory_order_acquire);
+		} while ((s1 & 1u) ||
+			 s1 != atomic_load_explicit(&sp_clock.seq, memory_order_relaxed));
+		return sp_tsc_to_ns(__rdtsc(), base_tsc, base_ns, mult);
+	}
+#endif
+	return srcprof_clock_ns();
+}
+
+/* --- util.c: counted allocation and logging ----------------------------- */
+
+void *sp_alloc(size_t size);  /* zeroed; NULL on failure (logged) */
+void sp_alloc_account(size_t size, int sign);      /* counts memory from elsewhere */
+
+/* arena.c: huge-page backed blocks for entries and rings (graphics thread;
+ * 64-byte aligned, zeroed). */
+void *sp_arena_alloc(size_t size);
+void sp_arena_free(void *p, size_t size);
+void sp_arena_reset(void); /* every block must be dead */
+void sp_free(void *p, size_t size);
+char *sp_strdup(const char *s);
+void sp_free_str(char *s);
+uint64_t sp_alloc_count(void);
+size_t sp_alloc_bytes(void);
+
+void sp_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sp_log_reset(void);
+
+/* --- rcu.c: grace periods for memory other threads may be reading -------- */
+
+/* Readers bracket every access to entries, tables and names. */
+unsigned sp_rcu_enter(void);
+void sp_rcu_exit(unsigned idx);
+/* Waits until every reader that entered before the call has left. */
+void sp_rcu_synchronize(void);
+
+/* Frees `p` (of `size` bytes; size 0 for strings) after a grace period:
+ * at the next sp_retire_flush. Any thread. */
+void sp_retire(void *p, size_t size);
+/* Graphics thread: waits a grace period if anything is retired and frees it. */
+void sp_retire_flush(void);
+
+/* --- table.c: pointer -> entry index, one writer, lock-free readers ------ */
+
+#define SP_NO_ENTRY UINT32_MAX
+
+uint32_t sp_table_find(uintptr_t key);           /* any thread, inside RCU */
+bool sp_table_insert(uintptr_t key, uint32_t v); /* graphics thread */
+void sp_table_remove(uintptr_t key);             /* graphics thread */
+void sp_table_clear(void);                       /* graphics thread */
+
+/* --- window.c: per-source windows ---------------------------------------- */
+
+typedef struct sp_pass_stats { /* published per pass */
+	_Atomic uint32_t pass;
+	_Atomic uint32_t cpu_max, gpu_max;
+	_Atomic uint64_t cpu_sum, gpu_sum;
+} sp_pass_stats;
+
+typedef struct sp_pass_acc { /* graphics thread: a pass's per-frame sums */
+	uint32_t pass;
+	uint32_t cpu_ns[SP_FBS];
+	uint32_t gpu_ns[SP_FBS];
+} sp_pass_acc;
+
+typedef struct sp_pass_max_n { /* records equal to a pass column's maximum */
+	uint32_t cpu, gpu;
+} sp_pass_max_n;
+
+typedef struct sp_frame_acc { /* graphics thread: one frame of one source */
+	uint32_t frame;
+	uint32_t tick_ns;
+	uint32_t render_first_ns;
+	uint32_t gpu_first_ns;
+	uint32_t first_timer; /* chain of this frame's GPU timers, via next */
+	uint16_t renders;
+	uint8_t has_async_ts;
+	uint8_t collected; /* pass sums were pushed and zeroed */
+} sp_frame_acc;
+
+/* Time between async frames, as a window of deltas (0 = skipped pair). */
+typedef struct sp_delta_window {
+	uint32_t *delta;
+	uint32_t head, count;
+	uint64_t sum;
+	uint32_t nonzero, best, worst;
+	uint32_t best_n, worst_n; /* deltas equal to best / worst */
+	bool have_last;
+	uint64_t last_ts;
+} sp_delta_window;
+
+typedef struct sp_async {
+	sp_delta_window input, rendered;
+	uint32_t capacity; /* deltas per window: window capacity - 1 */
+} sp_async;
+
+#define SP_INLINE_PASSES 2
+
+typedef struct sp_entry {
+	/* Hot on the graphics thread: tick, render and the GPU sums touch only
+	 * these two cache lines. */
+	_Atomic uintptr_t key;     /* 0 when free; written under seq */
+	sp_pass_acc *passes;       /* inline_passes, or the heap past 2 */
+	_Atomic uint32_t n_passes; /* written under seq */
+	uint32_t gen;
+	uint32_t next_tick, next_render; /* lookup hints: who came next last frame */
+	uint32_t last_pass;              /* local index of the pass rendered last */
+	uint32_t pass_cap;
+	sp_frame_acc acc[SP_FBS];
+	sp_pass_acc inline_passes[SP_INLINE_PASSES];
+
+	/* Published: written by the graphics thread under `seq`. */
+	_Atomic uint32_t seq __attribute__((aligned(64)));
+	_Atomic uint32_t cpu_count, gpu_count;
+	_Atomic uint32_t tick_max, render_max, gpu_max;
+	_Atomic uint64_t tick_sum, render_sum, render_total_sum, gpu_sum, gpu_total_sum;
+	_Atomic(sp_pass_stats *) pass_stats; /* inline_stats, or the heap past 2 */
+	_Atomic(const char *) name;
+	/* Async windows: any thread, under async_lock, after checking key. */
+	_Atomic(sp_async *) async;
+	_Atomic uint32_t async_lock;
+
+	/* Graphics thread, collect only. */
+	uint32_t tick_max_n, render_max_n, gpu_max_n;
+	uint32_t cpu_head, gpu_head;
+	uint32_t trace_gen;
+	uint32_t *rings; /* cpu records then gpu records, one allocation */
+	sp_pass_max_n *pass_max_n; /* inline_max_n, or the heap past 2 */
+	const char *trace_name;
+	uint64_t async_ts[SP_FBS];
+	sp_pass_max_n inline_max_n[SP_INLINE_PASSES];
+	sp_pass_stats inline_stats[SP_INLINE_PASSES];
+} __attribute__((aligned(64))) sp_entry;
+
+/* Column layout of the records: cpu = tick, first render, one per pass;
+ * gpu = first render, one per pass. */
+#define SP_CPU_FIXED 2
+#define SP_GPU_FIXED 1
+
+size_t sp_rings_bytes(uint32_t capacity, uint32_t passes);
+void sp_window_push_cpu(sp_entry *e, uint32_t capacity, unsigned slot);
+void sp_window_push_gpu(sp_entry *e, uint32_t capacity, unsigned slot);
+/* Regrows rings and published pass stats for one more pass; false when
+ * memory ran out (the render then goes to the last pass). */
+bool sp_window_add_pass(sp_entry *e, uint32_t capacity, uint32_t pass);
+
+sp_async *sp_async_create(uint32_t window_capacity);
+void sp_async_destroy(sp_async *a);
+void sp_delta_push(sp_delta_window *w, uint32_t capacity, uint64_t ts);
+void sp_delta_result(const sp_delta_window *w, double *fps, uint64_t *best, uint64_t *worst);
+
+static inline void sp_prefetch(const void *p)
+{
+	__builtin_prefetch(p, 1, 3);
+}
+
+static inline uint32_t sp_sat32(uint64_t v, uint64_t *saturated)
+{
+	if (SP_UNLIKELY(v > UINT32_MAX)) {
+		(*saturated)++;
+		return UINT32_MAX;
+	}
+	return (uint32_t)v;
+}
+
+static inline void sp_spin_lock(_Atomic uint32_t *l)
+{
+	for (;;) {
+		if (!atomic_exchange_explicit(l, 1, memory_order_acquire))
+			return;
+		while (atomic_load_explicit(l, memory_order_relaxed))
+			;
+	}
+}
+
+static inline void sp_spin_unlock(_Atomic uint32_t *l)
+{
+	atomic_store_explicit(l, 0, memory_order_release);
+}
+
+/* --- source_profiler.c: shared with exporters and traces ----------------- */
+
+/* Entries live in chunks that stay put while the profiler is on. */
+#define SP_CHUNK_BITS 8
+#define SP_CHUNK_SIZE (1u << SP_CHUNK_BITS)
+#define SP_MAX_CHUNKS 4096
+
+sp_entry *sp_entry_at(uint32_t idx); /* NULL when out of range; inside RCU */
+uint32_t sp_entry_high_water(void);   /* any thread */
+bool sp_live(void);                   /* profiler on (any thread, inside RCU) */
+bool sp_gpu_live(void);               /* GPU timing on (any thread) */
+
+/* Copies a consistent snapshot of an entry's results; false when the entry
+ * no longer belongs to `key`. Inside RCU. */
+bool sp_entry_result(sp_entry *e, uintptr_t key, profiler_result_t *r);
+
+/* --- meta.c: names and async marks, under one mutex ---------------------- */
+
+typedef struct sp_meta {
+	uintptr_t key;
+	char *name;
+	bool async;
+} sp_meta;
+
+void sp_meta_lock(void);
+void sp_meta_unlock(void);
+sp_meta *sp_meta_find(uintptr_t key);   /* lock held */
+sp_meta *sp_meta_get(uintptr_t key);    /* lock held; creates; NULL on OOM */
+void sp_meta_delete(uintptr_t key);     /* lock held; retires the name */
+void sp_meta_clear(void);               /* lock held */
+
+/* --- gpu.c: GPU timer pools per frame slot ------------------------------- */
+
+struct sp_gpu_timer {
+	uint32_t next;       /* next timer of the same source this frame */
+	uint32_t pass;       /* global pass id */
+	uint16_t pass_local; /* column in the owner's records */
+	uint8_t first;       /* the owner's first render of the frame */
+	uint8_t state;
+};
+
+enum { SP_TIMER_BEGUN = 1, SP_TIMER_ENDED, SP_TIMER_ORPHAN };
+
+typedef struct sp_gpu_slot {
+	uint32_t frame;    /* frame recorded into this slot */
+	bool on;           /* GPU timing was on for that frame */
+	bool closed;       /* render_end wrote the range end */
+	bool overflow;     /* a render found the pool full */
+	bool forced;       /* test hook: treat as disjoint */
+	uint32_t used;     /* timers handed out */
+	uint32_t open;     /* begun, not ended */
+	uint32_t denied;   /* renders that found the pool full */
+	uint32_t capacity; /* timers the backend holds for this slot */
+	uint32_t backend_gen;
+	sp_gpu_timer *timers;
+	uint32_t timers_cap;
+} sp_gpu_slot;
+
+/* Graphics thread: opens slot `slot` for frame `frame` if GPU timing is on. */
+void sp_gpu_frame_begin(unsigned slot, uint32_t frame, bool gpu_on, uint32_t sources);
+void sp_gpu_frame_end(unsigned slot);
+sp_gpu_timer *sp_gpu_timer_begin(unsigned slot);
+/* Ends `t` if it is a live timer of `slot`; returns false for a bad pointer. */
+bool sp_gpu_timer_end(unsigned slot, sp_gpu_timer *t);
+/* Reads slot's results for frame `frame` and checks them; false when the
+ * frame has no GPU samples (off, or dropped as disjoint). Then the stamps
+ * of timer i are sp_gpu_stamps()[2 + 2i] and [3 + 2i]. */
+bool sp_gpu_collect(unsigned slot, uint32_t frame);
+const sp_gpu_timer *sp_gpu_timers(unsigned slot);
+const uint64_t *sp_gpu_stamps(void);
+uint32_t sp_gpu_timer_index(unsigned slot, const sp_gpu_timer *t);
+void sp_gpu_reset_slots(void);
+void sp_gpu_shutdown(void);
+bool sp_gpu_has_backend(void);
+int64_t sp_gpu_cpu_offset(void);
+extern _Atomic uint32_t sp_gpu_capacity_pub;
+uint32_t sp_current_frame(void); /* graphics thread */
+
+/* --- source_profiler.c: state shared by the profiler's files ------------- */
+
+typedef struct sp_counters {
+	_Atomic uint64_t frames_collected, gpu_frames_collected, gpu_frames_disjoint;
+	_Atomic uint64_t disjoint_backend, disjoint_order, disjoint_range, disjoint_unavailable,
+		disjoint_overflow;
+	_Atomic uint64_t ignored_calls, saturated_samples;
+} sp_counters;
+
+extern sp_counters sp_count;
+
+static inline void sp_count_add(_Atomic uint64_t *c, uint64_t n)
+{
+	atomic_fetch_add_explicit(c, n, memory_order_relaxed);
+}
+
+/* Graphics thread. */
+extern uint32_t sp_capacity;
+extern uint64_t sp_saturated_local;
+
+/* --- trace.c: hooks called while a capture records ------------------------ */
+
+extern _Atomic bool sp_trace_recording;
+void sp_trace_frame(uint32_t frame, uint64_t begin_ns);
+void sp_trace_cpu(const sp_entry *e, int kind, uint32_t pass, uint64_t start, uint64_t end,
+		  uint32_t frame);
+void sp_trace_gpu(sp_entry *e, uint32_t pass, uint64_t begin, uint64_t end, uint32_t frame);
+void sp_trace_gpu_frame(uint32_t frame, uint64_t begin, uint64_t end);
+void sp_trace_block(const char *name, unsigned depth, uint64_t begin, uint64_t end);
+void sp_trace_maintain(uint64_t now); /* graphics thread: ends a capture whose span is over */
+const char *sp_trace_entry_name(sp_entry *e); /* graphics thread: name copy for this capture */
+
+enum { SP_TRACE_TICK, SP_TRACE_RENDER };
+
+const char *sp_gpu_mode(void);
+
+#endif

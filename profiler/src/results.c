@@ -1,0 +1,247 @@
+/* The reader side: fill_result and friends, from any thread, in constant
+ * time. An entry's sums, maxima and counts are published under its
+ * seqlock; a reader copies them until it gets a copy no write overlapped,
+ * then divides. Async windows are read under the entry's spin lock. */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+typedef struct pass_copy {
+	uint32_t pass, cpu_max, gpu_max;
+	uint64_t cpu_sum, gpu_sum;
+} pass_copy;
+
+typedef struct snapshot {
+	uint32_t cpu_count, gpu_count;
+	uint64_t tick_sum, render_sum, render_total_sum, gpu_sum, gpu_total_sum;
+	uint32_t tick_max, render_max, gpu_max;
+	uint32_t n_passes;
+	pass_copy passes[SOURCE_PROFILER_MAX_SOURCE_PASSES];
+} snapshot;
+
+/* Copies the entry's published fields consistently; false if it is not
+ * `key`'s entry (any more). Inside RCU. */
+static bool take_snapshot(sp_entry *e, uintptr_t key, snapshot *s, bool with_passes)
+{
+	for (;;) {
+		uint32_t s1 = atomic_load_explicit(&e->seq, memory_order_acquire);
+		if (s1 & 1u) {
+			cpu_relax();
+			continue;
+		}
+		uintptr_t k = LD(e->key);
+		s->cpu_count = LD(e->cpu_count);
+		s->gpu_count = LD(e->gpu_count);
+		s->tick_sum = LD(e->tick_sum);
+		s->render_sum = LD(e->render_sum);
+		s->render_total_sum = LD(e->render_total_sum);
+		s->gpu_sum = LD(e->gpu_sum);
+		s->gpu_total_sum = LD(e->gpu_total_sum);
+		s->tick_max = LD(e->tick_max);
+		s->render_max = LD(e->render_max);
+		s->gpu_max = LD(e->gpu_max);
+		s->n_passes = LD(e->n_passes);
+		if (with_passes) {
+			sp_pass_stats *ps = atomic_load_explicit(&e->pass_stats, memory_order_relaxed);
+			uint32_t n = s->n_passes < SOURCE_PROFILER_MAX_SOURCE_PASSES
+					     ? s->n_passes
+					     : SOURCE_PROFILER_MAX_SOURCE_PASSES;
+			for (uint32_t p = 0; ps && p < n; p++) {
+				s->passes[p] = (pass_copy){
+					.pass = LD(ps[p].pass),
+					.cpu_max = LD(ps[p].cpu_max),
+					.gpu_max = LD(ps[p].gpu_max),
+					.cpu_sum = LD(ps[p].cpu_sum),
+					.gpu_sum = LD(ps[p].gpu_sum),
+				};
+			}
+		}
+		SP_FENCE(memory_order_acquire);
+		if (LD(e->seq) == s1)
+			return k == key;
+	}
+}
+
+bool sp_entry_result(sp_entry *e, uintptr_t key, profiler_result_t *out)
+{
+	snapshot s;
+	if (!take_snapshot(e, key, &s, false))
+		return false;
+	profiler_result_t r = {0};
+	if (s.cpu_count) {
+		r.tick_avg = s.tick_sum / s.cpu_count;
+		r.tick_max = s.tick_max;
+		r.render_avg = s.render_sum / s.cpu_count;
+		r.render_max = s.render_max;
+		r.render_sum = s.render_total_sum / s.cpu_count;
+	}
+	if (s.gpu_count && sp_gpu_live()) {
+		r.render_gpu_avg = s.gpu_sum / s.gpu_count;
+		r.render_gpu_max = s.gpu_max;
+		r.render_gpu_sum = s.gpu_total_sum / s.gpu_count;
+	}
+	if (atomic_load_explicit(&e->async, memory_order_relaxed)) {
+		sp_spin_lock(&e->async_lock);
+		sp_async *a = atomic_load_explicit(&e->async, memory_order_relaxed);
+		if (a && LD(e->key) == key) {
+			sp_delta_result(&a->input, &r.async_input, &r.async_input_best,
+					&r.async_input_worst);
+			sp_delta_result(&a->rendered, &r.async_rendered, &r.async_rendered_best,
+					&r.async_rendered_worst);
+		}
+		sp_spin_unlock(&e->async_lock);
+	}
+	*out = r;
+	return true;
+}
+
+bool source_profiler_fill_result(const void *source, profiler_result_t *result)
+{
+	uintptr_t key = (uintptr_t)source;
+	if (!result || !key || key == UINTPTR_MAX)
+		return false;
+	profiler_result_t r;
+	bool ok = false;
+	unsigned idx = sp_rcu_enter();
+	if (sp_live()) {
+		sp_entry *e = sp_entry_at(sp_table_find(key));
+		ok = e && sp_entry_result(e, key, &r);
+	}
+	sp_rcu_exit(idx);
+	if (ok)
+		*result = r;
+	return ok;
+}
+
+profiler_result_t *source_profiler_get_result(const void *source)
+{
+	profiler_result_t *r = malloc(sizeof *r);
+	if (r && !source_profiler_fill_result(source, r)) {
+		free(r);
+		r = NULL;
+	}
+	return r;
+}
+
+size_t source_profiler_fill_pass_results(const void *source, source_profiler_pass_result_t *out,
+					 size_t max_out)
+{
+	uintptr_t key = (uintptr_t)source;
+	if (!key || key == UINTPTR_MAX)
+		return 0;
+	snapshot s;
+	bool ok = false;
+	unsigned idx = sp_rcu_enter();
+	if (sp_live()) {
+		sp_entry *e = sp_entry_at(sp_table_find(key));
+		ok = e && take_snapshot(e, key, &s, true);
+	}
+	sp_rcu_exit(idx);
+	if (!ok)
+		return 0;
+	bool gpu = s.gpu_count && sp_gpu_live();
+	for (uint32_t p = 0; out && p < s.n_passes && p < max_out; p++) {
+		const pass_copy *c = &s.passes[p];
+		out[p] = (source_profiler_pass_result_t){
+			.pass = c->pass,
+			.render_avg = s.cpu_count ? c->cpu_sum / s.cpu_count : 0,
+			.render_max = c->cpu_max,
+			.render_gpu_avg = gpu ? c->gpu_sum / s.gpu_count : 0,
+			.render_gpu_max = gpu ? c->gpu_max : 0,
+		};
+	}
+	return s.n_passes;
+}
+
+bool source_profiler_get_sample_counts(const void *source, uint32_t *cpu, uint32_t *gpu)
+{
+	uintptr_t key = (uintptr_t)source;
+	if (!key || key == UINTPTR_MAX)
+		return false;
+	snapshot s;
+	bool ok = false;
+	unsigned idx = sp_rcu_enter();
+	if (sp_live()) {
+		sp_entry *e = sp_entry_at(sp_table_find(key));
+		ok = e && take_snapshot(e, key, &s, false);
+	}
+	sp_rcu_exit(idx);
+	if (!ok)
+		return false;
+	if (cpu)
+		*cpu = s.cpu_count;
+	if (gpu)
+		*gpu = s.gpu_count;
+	return true;
+}
+
+/* Sources are listed into a private array first so that `fn` runs outside
+ * the RCU section: a slow callback (a blocked file) must not hold up the
+ * graphics thread's grace periods. */
+typedef struct listed {
+	uintptr_t key;
+	size_t name_off;
+} listed;
+
+size_t source_profiler_enum_sources(void (*fn)(const void *source, const char *name, void *user),
+				    void *user)
+{
+	listed *items = NULL;
+	char *names = NULL;
+	size_t n = 0, cap = 0, names_len = 0, names_cap = 0;
+	for (int attempt = 0; attempt < 4; attempt++) {
+		size_t need = 0, need_names = 0;
+		n = names_len = 0;
+		unsigned idx = sp_rcu_enter();
+		if (sp_live()) {
+			uint32_t hw = sp_entry_high_water();
+			for (uint32_t i = 0; i < hw; i++) {
+				sp_entry *e = sp_entry_at(i);
+				uintptr_t key = e ? LD(e->key) : 0;
+				if (!key)
+					continue;
+				const char *name = atomic_load_explicit(&e->name, memory_order_acquire);
+				char buf[32];
+				if (!name) {
+					snprintf(buf, sizeof buf, "%p", (void *)key);
+					name = buf;
+				}
+				size_t len = strlen(name) + 1;
+				need++;
+				need_names += len;
+				if (n < cap && names_len + len <= names_cap) {
+					items[n++] = (listed){key, names_len};
+					memcpy(names + names_len, name, len);
+					names_len += len;
+				}
+			}
+		}
+		sp_rcu_exit(idx);
+		if (need == n)
+			break;
+		free(items);
+		free(names);
+		cap = need + need / 4 + 16;
+		names_cap = need_names + need_names / 4 + 256;
+		items = malloc(cap * sizeof *items);
+		names = malloc(names_cap);
+		if (!items || !names) {
+			n = 0;
+			break;
+		}
+	}
+	for (size_t i = 0; fn && i < n; i++)
+		fn((const void *)items[i].key, names + items[i].name_off, user);
+	free(items);
+	free(names);
+	return n;
+}

@@ -1,0 +1,919 @@
+/* The source profiler's frame protocol: entries, ticks, renders, collection,
+ * enable/disable and removal. Readers (fill_result and friends) live in
+ * results.c, GPU timer pools in gpu.c, the windows in window.c.
+ *
+ * Threads: everything here runs on the graphics thread except the functions
+ * documented "any thread" in the header. Entries sit in chunks that never
+ * move while the profiler is on; other threads reach them through the
+ * pointer table inside an RCU section and re-check the entry's key. */
+#include "internal.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+sp_counters sp_count;
+uint32_t sp_capacity = 60 * SOURCE_PROFILER_WINDOW_SECONDS;
+uint64_t sp_saturated_local;
+
+static _Atomic(sp_entry *) g_chunks[SP_MAX_CHUNKS];
+static _Atomic uint32_t g_high_water; /* entries [0, high_water) were handed out */
+static _Atomic uint32_t g_sources;    /* live entries */
+static _Atomic uint32_t g_capacity_pub = 60 * SOURCE_PROFILER_WINDOW_SECONDS;
+
+static _Atomic bool g_enable_next, g_gpu_enable_next;
+static _Atomic bool g_live, g_gpu_live;
+
+/* Graphics thread state. */
+static struct {
+	bool on;        /* profiling the frame being recorded */
+	bool gpu_frame; /* GPU timing for the frame being recorded */
+	uint32_t frame; /* number of the frame being recorded */
+	uint32_t on_since; /* first frame recorded since profiling was enabled */
+	uint32_t pass;  /* current pass id */
+	uint32_t gen;   /* last generation handed to an entry */
+	uint32_t *free_idx;
+	uint32_t n_free, free_cap;
+	/* Lookup hints: the order of last frame's ticks and renders. */
+	uint32_t tick_prev, tick_next, tick_first;
+	uint32_t render_prev, render_next, render_first;
+} g = {
+	.tick_prev = SP_NO_ENTRY, .tick_next = SP_NO_ENTRY, .tick_first = SP_NO_ENTRY,
+	.render_prev = SP_NO_ENTRY, .render_next = SP_NO_ENTRY, .render_first = SP_NO_ENTRY,
+};
+
+/* Sources queued by remove_source, under the meta lock. */
+static uintptr_t *g_removed;
+static size_t g_removed_n, g_removed_cap;
+static uintptr_t *g_removing; /* the batch being processed (graphics thread) */
+static size_t g_removing_cap;
+
+/* Registered passes. Names live until shutdown. */
+static pthread_mutex_t g_pass_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic(char *) g_pass_names[SOURCE_PROFILER_MAX_PASSES];
+static _Atomic uint32_t g_n_passes;
+
+/* --- entries -------------------------------------------------------------- */
+
+sp_entry *sp_entry_at(uint32_t idx)
+{
+	if (idx >= atomic_load_explicit(&g_high_water, memory_order_acquire))
+		return NULL;
+	sp_entry *chunk = atomic_load_explicit(&g_chunks[idx >> SP_CHUNK_BITS], memory_order_acquire);
+	return chunk ? &chunk[idx & (SP_CHUNK_SIZE - 1)] : NULL;
+}
+
+/* Graphics thread: idx is known to be valid. */
+static inline sp_entry *entry_fast(uint32_t idx)
+{
+	sp_entry *chunk = atomic_load_explicit(&g_chunks[idx >> SP_CHUNK_BITS], memory_order_relaxed);
+	return &chunk[idx & (SP_CHUNK_SIZE - 1)];
+}
+
+uint32_t sp_entry_high_water(void)
+{
+	return atomic_load_explicit(&g_high_water, memory_order_acquire);
+}
+
+bool sp_live(void)
+{
+	return atomic_load(&g_live);
+}
+
+bool sp_gpu_live(void)
+{
+	return atomic_load_explicit(&g_gpu_live, memory_order_relaxed);
+}
+
+uint32_t sp_current_frame(void)
+{
+	return g.frame;
+}
+
+static inline void seq_begin(sp_entry *e)
+{
+	ST(e->seq, LD(e->seq) + 1);
+	SP_FENCE(memory_order_release);
+}
+
+static inline void seq_end(sp_entry *e)
+{
+	atomic_store_explicit(&e->seq, LD(e->seq) + 1, memory_order_release);
+}
+
+static uint32_t entry_alloc_index(void)
+{
+	if (g.n_free)
+		return g.free_idx[--g.n_free];
+	uint32_t idx = LD(g_high_water);
+	uint32_t chunk = idx >> SP_CHUNK_BITS;
+	if (chunk >= SP_MAX_CHUNKS) {
+		sp_log(SOURCE_PROFILER_LOG_ERROR, "more than %u sources; new ones are not profiled",
+		       SP_MAX_CHUNKS * SP_CHUNK_SIZE);
+		return SP_NO_ENTRY;
+	}
+	if (!LD(g_chunks[chunk])) {
+		sp_entry *c = sp_arena_alloc(SP_CHUNK_SIZE * sizeof(sp_entry));
+		if (!c)
+			return SP_NO_ENTRY;
+		atomic_store_explicit(&g_chunks[chunk], c, memory_order_release);
+	}
+	atomic_store_explicit(&g_high_water, idx + 1, memory_order_release);
+	return idx;
+}
+
+static void entry_free_index(uint32_t idx)
+{
+	if (g.n_free == g.free_cap) {
+		uint32_t cap = g.free_cap ? g.free_cap * 2 : 256;
+		uint32_t *n = sp_alloc(cap * sizeof *n);
+		if (!n)
+			return; /* the slot is lost, not reused; harmless */
+		if (g.n_free)
+			memcpy(n, g.free_idx, g.n_free * sizeof *n);
+		sp_free(g.free_idx, g.free_cap * sizeof *g.free_idx);
+		g.free_idx = n;
+		g.free_cap = cap;
+	}
+	g.free_idx[g.n_free++] = idx;
+}
+
+/* Creates the entry of a source at its first tick. Under the meta lock, so
+ * set_source_name / set_async either see the entry or are seen by it. */
+static uint32_t entry_create(uintptr_t key)
+{
+	sp_meta_lock();
+	uint32_t idx = entry_alloc_index();
+	if (idx == SP_NO_ENTRY) {
+		sp_meta_unlock();
+		return SP_NO_ENTRY;
+	}
+	sp_entry *e = entry_fast(idx);
+	size_t rings = sp_rings_bytes(sp_capacity, 0);
+	e->rings = sp_arena_alloc(rings);
+	sp_meta *m = sp_meta_find(key);
+	sp_async *a = m && m->async ? sp_async_create(sp_capacity) : NULL;
+	if (!e->rings || !sp_table_insert(key, idx)) {
+		sp_arena_free(e->rings, rings);
+		e->rings = NULL;
+		sp_async_destroy(a);
+		entry_free_index(idx);
+		sp_meta_unlock();
+		return SP_NO_ENTRY;
+	}
+	e->gen = ++g.gen;
+	e->next_tick = e->next_render = SP_NO_ENTRY;
+	e->last_pass = 0;
+	e->passes = e->inline_passes;
+	e->pass_max_n = e->inline_max_n;
+	e->pass_cap = SP_INLINE_PASSES;
+	e->cpu_head = e->gpu_head = 0;
+	for (unsigned s = 0; s < SP_FBS; s++)
+		e->acc[s].frame = g.frame - SP_FBS - 1;
+	atomic_store_explicit(&e->name, m ? m->name : NULL, memory_order_release);
+	atomic_store_explicit(&e->async, a, memory_order_release);
+	seq_begin(e);
+	ST(e->key, key);
+	seq_end(e);
+	atomic_fetch_add_explicit(&g_sources, 1, memory_order_relaxed);
+	sp_meta_unlock();
+	return idx;
+}
+
+/* Frees an entry's memory; with `reuse` it also unlinks it and recycles its
+ * slot. Readers may still hold the entry: they see key 0 and give up. */
+static void entry_release(sp_entry *e, uint32_t idx, bool reuse)
+{
+	uintptr_t key = LD(e->key);
+	if (!key)
+		return;
+	uint32_t passes = LD(e->n_passes);
+	sp_pass_stats *ps = atomic_load_explicit(&e->pass_stats, memory_order_relaxed);
+	if (reuse)
+		sp_table_remove(key);
+
+	seq_begin(e);
+	ST(e->key, 0);
+	ST(e->cpu_count, 0);
+	ST(e->gpu_count, 0);
+	ST(e->tick_sum, 0);
+	ST(e->render_sum, 0);
+	ST(e->render_total_sum, 0);
+	ST(e->gpu_sum, 0);
+	ST(e->gpu_total_sum, 0);
+	ST(e->tick_max, 0);
+	ST(e->render_max, 0);
+	ST(e->gpu_max, 0);
+	e->tick_max_n = e->render_max_n = e->gpu_max_n = 0;
+	ST(e->n_passes, 0);
+	atomic_store_explicit(&e->pass_stats, NULL, memory_order_relaxed);
+	atomic_store_explicit(&e->name, NULL, memory_order_relaxed);
+	seq_end(e);
+
+	sp_spin_lock(&e->async_lock);
+	sp_async *a = atomic_load_explicit(&e->async, memory_order_relaxed);
+	atomic_store_explicit(&e->async, NULL, memory_order_relaxed);
+	sp_spin_unlock(&e->async_lock);
+	sp_async_destroy(a);
+
+	if (ps != e->inline_stats) {
+		if (reuse)
+			sp_retire(ps, passes * sizeof *ps);
+		else
+			sp_free(ps, passes * sizeof *ps);
+	}
+	sp_arena_free(e->rings, sp_rings_bytes(sp_capacity, passes));
+	if (e->passes != e->inline_passes) {
+		sp_free(e->passes, e->pass_cap * sizeof *e->passes);
+		sp_free(e->pass_max_n, e->pass_cap * sizeof *e->pass_max_n);
+	}
+	memset(e->inline_passes, 0, sizeof e->inline_passes);
+	memset(e->inline_max_n, 0, sizeof e->inline_max_n);
+	e->rings = NULL;
+	e->passes = NULL;
+	e->pass_max_n = NULL;
+	e->pass_cap = 0;
+	e->trace_gen = 0;
+	atomic_fetch_sub_explicit(&g_sources, 1, memory_order_relaxed);
+	if (reuse)
+		entry_free_index(idx);
+}
+
+/* Drops every entry. Readers are fenced out first: they check g_live inside
+ * their RCU section, and the grace period waits for those already in. */
+static void drop_all(void)
+{
+	bool was_live = LD(g_live);
+	atomic_store(&g_live, false);
+	sp_rcu_synchronize();
+	uint32_t hw = LD(g_high_water);
+	for (uint32_t i = 0; i < hw; i++)
+		entry_release(entry_fast(i), i, false);
+	for (uint32_t c = 0; c < SP_MAX_CHUNKS; c++) {
+		sp_entry *chunk = LD(g_chunks[c]);
+		if (!chunk)
+			break;
+		sp_arena_free(chunk, SP_CHUNK_SIZE * sizeof(sp_entry));
+		ST(g_chunks[c], NULL);
+	}
+	sp_arena_reset();
+	atomic_store(&g_high_water, 0);
+	sp_table_clear();
+	sp_free(g.free_idx, g.free_cap * sizeof *g.free_idx);
+	g.free_idx = NULL;
+	g.n_free = g.free_cap = 0;
+	g.tick_prev = g.tick_next = g.tick_first = SP_NO_ENTRY;
+	g.render_prev = g.render_next = g.render_first = SP_NO_ENTRY;
+	sp_gpu_reset_slots();
+	sp_retire_flush();
+	if (was_live && g.on)
+		atomic_store(&g_live, true);
+}
+
+static void reset_counters(void)
+{
+	ST(sp_count.frames_collected, 0);
+	ST(sp_count.gpu_frames_collected, 0);
+	ST(sp_count.gpu_frames_disjoint, 0);
+	ST(sp_count.disjoint_backend, 0);
+	ST(sp_count.disjoint_order, 0);
+	ST(sp_count.disjoint_range, 0);
+	ST(sp_count.disjoint_unavailable, 0);
+	ST(sp_count.disjoint_overflow, 0);
+	ST(sp_count.ignored_calls, 0);
+	ST(sp_count.saturated_samples, 0);
+}
+
+static inline void ignored(void)
+{
+	sp_count_add(&sp_count.ignored_calls, 1);
+}
+
+/* --- control ------------------------------------------------------------- */
+
+void source_profiler_enable(bool enable)
+{
+	atomic_store(&g_enable_next, enable);
+}
+
+void source_profiler_gpu_enable(bool enable)
+{
+	atomic_store(&g_gpu_enable_next, enable && atomic_load(&g_enable_next));
+}
+
+void source_profiler_reset_video(uint32_t fps_num, uint32_t fps_den)
+{
+	if (!fps_num || !fps_den) {
+		sp_log(SOURCE_PROFILER_LOG_WARNING,
+		       "reset_video(%u, %u): frame rate must be positive; keeping %u samples", fps_num,
+		       fps_den, sp_capacity);
+		ignored();
+		return;
+	}
+	uint64_t fps = ((uint64_t)fps_num + fps_den - 1) / fps_den;
+	if (fps > SOURCE_PROFILER_MAX_FPS) {
+		sp_log(SOURCE_PROFILER_LOG_WARNING, "reset_video(%u, %u): clamped to %u fps", fps_num,
+		       fps_den, SOURCE_PROFILER_MAX_FPS);
+		fps = SOURCE_PROFILER_MAX_FPS;
+	}
+	drop_all();
+	sp_capacity = (uint32_t)fps * SOURCE_PROFILER_WINDOW_SECONDS;
+	atomic_store(&g_capacity_pub, sp_capacity);
+}
+
+/* --- removal ------------------------------------------------------------- */
+
+void source_profiler_remove_source(const void *source)
+{
+	uintptr_t key = (uintptr_t)source;
+	if (!key || key == UINTPTR_MAX) {
+		ignored();
+		return;
+	}
+	sp_meta_lock();
+	/* The entry lives until the next frame_begin; its name goes now, so
+	 * unhook it before the name is retired. */
+	unsigned r = sp_rcu_enter();
+	if (sp_live()) {
+		sp_entry *e = sp_entry_at(sp_table_find(key));
+		if (e && LD(e->key) == key)
+			atomic_store_explicit(&e->name, NULL, memory_order_release);
+	}
+	sp_rcu_exit(r);
+	sp_meta_delete(key);
+	if (g_removed_n == g_removed_cap) {
+		size_t cap = g_removed_cap ? g_removed_cap * 2 : 64;
+		uintptr_t *n = sp_alloc(cap * sizeof *n);
+		if (!n) {
+			sp_meta_unlock();
+			return;
+		}
+		if (g_removed_n)
+			memcpy(n, g_removed, g_removed_n * sizeof *n);
+		sp_free(g_removed, g_removed_cap * sizeof *g_removed);
+		g_removed = n;
+		g_removed_cap = cap;
+	}
+	g_removed[g_removed_n++] = key;
+	sp_meta_unlock();
+}
+
+static void process_removals(void)
+{
+	sp_meta_lock();
+	size_t n = g_removed_n;
+	if (n > g_removing_cap) {
+		uintptr_t *b = sp_alloc(g_removed_cap * sizeof *b);
+		if (!b) {
+			sp_meta_unlock();
+			return;
+		}
+		sp_free(g_removing, g_removing_cap * sizeof *g_removing);
+		g_removing = b;
+		g_removing_cap = g_removed_cap;
+	}
+	if (n)
+		memcpy(g_removing, g_removed, n * sizeof *g_removing);
+	g_removed_n = 0;
+	sp_meta_unlock();
+
+	for (size_t i = 0; i < n; i++) {
+		uint32_t idx = sp_table_find(g_removing[i]);
+		if (idx != SP_NO_ENTRY)
+			entry_release(entry_fast(idx), idx, true);
+	}
+}
+
+/* --- frame protocol ------------------------------------------------------- */
+
+void source_profiler_frame_begin(void)
+{
+	srcprof_clock_maintain();
+	process_removals();
+	sp_retire_flush();
+
+	if (!g.on && atomic_load(&g_enable_next)) {
+		g.on = true;
+		g.on_since = g.frame + 1;
+		reset_counters();
+		atomic_store(&g_live, true);
+	}
+	g.gpu_frame = g.on && atomic_load(&g_gpu_enable_next) && sp_gpu_has_backend();
+	atomic_store(&g_gpu_live, g.gpu_frame);
+	g.frame++;
+	g.pass = 0;
+	g.tick_prev = g.render_prev = SP_NO_ENTRY;
+	g.tick_next = g.tick_first;
+	g.render_next = g.render_first;
+
+	if (atomic_load_explicit(&sp_trace_recording, memory_order_relaxed) || g.on) {
+		uint64_t now = sp_now();
+		sp_trace_maintain(now);
+		if (atomic_load_explicit(&sp_trace_recording, memory_order_relaxed))
+			sp_trace_frame(g.frame, now);
+	}
+}
+
+uint64_t source_profiler_source_tick_start(void)
+{
+	return g.on ? sp_now() : 0;
+}
+
+/* Finds the entry of `key` on the graphics thread: first the entry that
+ * followed the previous one last frame (no table probe, no cache miss on
+ * the table at 10,000 sources), else the table. */
+static inline uint32_t lookup(uintptr_t key, uint32_t hint, bool create)
+{
+	if (hint < LD(g_high_water) && LD(entry_fast(hint)->key) == key)
+		return hint;
+	uint32_t idx = sp_table_find(key);
+	if (idx == SP_NO_ENTRY && create)
+		idx = entry_create(key);
+	return idx;
+}
+
+static inline void link_tick(uint32_t idx)
+{
+	if (g.tick_prev == SP_NO_ENTRY)
+		g.tick_first = idx;
+	else
+		entry_fast(g.tick_prev)->next_tick = idx;
+	g.tick_prev = idx;
+	g.tick_next = entry_fast(idx)->next_tick;
+}
+
+static inline void link_render(uint32_t idx)
+{
+	if (g.render_prev == SP_NO_ENTRY)
+		g.render_first = idx;
+	else
+		entry_fast(g.render_prev)->next_render = idx;
+	g.render_prev = idx;
+	g.render_next = entry_fast(idx)->next_render;
+}
+
+void source_profiler_source_tick_end(const void *source, uint64_t start)
+{
+	if (!g.on)
+		return;
+	uint64_t end = sp_now();
+	uintptr_t key = (uintptr_t)source;
+	if (SP_UNLIKELY(!key || key == UINTPTR_MAX || !start || start > end)) {
+		ignored();
+		return;
+	}
+	uint32_t idx = lookup(key, g.tick_next, true);
+	if (SP_UNLIKELY(idx == SP_NO_ENTRY))
+		return;
+	link_tick(idx);
+	sp_entry *e = entry_fast(idx);
+	unsigned slot = g.frame % SP_FBS;
+	sp_frame_acc *a = &e->acc[slot];
+	uint32_t dur = sp_sat32(end - start, &sp_saturated_local);
+	if (a->frame != g.frame) {
+		/* Collect zeroes the pass sums it pushed; only a frame that was
+		 * never collected leaves some behind. */
+		if (SP_UNLIKELY(!a->collected && a->renders)) {
+			uint32_t passes = LD(e->n_passes);
+			for (uint32_t p = 0; p < passes; p++)
+				e->passes[p].cpu_ns[slot] = e->passes[p].gpu_ns[slot] = 0;
+		}
+		*a = (sp_frame_acc){.frame = g.frame, .tick_ns = dur, .first_timer = SP_NO_ENTRY};
+		uint32_t next = e->next_tick;
+		if (next < LD(g_high_water))
+			sp_prefetch(entry_fast(next));
+	} else {
+		/* A second tick in one frame adds to the first. */
+		uint64_t sum = (uint64_t)a->tick_ns + dur;
+		a->tick_ns = sp_sat32(sum, &sp_saturated_local);
+	}
+	if (atomic_load_explicit(&sp_trace_recording, memory_order_relaxed))
+		sp_trace_cpu(e, SP_TRACE_TICK, 0, start, end, g.frame);
+}
+
+void source_profiler_render_begin(void)
+{
+	if (!g.on)
+		return;
+	sp_gpu_frame_begin(g.frame % SP_FBS, g.frame, g.gpu_frame, LD(g_sources));
+}
+
+uint64_t source_profiler_source_render_begin(sp_gpu_timer **timer)
+{
+	if (timer)
+		*timer = NULL;
+	if (!g.on)
+		return 0;
+	if (timer && g.gpu_frame)
+		*timer = sp_gpu_timer_begin(g.frame % SP_FBS);
+	return sp_now();
+}
+
+/* Local column of the current pass in `e`, adding it on first use. */
+static inline uint32_t pass_column(sp_entry *e)
+{
+	uint32_t passes = LD(e->n_passes);
+	uint32_t k = e->last_pass;
+	if (k < passes && e->passes[k].pass == g.pass)
+		return k;
+	for (k = 0; k < passes; k++)
+		if (e->passes[k].pass == g.pass)
+			break;
+	if (k == passes) {
+		if (passes == SOURCE_PROFILER_MAX_SOURCE_PASSES ||
+		    !sp_window_add_pass(e, sp_capacity, g.pass)) {
+			if (!passes)
+				return SP_NO_ENTRY;
+			k = passes - 1;
+		}
+	}
+	e->last_pass = k;
+	return k;
+}
+
+void source_profiler_source_render_end(const void *source, uint64_t start, sp_gpu_timer *timer)
+{
+	if (!g.on)
+		return;
+	uint64_t end = sp_now();
+	unsigned slot = g.frame % SP_FBS;
+	if (timer && !sp_gpu_timer_end(slot, timer)) {
+		ignored();
+		timer = NULL;
+	}
+	uintptr_t key = (uintptr_t)source;
+	if (SP_UNLIKELY(!key || key == UINTPTR_MAX || !start || start > end)) {
+		ignored();
+		return;
+	}
+	uint32_t idx = lookup(key, g.render_next, false);
+	if (SP_UNLIKELY(idx == SP_NO_ENTRY)) {
+		ignored(); /* never ticked */
+		return;
+	}
+	link_render(idx);
+	sp_entry *e = entry_fast(idx);
+	if (g.render_next < LD(g_high_water)) {
+		sp_entry *next = entry_fast(g.render_next);
+		sp_prefetch(next);
+		sp_prefetch(next->passes);
+	}
+	sp_frame_acc *a = &e->acc[slot];
+	if (SP_UNLIKELY(a->frame != g.frame)) {
+		ignored(); /* not ticked this frame */
+		return;
+	}
+	uint32_t k = pass_column(e);
+	if (SP_UNLIKELY(k == SP_NO_ENTRY))
+		return;
+	uint32_t dur = sp_sat32(end - start, &sp_saturated_local);
+	bool first = a->renders == 0;
+	if (first)
+		a->render_first_ns = dur;
+	if (a->renders < UINT16_MAX)
+		a->renders++;
+	uint64_t sum = (uint64_t)e->passes[k].cpu_ns[slot] + dur;
+	e->passes[k].cpu_ns[slot] = sp_sat32(sum, &sp_saturated_local);
+	if (timer) {
+		timer->pass = g.pass;
+		timer->pass_local = (uint16_t)k;
+		timer->first = first;
+		timer->next = a->first_timer;
+		a->first_timer = sp_gpu_timer_index(slot, timer);
+	}
+	if (atomic_load_explicit(&sp_trace_recording, memory_order_relaxed))
+		sp_trace_cpu(e, SP_TRACE_RENDER, g.pass, start, end, g.frame);
+}
+
+void source_profiler_render_end(void)
+{
+	if (!g.on)
+		return;
+	sp_gpu_frame_end(g.frame % SP_FBS);
+}
+
+/* Adds the durations of the source's GPU timers in the collected frame to
+ * its accumulators. */
+static void gpu_sums(sp_entry *e, unsigned slot, uint32_t frame)
+{
+	sp_frame_acc *a = &e->acc[slot];
+	const sp_gpu_timer *timers = sp_gpu_timers(slot);
+	const uint64_t *ns = sp_gpu_stamps();
+	bool trace = atomic_load_explicit(&sp_trace_recording, memory_order_relaxed);
+	for (uint32_t i = a->first_timer; i != SP_NO_ENTRY; i = timers[i].next) {
+		const sp_gpu_timer *t = &timers[i];
+		uint64_t begin = ns[2 + 2 * i], end = ns[3 + 2 * i];
+		uint32_t dur = sp_sat32(end - begin, &sp_saturated_local);
+		if (t->first)
+			a->gpu_first_ns = dur;
+		uint64_t sum = (uint64_t)e->passes[t->pass_local].gpu_ns[slot] + dur;
+		e->passes[t->pass_local].gpu_ns[slot] = sp_sat32(sum, &sp_saturated_local);
+		if (trace)
+			sp_trace_gpu(e, t->pass, begin, end, frame);
+	}
+}
+
+void source_profiler_frame_collect(void)
+{
+	if (!g.on)
+		return;
+	uint32_t frame = g.frame - (SP_FBS - 1);
+	if (g.frame >= SP_FBS && (int32_t)(frame - g.on_since) >= 0) {
+		unsigned slot = frame % SP_FBS;
+		bool gpu = sp_gpu_collect(slot, frame);
+		uint32_t hw = LD(g_high_water);
+		for (uint32_t i = 0; i < hw; i++) {
+			sp_entry *e = entry_fast(i);
+			/* An entry's records sit kilobytes away from the next
+			 * entry's, beyond the hardware prefetcher: fetch the
+			 * entry eight ahead, then the records of the one four
+			 * ahead, whose header has arrived by now. */
+			if (i + 8 < hw) {
+				const char *ahead = (const char *)entry_fast(i + 8);
+				for (size_t off = 0; off < sizeof(sp_entry); off += 64)
+					sp_prefetch(ahead + off);
+			}
+			if (i + 4 < hw) {
+				const sp_entry *ahead = entry_fast(i + 4);
+				if (ahead->rings) {
+					uint32_t passes = LD(ahead->n_passes);
+					sp_prefetch(ahead->rings + (size_t)ahead->cpu_head *
+									   (SP_CPU_FIXED + passes));
+					if (gpu)
+						sp_prefetch(ahead->rings +
+							    (size_t)sp_capacity * (SP_CPU_FIXED + passes) +
+							    (size_t)ahead->gpu_head * (SP_GPU_FIXED + passes));
+				}
+			}
+			sp_frame_acc *a = &e->acc[slot];
+			if (!LD(e->key) || a->frame != frame)
+				continue;
+			if (gpu)
+				gpu_sums(e, slot, frame);
+			seq_begin(e);
+			sp_window_push_cpu(e, sp_capacity, slot);
+			if (gpu)
+				sp_window_push_gpu(e, sp_capacity, slot);
+			seq_end(e);
+			uint32_t passes = LD(e->n_passes);
+			for (uint32_t p = 0; p < passes; p++)
+				e->passes[p].cpu_ns[slot] = e->passes[p].gpu_ns[slot] = 0;
+			a->collected = 1;
+			if (a->has_async_ts && atomic_load_explicit(&e->async, memory_order_relaxed)) {
+				/* set_async(false) on another thread may free the
+				 * window: only use it under the lock. */
+				sp_spin_lock(&e->async_lock);
+				sp_async *as = atomic_load_explicit(&e->async, memory_order_relaxed);
+				if (as)
+					sp_delta_push(&as->rendered, as->capacity, e->async_ts[slot]);
+				sp_spin_unlock(&e->async_lock);
+			}
+		}
+		sp_count_add(&sp_count.frames_collected, 1);
+		if (gpu)
+			sp_count_add(&sp_count.gpu_frames_collected, 1);
+		if (sp_saturated_local) {
+			sp_count_add(&sp_count.saturated_samples, sp_saturated_local);
+			sp_saturated_local = 0;
+		}
+	}
+	if (!atomic_load(&g_enable_next)) {
+		g.on = false;
+		g.gpu_frame = false;
+		atomic_store(&g_gpu_live, false);
+		drop_all();
+	}
+}
+
+/* --- async ---------------------------------------------------------------- */
+
+void source_profiler_set_async(const void *source, bool async)
+{
+	uintptr_t key = (uintptr_t)source;
+	if (!key || key == UINTPTR_MAX) {
+		ignored();
+		return;
+	}
+	sp_meta_lock();
+	sp_meta *m = async ? sp_meta_get(key) : sp_meta_find(key);
+	if (m)
+		m->async = async;
+	/* Allocate before taking the entry's spin lock. */
+	sp_async *fresh = async ? sp_async_create(LD(g_capacity_pub)) : NULL;
+	unsigned r = sp_rcu_enter();
+	if (sp_live()) {
+		sp_entry *e = sp_entry_at(sp_table_find(key));
+		if (e) {
+			sp_spin_lock(&e->async_lock);
+			if (LD(e->key) == key) {
+				sp_async *cur = atomic_load_explicit(&e->async, memory_order_relaxed);
+				if (async && !cur && fresh) {
+					atomic_store_explicit(&e->async, fresh, memory_order_release);
+					fresh = NULL;
+				} else if (!async && cur) {
+					atomic_store_explicit(&e->async, NULL, memory_order_release);
+					fresh = cur; /* freed below, outside the lock */
+				}
+			}
+			sp_spin_unlock(&e->async_lock);
+		}
+	}
+	sp_rcu_exit(r);
+	sp_meta_unlock();
+	sp_async_destroy(fresh);
+}
+
+void source_profiler_async_frame_received(const void *source)
+{
+	uintptr_t key = (uintptr_t)source;
+	if (!key || key == UINTPTR_MAX) {
+		ignored();
+		return;
+	}
+	unsigned r = sp_rcu_enter();
+	if (sp_live()) {
+		uint64_t now = sp_now();
+		sp_entry *e = sp_entry_at(sp_table_find(key));
+		if (e) {
+			sp_spin_lock(&e->async_lock);
+			sp_async *a = atomic_load_explicit(&e->async, memory_order_relaxed);
+			if (a && LD(e->key) == key)
+				sp_delta_push(&a->input, a->capacity, now);
+			sp_spin_unlock(&e->async_lock);
+		}
+	}
+	sp_rcu_exit(r);
+}
+
+void source_profiler_async_frame_rendered(const void *source, uint64_t frame_ts_ns)
+{
+	if (!g.on)
+		return;
+	uintptr_t key = (uintptr_t)source;
+	if (!key || key == UINTPTR_MAX) {
+		ignored();
+		return;
+	}
+	uint32_t idx = sp_table_find(key);
+	if (idx == SP_NO_ENTRY)
+		return;
+	sp_entry *e = entry_fast(idx);
+	sp_frame_acc *a = &e->acc[g.frame % SP_FBS];
+	if (a->frame != g.frame)
+		return;
+	a->has_async_ts = 1;
+	e->async_ts[g.frame % SP_FBS] = frame_ts_ns;
+}
+
+/* --- names and passes ------------------------------------------------------ */
+
+void source_profiler_set_source_name(const void *source, const char *name)
+{
+	uintptr_t key = (uintptr_t)source;
+	if (!key || key == UINTPTR_MAX || !name) {
+		ignored();
+		return;
+	}
+	char *copy = sp_strdup(name);
+	if (!copy)
+		return;
+	sp_meta_lock();
+	sp_meta *m = sp_meta_get(key);
+	if (!m) {
+		sp_meta_unlock();
+		sp_free_str(copy);
+		return;
+	}
+	char *old = m->name;
+	m->name = copy;
+	unsigned r = sp_rcu_enter();
+	if (sp_live()) {
+		sp_entry *e = sp_entry_at(sp_table_find(key));
+		if (e && LD(e->key) == key)
+			atomic_store_explicit(&e->name, copy, memory_order_release);
+	}
+	sp_rcu_exit(r);
+	sp_retire(old, 0);
+	sp_meta_unlock();
+}
+
+bool source_profiler_get_source_name(const void *source, char *buf, size_t size)
+{
+	if (!buf || !size)
+		return false;
+	sp_meta_lock();
+	sp_meta *m = sp_meta_find((uintptr_t)source);
+	bool named = m && m->name;
+	if (named)
+		snprintf(buf, size, "%s", m->name);
+	sp_meta_unlock();
+	if (!named)
+		snprintf(buf, size, "%p", source);
+	return named;
+}
+
+uint32_t source_profiler_pass_id(const char *name)
+{
+	if (!name)
+		return 0;
+	pthread_mutex_lock(&g_pass_lock);
+	if (!LD(g_pass_names[0])) {
+		ST(g_pass_names[0], sp_strdup("default"));
+		atomic_store(&g_n_passes, 1);
+	}
+	uint32_t n = LD(g_n_passes), id = 0;
+	for (id = 0; id < n; id++)
+		if (strcmp(LD(g_pass_names[id]), name) == 0)
+			break;
+	if (id == n) {
+		char *copy = n < SOURCE_PROFILER_MAX_PASSES ? sp_strdup(name) : NULL;
+		if (!copy) {
+			sp_log(SOURCE_PROFILER_LOG_WARNING,
+			       "pass \"%s\" not registered (%u passes at most); counted as \"default\"",
+			       name, SOURCE_PROFILER_MAX_PASSES);
+			id = 0;
+		} else {
+			atomic_store_explicit(&g_pass_names[id], copy, memory_order_release);
+			atomic_store(&g_n_passes, n + 1);
+		}
+	}
+	pthread_mutex_unlock(&g_pass_lock);
+	return id;
+}
+
+const char *source_profiler_pass_name(uint32_t pass)
+{
+	if (pass == 0)
+		return "default";
+	if (pass >= atomic_load(&g_n_passes))
+		return NULL;
+	return atomic_load_explicit(&g_pass_names[pass], memory_order_acquire);
+}
+
+void source_profiler_set_pass(uint32_t pass)
+{
+	if (pass != 0 && pass >= atomic_load(&g_n_passes)) {
+		ignored();
+		pass = 0;
+	}
+	g.pass = pass;
+}
+
+/* --- stats, shutdown -------------------------------------------------------- */
+
+void source_profiler_get_stats(source_profiler_stats_t *s)
+{
+	if (!s)
+		return;
+	*s = (source_profiler_stats_t){
+		.enabled = atomic_load(&g_live),
+		.gpu_enabled = atomic_load(&g_gpu_live),
+		.window_capacity = atomic_load(&g_capacity_pub),
+		.sources = atomic_load(&g_sources),
+		.frames_collected = LD(sp_count.frames_collected),
+		.gpu_frames_collected = LD(sp_count.gpu_frames_collected),
+		.gpu_frames_disjoint = LD(sp_count.gpu_frames_disjoint),
+		.gpu_disjoint_backend = LD(sp_count.disjoint_backend),
+		.gpu_disjoint_order = LD(sp_count.disjoint_order),
+		.gpu_disjoint_range = LD(sp_count.disjoint_range),
+		.gpu_disjoint_unavailable = LD(sp_count.disjoint_unavailable),
+		.gpu_disjoint_overflow = LD(sp_count.disjoint_overflow),
+		.ignored_calls = LD(sp_count.ignored_calls),
+		.saturated_samples = LD(sp_count.saturated_samples),
+		.allocations = sp_alloc_count(),
+		.bytes = sp_alloc_bytes(),
+		.gpu_mode = sp_gpu_mode(),
+	};
+	s->gpu_timer_capacity = atomic_load(&sp_gpu_capacity_pub);
+}
+
+void source_profiler_shutdown(void)
+{
+	drop_all();
+	atomic_store(&g_live, false);
+	atomic_store(&g_gpu_live, false);
+	atomic_store(&g_enable_next, false);
+	atomic_store(&g_gpu_enable_next, false);
+	g.on = g.gpu_frame = false;
+	sp_gpu_shutdown();
+	sp_meta_lock();
+	sp_meta_clear();
+	sp_free(g_removed, g_removed_cap * sizeof *g_removed);
+	sp_free(g_removing, g_removing_cap * sizeof *g_removing);
+	g_removed = g_removing = NULL;
+	g_removed_n = g_removed_cap = g_removing_cap = 0;
+	sp_meta_unlock();
+	pthread_mutex_lock(&g_pass_lock);
+	uint32_t n = LD(g_n_passes);
+	for (uint32_t i = 0; i < n; i++) {
+		sp_free_str(LD(g_pass_names[i]));
+		ST(g_pass_names[i], NULL);
+	}
+	atomic_store(&g_n_passes, 0);
+	pthread_mutex_unlock(&g_pass_lock);
+	sp_retire_flush();
+	sp_capacity = 60 * SOURCE_PROFILER_WINDOW_SECONDS;
+	atomic_store(&g_capacity_pub, sp_capacity);
+	source_profiler_set_clock(NULL, NULL);
+	reset_counters();
+}

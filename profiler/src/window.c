@@ -1,0 +1,331 @@
+/* Per-source rolling windows.
+ *
+ * Each source keeps two rings of records: a CPU record per collected frame
+ * (tick, first render, one column per pass) and a GPU record per collected
+ * GPU frame (first render, one column per pass), 32-bit ns each. A push
+ * updates running sums and maxima, so results are O(1) to read; a maximum
+ * is rescanned only when the sample leaving the window was the maximum.
+ * The per-frame render sum is the sum of the pass columns, so it needs no
+ * column of its own. Records of one frame sit together, so a push touches
+ * one cache line per ring. */
+#include "internal.h"
+
+#include <string.h>
+
+size_t sp_rings_bytes(uint32_t capacity, uint32_t passes)
+{
+	return (size_t)capacity * (SP_CPU_FIXED + SP_GPU_FIXED + 2u * passes) * sizeof(uint32_t);
+}
+
+/* Maximum of a column and how many records hold it. */
+static void column_rescan(const uint32_t *rec, uint32_t stride, uint32_t n, uint32_t col,
+			  _Atomic uint32_t *max, uint32_t *max_n)
+{
+	uint32_t m = 0, k = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t v = rec[(size_t)i * stride + col];
+		if (v > m) {
+			m = v;
+			k = 1;
+		} else if (v == m) {
+			k++;
+		}
+	}
+	ST(*max, m);
+	*max_n = k;
+}
+
+/* Writes v over the record's column and keeps sum, maximum and the number
+ * of records equal to the maximum; returns true when the last copy of the
+ * maximum left the window, so the column needs a rescan. Counting ties
+ * matters: short durations repeat, and rescanning whenever one copy of
+ * the maximum left cost more than everything else together. */
+static inline bool column_push(uint32_t *cell, uint32_t v, bool full, _Atomic uint64_t *sum,
+			       _Atomic uint32_t *max, uint32_t *max_n)
+{
+	uint32_t old = full ? *cell : 0;
+	*cell = v;
+	ST(*sum, LD(*sum) - old + v);
+	uint32_t m = LD(*max);
+	if (v > m) {
+		ST(*max, v);
+		*max_n = 1;
+		return false;
+	}
+	if (v == m)
+		++*max_n;
+	return full && old == m && --*max_n == 0;
+}
+
+void sp_window_push_cpu(sp_entry *e, uint32_t capacity, unsigned slot)
+{
+	const sp_frame_acc *a = &e->acc[slot];
+	uint32_t passes = LD(e->n_passes);
+	uint32_t stride = SP_CPU_FIXED + passes;
+	uint32_t count = LD(e->cpu_count);
+	bool full = count == capacity;
+	uint32_t *base = e->rings;
+	uint32_t *rec = base + (size_t)e->cpu_head * stride;
+	sp_pass_stats *ps = atomic_load_explicit(&e->pass_stats, memory_order_relaxed);
+
+	uint32_t old_total = 0, new_total = 0;
+	uint64_t rescan = 0;
+	if (column_push(&rec[0], a->tick_ns, full, &e->tick_sum, &e->tick_max, &e->tick_max_n))
+		rescan |= 1u;
+	if (column_push(&rec[1], a->renders ? a->render_first_ns : 0, full, &e->render_sum,
+			&e->render_max, &e->render_max_n))
+		rescan |= 2u;
+	for (uint32_t p = 0; p < passes; p++) {
+		uint32_t *cell = &rec[SP_CPU_FIXED + p];
+		old_total += full ? *cell : 0;
+		uint32_t v = e->passes[p].cpu_ns[slot];
+		new_total += v;
+		if (column_push(cell, v, full, &ps[p].cpu_sum, &ps[p].cpu_max,
+				&e->pass_max_n[p].cpu))
+			rescan |= 4ull << p;
+	}
+	ST(e->render_total_sum, LD(e->render_total_sum) - old_total + new_total);
+
+	e->cpu_head = e->cpu_head + 1 == capacity ? 0 : e->cpu_head + 1;
+	if (!full)
+		ST(e->cpu_count, ++count);
+	if (SP_UNLIKELY(rescan)) {
+		if (rescan & 1u)
+			column_rescan(base, stride, count, 0, &e->tick_max, &e->tick_max_n);
+		if (rescan & 2u)
+			column_rescan(base, stride, count, 1, &e->render_max, &e->render_max_n);
+		for (uint32_t p = 0; p < passes; p++)
+			if (rescan & (4ull << p))
+				column_rescan(base, stride, count, SP_CPU_FIXED + p, &ps[p].cpu_max,
+					      &e->pass_max_n[p].cpu);
+	}
+}
+
+void sp_window_push_gpu(sp_entry *e, uint32_t capacity, unsigned slot)
+{
+	const sp_frame_acc *a = &e->acc[slot];
+	uint32_t passes = LD(e->n_passes);
+	uint32_t stride = SP_GPU_FIXED + passes;
+	uint32_t count = LD(e->gpu_count);
+	bool full = count == capacity;
+	uint32_t *base = e->rings + (size_t)capacity * (SP_CPU_FIXED + passes);
+	uint32_t *rec = base + (size_t)e->gpu_head * stride;
+	sp_pass_stats *ps = atomic_load_explicit(&e->pass_stats, memory_order_relaxed);
+
+	uint32_t old_total = 0, new_total = 0;
+	uint64_t rescan = 0;
+	if (column_push(&rec[0], a->renders ? a->gpu_first_ns : 0, full, &e->gpu_sum, &e->gpu_max,
+			&e->gpu_max_n))
+		rescan |= 1u;
+	for (uint32_t p = 0; p < passes; p++) {
+		uint32_t *cell = &rec[SP_GPU_FIXED + p];
+		old_total += full ? *cell : 0;
+		uint32_t v = e->passes[p].gpu_ns[slot];
+		new_total += v;
+		if (column_push(cell, v, full, &ps[p].gpu_sum, &ps[p].gpu_max,
+				&e->pass_max_n[p].gpu))
+			rescan |= 2ull << p;
+	}
+	ST(e->gpu_total_sum, LD(e->gpu_total_sum) - old_total + new_total);
+
+	e->gpu_head = e->gpu_head + 1 == capacity ? 0 : e->gpu_head + 1;
+	if (!full)
+		ST(e->gpu_count, ++count);
+	if (SP_UNLIKELY(rescan)) {
+		if (rescan & 1u)
+			column_rescan(base, stride, count, 0, &e->gpu_max, &e->gpu_max_n);
+		for (uint32_t p = 0; p < passes; p++)
+			if (rescan & (2ull << p))
+				column_rescan(base, stride, count, SP_GPU_FIXED + p, &ps[p].gpu_max,
+					      &e->pass_max_n[p].gpu);
+	}
+}
+
+/* Copies `capacity` records of `old_stride` columns into `new_stride`
+ * columns; the added column reads 0 (the source was not rendered in the
+ * new pass in those frames), which keeps every column of a ring aligned. */
+static void restride(uint32_t *dst, const uint32_t *src, uint32_t capacity, uint32_t old_stride,
+		     uint32_t new_stride)
+{
+	for (uint32_t i = 0; i < capacity; i++)
+		memcpy(dst + (size_t)i * new_stride, src + (size_t)i * old_stride,
+		       old_stride * sizeof(uint32_t));
+}
+
+bool sp_window_add_pass(sp_entry *e, uint32_t capacity, uint32_t pass)
+{
+	uint32_t passes = LD(e->n_passes);
+	uint32_t n = passes + 1;
+	bool inline_fits = n <= SP_INLINE_PASSES;
+	bool grow = !inline_fits && e->pass_cap < n;
+	uint32_t *rings = sp_arena_alloc(sp_rings_bytes(capacity, n));
+	sp_pass_stats *old = atomic_load_explicit(&e->pass_stats, memory_order_relaxed);
+	sp_pass_stats *stats = inline_fits ? e->inline_stats : sp_alloc(n * sizeof *stats);
+	sp_pass_acc *acc = grow ? sp_alloc(n * sizeof *acc) : e->passes;
+	sp_pass_max_n *max_n = grow ? sp_alloc(n * sizeof *max_n) : e->pass_max_n;
+	if (!rings || !stats || !acc || !max_n) {
+		sp_arena_free(rings, sp_rings_bytes(capacity, n));
+		if (stats != e->inline_stats)
+			sp_free(stats, n * sizeof *stats);
+		if (grow) {
+			sp_free(acc, n * sizeof *acc);
+			sp_free(max_n, n * sizeof *max_n);
+		}
+		return false;
+	}
+
+	if (e->rings) {
+		restride(rings, e->rings, capacity, SP_CPU_FIXED + passes, SP_CPU_FIXED + n);
+		restride(rings + (size_t)capacity * (SP_CPU_FIXED + n),
+			 e->rings + (size_t)capacity * (SP_CPU_FIXED + passes), capacity,
+			 SP_GPU_FIXED + passes, SP_GPU_FIXED + n);
+		sp_arena_free(e->rings, sp_rings_bytes(capacity, passes));
+	}
+	e->rings = rings;
+
+	if (grow) {
+		memcpy(acc, e->passes, passes * sizeof *acc);
+		memcpy(max_n, e->pass_max_n, passes * sizeof *max_n);
+		if (e->passes != e->inline_passes) {
+			sp_free(e->passes, e->pass_cap * sizeof *acc);
+			sp_free(e->pass_max_n, e->pass_cap * sizeof *max_n);
+		}
+		e->passes = acc;
+		e->pass_max_n = max_n;
+		e->pass_cap = n;
+	}
+	memset(&e->passes[passes], 0, sizeof *acc);
+	e->passes[passes].pass = pass;
+	/* The new column holds one 0 per record already in the window. */
+	e->pass_max_n[passes].cpu = LD(e->cpu_count);
+	e->pass_max_n[passes].gpu = LD(e->gpu_count);
+
+	/* Readers take n_passes and the array under the entry's seqlock. */
+	uint32_t s = LD(e->seq);
+	ST(e->seq, s + 1);
+	SP_FENCE(memory_order_release);
+	if (stats != old) {
+		for (uint32_t p = 0; p < passes; p++) {
+			ST(stats[p].pass, LD(old[p].pass));
+			ST(stats[p].cpu_sum, LD(old[p].cpu_sum));
+			ST(stats[p].cpu_max, LD(old[p].cpu_max));
+			ST(stats[p].gpu_sum, LD(old[p].gpu_sum));
+			ST(stats[p].gpu_max, LD(old[p].gpu_max));
+		}
+		atomic_store_explicit(&e->pass_stats, stats, memory_order_relaxed);
+	}
+	ST(stats[passes].pass, pass);
+	ST(stats[passes].cpu_sum, 0);
+	ST(stats[passes].cpu_max, 0);
+	ST(stats[passes].gpu_sum, 0);
+	ST(stats[passes].gpu_max, 0);
+	ST(e->n_passes, n);
+	atomic_store_explicit(&e->seq, s + 2, memory_order_release);
+	if (old && old != stats && old != e->inline_stats)
+		sp_retire(old, passes * sizeof *old);
+	return true;
+}
+
+sp_async *sp_async_create(uint32_t window_capacity)
+{
+	uint32_t cap = window_capacity > 1 ? window_capacity - 1 : 0;
+	sp_async *a = sp_alloc(sizeof *a + 2u * cap * sizeof(uint32_t));
+	if (!a)
+		return NULL;
+	a->capacity = cap;
+	a->input.delta = (uint32_t *)(a + 1);
+	a->rendered.delta = a->input.delta + cap;
+	return a;
+}
+
+void sp_async_destroy(sp_async *a)
+{
+	if (a)
+		sp_free(a, sizeof *a + 2u * a->capacity * sizeof(uint32_t));
+}
+
+static void delta_rescan(sp_delta_window *w)
+{
+	uint32_t best = 0, worst = 0, best_n = 0, worst_n = 0;
+	for (uint32_t i = 0; i < w->count; i++) {
+		uint32_t d = w->delta[i];
+		if (!d)
+			continue;
+		if (!best || d < best) {
+			best = d;
+			best_n = 1;
+		} else if (d == best) {
+			best_n++;
+		}
+		if (d > worst) {
+			worst = d;
+			worst_n = 1;
+		} else if (d == worst) {
+			worst_n++;
+		}
+	}
+	w->best = best;
+	w->worst = worst;
+	w->best_n = best_n;
+	w->worst_n = worst_n;
+}
+
+void sp_delta_push(sp_delta_window *w, uint32_t capacity, uint64_t ts)
+{
+	if (!w->have_last) {
+		w->have_last = true;
+		w->last_ts = ts;
+		return;
+	}
+	uint64_t d64 = ts > w->last_ts ? ts - w->last_ts : 0;
+	uint32_t d = d64 > UINT32_MAX ? UINT32_MAX : (uint32_t)d64;
+	w->last_ts = ts;
+	if (!capacity)
+		return;
+
+	bool full = w->count == capacity;
+	uint32_t old = full ? w->delta[w->head] : 0;
+	w->delta[w->head] = d;
+	w->head = w->head + 1 == capacity ? 0 : w->head + 1;
+	if (!full)
+		w->count++;
+	bool rescan = false;
+	if (old) {
+		w->sum -= old;
+		w->nonzero--;
+		rescan |= old == w->best && --w->best_n == 0;
+		rescan |= old == w->worst && --w->worst_n == 0;
+	}
+	if (d) {
+		w->sum += d;
+		w->nonzero++;
+	}
+	if (rescan) {
+		delta_rescan(w);
+	} else if (d) {
+		if (!w->best || d < w->best) {
+			w->best = d;
+			w->best_n = 1;
+		} else if (d == w->best) {
+			w->best_n++;
+		}
+		if (d > w->worst) {
+			w->worst = d;
+			w->worst_n = 1;
+		} else if (d == w->worst) {
+			w->worst_n++;
+		}
+	}
+}
+
+void sp_delta_result(const sp_delta_window *w, double *fps, uint64_t *best, uint64_t *worst)
+{
+	if (!w->nonzero) {
+		*fps = 0.0;
+		*best = *worst = 0;
+		return;
+	}
+	*fps = 1.0e9 / ((double)w->sum / (double)w->nonzero);
+	*best = w->best;
+	*worst = w->worst;
+}

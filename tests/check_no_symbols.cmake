@@ -1,0 +1,12 @@
+# Fails when any object in OBJECTS names a symbol containing FORBIDDEN.
+find_program(NM nm REQUIRED)
+foreach(obj IN LISTS OBJECTS)
+  execute_process(COMMAND ${NM} ${obj} OUTPUT_VARIABLE syms RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "nm failed on ${obj}")
+  endif()
+  if(syms MATCHES "${FORBIDDEN}")
+    message(FATAL_ERROR "${obj} references ${FORBIDDEN}:\n${syms}")
+  endif()
+  message(STATUS "${obj}: no ${FORBIDDEN} symbols")
+endforeach()

@@ -1,0 +1,349 @@
+/* GPU timing: durations from the fake backend, GPU on/off, disjoint
+ * frames for every reason, pool sizing and overflow, timers of removed
+ * sources. */
+#include "check.h"
+#include "fixture.h"
+
+static int a, b;
+static const void *const one[] = {&a};
+static const void *const both[] = {&a, &b};
+
+static source_profiler_stats_t stats(void)
+{
+	source_profiler_stats_t st;
+	source_profiler_get_stats(&st);
+	return st;
+}
+
+TEST(gpu_first_render_avg_and_sum)
+{
+	fx_init(true);
+	for (int f = 0; f < 4; f++) {
+		fx_begin();
+		fx_tick(&a, 10);
+		fx_render_begin();
+		fx_render(&a, 10, 100);
+		fx_render(&a, 10, 300);
+		fx_end();
+	}
+	profiler_result_t r = fx_result(&a);
+	CHECK_EQ(fx_gpu_samples(&a), 3);
+	CHECK_EQ(r.render_gpu_avg, 100);
+	CHECK_EQ(r.render_gpu_max, 100);
+	CHECK_EQ(r.render_gpu_sum, 400);
+	CHECK_STR(stats().gpu_mode, "fake");
+}
+
+TEST(gpu_fields_zero_and_no_timers_when_gpu_timing_off)
+{
+	fx_init(false);
+	for (int f = 0; f < 4; f++)
+		fx_frame(one, 1, 10, 10, 500);
+	profiler_result_t r = fx_result(&a);
+	CHECK_EQ(r.render_gpu_avg, 0);
+	CHECK_EQ(r.render_gpu_sum, 0);
+	CHECK_EQ(fx_gpu_samples(&a), 0);
+	CHECK_EQ(fx_backend.writes, 0);
+	CHECK(!stats().gpu_enabled);
+}
+
+TEST(ticked_unrendered_frame_pushes_zero_gpu)
+{
+	fx_init(true);
+	fx_frame(one, 1, 10, 10, 600);
+	fx_begin();
+	fx_tick(&a, 10);
+	fx_render_begin();
+	fx_end();
+	fx_frame(one, 1, 10, 10, 600);
+	CHECK_EQ(fx_gpu_samples(&a), 2);
+	CHECK_EQ(fx_result(&a).render_gpu_avg, 300);
+}
+
+TEST(frames_with_gpu_off_never_dilute_gpu_averages)
+{
+	fx_init(true);
+	for (int f = 0; f < 4; f++)
+		fx_frame(one, 1, 10, 10, 500);
+	CHECK_EQ(fx_gpu_samples(&a), 3);
+	source_profiler_gpu_enable(false);
+	for (int f = 0; f < 5; f++)
+		fx_frame(one, 1, 10, 10, 9999);
+	/* The frame recorded before the toggle was still timed and kept. */
+	CHECK_EQ(fx_gpu_samples(&a), 4);
+	CHECK_EQ(fx_result(&a).render_gpu_avg, 0); /* off: fields read 0 */
+	source_profiler_gpu_enable(true);
+	for (int f = 0; f < 3; f++)
+		fx_frame(one, 1, 10, 10, 500);
+	CHECK_EQ(fx_gpu_samples(&a), 6);
+	CHECK_EQ(fx_result(&a).render_gpu_avg, 500);
+	CHECK_EQ(fx_cpu_samples(&a), 11);
+}
+
+TEST(gpu_enable_before_enable_is_dropped)
+{
+	fx_init(false);
+	source_profiler_shutdown();
+	fx_install_backend();
+	source_profiler_gpu_enable(true); /* profiler neither on nor pending */
+	source_profiler_enable(true);
+	for (int f = 0; f < 3; f++)
+		fx_frame(one, 1, 10, 10, 500);
+	CHECK(stats().enabled);
+	CHECK(!stats().gpu_enabled);
+	CHECK_EQ(fx_gpu_samples(&a), 0);
+}
+
+TEST(gpu_enable_counts_while_enable_is_pending)
+{
+	fx_init(false);
+	source_profiler_shutdown();
+	fx_install_backend();
+	source_profiler_enable(true);
+	source_profiler_gpu_enable(true); /* enable pending: counts */
+	for (int f = 0; f < 3; f++)
+		fx_frame(one, 1, 10, 10, 500);
+	CHECK(stats().gpu_enabled);
+	CHECK_EQ(fx_result(&a).render_gpu_avg, 500);
+}
+
+TEST(gpu_toggle_takes_effect_at_next_frame_begin)
+{
+	fx_init(false);
+	fx_begin();
+	source_profiler_gpu_enable(true);
+	sp_gpu_timer *t = (sp_gpu_timer *)1;
+	source_profiler_render_begin();
+	source_profiler_source_render_begin(&t);
+	CHECK(t == NULL);
+	source_profiler_render_end();
+	source_profiler_frame_collect();
+	fx_begin();
+	source_profiler_render_begin();
+	source_profiler_source_render_begin(&t);
+	CHECK(t != NULL);
+}
+
+/* Runs three frames where the middle one is made disjoint by `spoil`,
+ * which runs between that frame's render_end and its collection. */
+static void disjoint_case(void (*spoil)(unsigned slot))
+{
+	fx_init(true);
+	fx_frame(both, 2, 10, 20, 500); /* frame 1 */
+	fx_frame(both, 2, 10, 20, 500); /* frame 2: collects frame 1 */
+	/* frame 3, spoiled; collected at the end of frame 4 */
+	fx_begin();
+	fx_tick(&a, 10);
+	fx_tick(&b, 10);
+	fx_render_begin();
+	fx_render(&a, 20, 700);
+	fx_render(&b, 20, 700);
+	source_profiler_render_end();
+	source_profiler_frame_collect();
+	spoil(3 % SOURCE_PROFILER_FRAME_BUFFER_SIZE);
+	fx_frame(both, 2, 10, 20, 500); /* frame 4: collects frame 3 */
+}
+
+static void check_dropped(uint64_t reason_count)
+{
+	/* Frames 1..3 collected: CPU has 3 samples, GPU lost frame 3. */
+	CHECK_EQ(fx_cpu_samples(&a), 3);
+	CHECK_EQ(fx_gpu_samples(&a), 2);
+	CHECK_EQ(fx_gpu_samples(&b), 2);
+	CHECK_EQ(fx_result(&a).render_gpu_avg, 500);
+	CHECK_EQ(fx_result(&a).render_avg, 20);
+	source_profiler_stats_t st = stats();
+	CHECK_EQ(st.gpu_frames_disjoint, 1);
+	CHECK_EQ(reason_count, 1);
+	CHECK_EQ(fx_log_count_containing("GPU timers were disjoint, discarding samples"), 1);
+}
+
+static void spoil_backend(unsigned slot)
+{
+	(void)slot;
+	fx_backend.next_status = SP_GPU_READ_DISJOINT;
+}
+
+TEST(disjoint_when_backend_says_so)
+{
+	disjoint_case(spoil_backend);
+	check_dropped(stats().gpu_disjoint_backend);
+}
+
+static void spoil_order(unsigned slot)
+{
+	/* Timer 0 (source a): end before begin. */
+	fx_backend.stamps[slot][3] = fx_backend.stamps[slot][2] - 1;
+}
+
+TEST(disjoint_when_a_timer_ends_before_it_begins)
+{
+	disjoint_case(spoil_order);
+	check_dropped(stats().gpu_disjoint_order);
+}
+
+static void spoil_range(unsigned slot)
+{
+	/* Timer 1 (source b) ends after the frame's range. */
+	fx_backend.stamps[slot][5] = fx_backend.stamps[slot][1] + 1;
+}
+
+TEST(disjoint_when_a_timer_lies_outside_its_frame)
+{
+	disjoint_case(spoil_range);
+	check_dropped(stats().gpu_disjoint_range);
+}
+
+static void spoil_unavailable(unsigned slot)
+{
+	(void)slot;
+	fx_backend.next_status = SP_GPU_READ_NOT_READY;
+}
+
+TEST(disjoint_when_results_are_not_available)
+{
+	disjoint_case(spoil_unavailable);
+	check_dropped(stats().gpu_disjoint_unavailable);
+}
+
+static void spoil_nothing(unsigned slot)
+{
+	(void)slot;
+}
+
+TEST(disjoint_forced_through_the_test_hook)
+{
+	fx_init(true);
+	fx_frame(both, 2, 10, 20, 500);
+	fx_frame(both, 2, 10, 20, 500);
+	fx_begin();
+	source_profiler_force_gpu_disjoint();
+	fx_tick(&a, 10);
+	fx_tick(&b, 10);
+	fx_render_begin();
+	fx_render(&a, 20, 700);
+	fx_render(&b, 20, 700);
+	source_profiler_render_end();
+	source_profiler_frame_collect();
+	spoil_nothing(0);
+	fx_frame(both, 2, 10, 20, 500);
+	check_dropped(stats().gpu_disjoint_backend);
+}
+
+TEST(disjoint_warning_is_rate_limited_and_counts_the_rest)
+{
+	fx_init(true);
+	for (int f = 0; f < 3; f++)
+		fx_frame(one, 1, 10, 10, 500);
+	for (int f = 0; f < 10; f++) {
+		fx_backend.next_status = SP_GPU_READ_DISJOINT;
+		fx_frame(one, 1, 10, 10, 500); /* each frame: 20 ns of fake time */
+	}
+	CHECK_EQ(stats().gpu_frames_disjoint, 10);
+	CHECK_EQ(fx_log_count_containing("GPU timers were disjoint"), 1);
+	fx_now += 1000000000ull;
+	fx_backend.next_status = SP_GPU_READ_DISJOINT;
+	fx_frame(one, 1, 10, 10, 500);
+	CHECK_EQ(fx_log_count_containing("GPU timers were disjoint"), 2);
+	CHECK_EQ(fx_log_count_containing("9 more frames since the last warning"), 1);
+}
+
+TEST(pool_overflow_drops_the_frame_then_grows)
+{
+	fx_init(true);
+	fx_backend.capacity_limit = 2 + 2 * 3; /* three timers per slot */
+	for (int f = 0; f < 3; f++) {
+		fx_begin();
+		fx_tick(&a, 10);
+		fx_render_begin();
+		for (int r = 0; r < 5; r++)
+			fx_render(&a, 10, 100);
+		fx_end();
+	}
+	source_profiler_stats_t st = stats();
+	CHECK_EQ(st.gpu_disjoint_overflow, 2);
+	CHECK_EQ(st.gpu_timer_capacity, 3);
+	CHECK_EQ(fx_gpu_samples(&a), 0);
+	CHECK(fx_log_count_containing("holds 3 timers") >= 1);
+	/* The device can hold more now: the pools grow and frames count. */
+	fx_backend.capacity_limit = 0;
+	for (int f = 0; f < 4; f++) {
+		fx_begin();
+		fx_tick(&a, 10);
+		fx_render_begin();
+		for (int r = 0; r < 5; r++)
+			fx_render(&a, 10, 100);
+		fx_end();
+	}
+	CHECK(stats().gpu_timer_capacity >= 5);
+	CHECK(fx_gpu_samples(&a) >= 2);
+	CHECK_EQ(fx_result(&a).render_gpu_sum, 500);
+}
+
+TEST(pool_is_sized_for_two_renders_per_source)
+{
+	fx_init(true);
+	fx_frame(both, 2, 10, 10, 10);
+	fx_frame(both, 2, 10, 10, 10);
+	CHECK(stats().gpu_timer_capacity >= 2 * 2);
+}
+
+TEST(timers_of_a_source_removed_in_flight_are_discarded)
+{
+	fx_init(true);
+	fx_frame(both, 2, 10, 10, 300);
+	source_profiler_remove_source(&a); /* frame 1's timers still in flight */
+	fx_frame(both, 2, 10, 10, 300);    /* removal applied at its begin */
+	fx_frame(both, 2, 10, 10, 300);
+	/* b kept all its samples; a is a new entry with frame 2 only. */
+	CHECK_EQ(fx_gpu_samples(&b), 2);
+	CHECK_EQ(fx_gpu_samples(&a), 1);
+	CHECK_EQ(fx_result(&a).render_gpu_avg, 300);
+}
+
+TEST(a_foreign_timer_pointer_is_ignored)
+{
+	fx_init(true);
+	fx_frame(one, 1, 10, 10, 300);
+	uint64_t before = stats().ignored_calls;
+	fx_begin();
+	fx_tick(&a, 10);
+	fx_render_begin();
+	sp_gpu_timer *bogus = (sp_gpu_timer *)&b;
+	uint64_t t = source_profiler_source_render_begin(NULL);
+	fx_now += 10;
+	source_profiler_source_render_end(&a, t, bogus);
+	fx_end();
+	CHECK_EQ(stats().ignored_calls, before + 1);
+	CHECK_EQ(fx_cpu_samples(&a), 1);
+}
+
+TEST(a_timer_left_open_is_closed_at_render_end)
+{
+	fx_init(true);
+	for (int f = 0; f < 3; f++) {
+		fx_begin();
+		fx_tick(&a, 10);
+		fx_tick(&b, 10);
+		fx_render_begin();
+		sp_gpu_timer *leaked;
+		source_profiler_source_render_begin(&leaked); /* never ended */
+		fx_render(&b, 10, 400);
+		fx_end();
+	}
+	CHECK_EQ(stats().gpu_frames_disjoint, 0);
+	CHECK_EQ(fx_result(&b).render_gpu_avg, 400);
+	CHECK_EQ(fx_result(&a).render_gpu_avg, 0);
+}
+
+TEST(removing_the_backend_turns_gpu_timing_off)
+{
+	fx_init(true);
+	fx_frame(one, 1, 10, 10, 300);
+	source_profiler_set_gpu_backend(NULL);
+	fx_frame(one, 1, 10, 10, 300);
+	fx_frame(one, 1, 10, 10, 300);
+	CHECK(!stats().gpu_enabled);
+	CHECK_STR(stats().gpu_mode, "none");
+	CHECK_EQ(fx_gpu_samples(&a), 0);
+}

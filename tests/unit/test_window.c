@@ -1,0 +1,212 @@
+/* The rolling window: capacity, lag, integer averages, first render vs
+ * sum, unrendered frames, maxima leaving the window. */
+#include "check.h"
+#include "fixture.h"
+
+static int a, b;
+static const void *const one[] = {&a};
+
+TEST(capacity_default_is_300_before_reset_video)
+{
+	source_profiler_shutdown();
+	source_profiler_stats_t st;
+	source_profiler_get_stats(&st);
+	CHECK_EQ(st.window_capacity, 300);
+}
+
+static void check_capacity(uint32_t num, uint32_t den, uint32_t want)
+{
+	fx_init(false);
+	source_profiler_reset_video(num, den);
+	source_profiler_stats_t st;
+	source_profiler_get_stats(&st);
+	CHECK_EQ(st.window_capacity, want);
+	for (uint32_t f = 0; f < want + 10; f++)
+		fx_frame(one, 1, 100, 100, 0);
+	CHECK_EQ(fx_cpu_samples(&a), want);
+}
+
+TEST(capacity_60_fps_is_300)
+{
+	check_capacity(60, 1, 300);
+}
+
+TEST(capacity_ntsc_30000_1001_is_150)
+{
+	check_capacity(30000, 1001, 150);
+}
+
+TEST(capacity_144_fps_is_720)
+{
+	check_capacity(144, 1, 720);
+}
+
+TEST(samples_lag_one_frame)
+{
+	fx_init(false);
+	for (uint32_t n = 1; n <= 6; n++) {
+		fx_frame(one, 1, 100, 100, 0);
+		CHECK_EQ(fx_cpu_samples(&a), n - 1);
+	}
+}
+
+TEST(entry_exists_after_first_tick_with_zero_results)
+{
+	fx_init(false);
+	profiler_result_t r;
+	CHECK(!source_profiler_fill_result(&a, &r));
+	fx_frame(one, 1, 100, 100, 0);
+	CHECK(source_profiler_fill_result(&a, &r));
+	CHECK_EQ(r.tick_avg, 0);
+	CHECK_EQ(r.tick_max, 0);
+}
+
+TEST(window_keeps_only_the_last_capacity_frames)
+{
+	fx_init(false);
+	/* Frame i ticks for i ns; after 402 frames, 401 are collected and the
+	 * window holds frames 102..401. */
+	for (uint64_t i = 1; i <= 402; i++)
+		fx_frame(one, 1, i, 0, 0);
+	profiler_result_t r = fx_result(&a);
+	uint64_t sum = 0;
+	for (uint64_t i = 102; i <= 401; i++)
+		sum += i;
+	CHECK_EQ(fx_cpu_samples(&a), 300);
+	CHECK_EQ(r.tick_avg, sum / 300);
+	CHECK_EQ(r.tick_max, 401);
+}
+
+TEST(averages_are_integer_divisions_by_samples_not_capacity)
+{
+	fx_init(false);
+	uint64_t ticks[] = {1, 2, 2, 7};
+	for (int i = 0; i < 4; i++)
+		fx_frame(one, 1, ticks[i], 0, 0);
+	/* Collected: 1, 2, 2 -> 5 / 3 = 1. */
+	profiler_result_t r = fx_result(&a);
+	CHECK_EQ(r.tick_avg, 1);
+	CHECK_EQ(r.tick_max, 2);
+}
+
+TEST(zero_ns_tick_is_a_sample)
+{
+	fx_init(false);
+	fx_frame(one, 1, 9, 0, 0);
+	fx_frame(one, 1, 0, 0, 0);
+	fx_frame(one, 1, 0, 0, 0);
+	CHECK_EQ(fx_cpu_samples(&a), 2);
+	CHECK_EQ(fx_result(&a).tick_avg, 4); /* (9 + 0) / 2 */
+}
+
+TEST(two_equal_renders_avg_is_one_sum_is_two)
+{
+	fx_init(false);
+	for (int f = 0; f < 5; f++) {
+		fx_begin();
+		fx_tick(&a, 10);
+		fx_render_begin();
+		fx_render(&a, 1000000, 0);
+		fx_render(&a, 1000000, 0);
+		fx_end();
+	}
+	profiler_result_t r = fx_result(&a);
+	CHECK_EQ(r.render_avg, 1000000);
+	CHECK_EQ(r.render_max, 1000000);
+	CHECK_EQ(r.render_sum, 2000000);
+}
+
+TEST(first_render_sets_avg_and_max_all_renders_set_sum)
+{
+	fx_init(false);
+	for (int f = 0; f < 5; f++) {
+		fx_begin();
+		fx_tick(&a, 10);
+		fx_render_begin();
+		fx_render(&a, 1000000, 0);
+		fx_render(&a, 3000000, 0);
+		fx_end();
+	}
+	profiler_result_t r = fx_result(&a);
+	CHECK_EQ(r.render_avg, 1000000);
+	CHECK_EQ(r.render_max, 1000000);
+	CHECK_EQ(r.render_sum, 4000000);
+}
+
+TEST(ticked_unrendered_frame_pushes_zero_render)
+{
+	fx_init(false);
+	fx_frame(one, 1, 10, 4000, 0);
+	fx_begin(); /* ticked, not rendered */
+	fx_tick(&a, 10);
+	fx_render_begin();
+	fx_end();
+	fx_frame(one, 1, 10, 4000, 0);
+	CHECK_EQ(fx_cpu_samples(&a), 2);
+	profiler_result_t r = fx_result(&a);
+	CHECK_EQ(r.render_avg, 2000);
+	CHECK_EQ(r.render_sum, 2000);
+	CHECK_EQ(r.render_max, 4000);
+}
+
+TEST(unticked_frame_pushes_nothing)
+{
+	fx_init(false);
+	static const void *const both[] = {&a, &b};
+	fx_frame(both, 2, 10, 10, 0);
+	fx_frame(one, 1, 10, 10, 0); /* b not ticked */
+	fx_frame(both, 2, 10, 10, 0);
+	CHECK_EQ(fx_cpu_samples(&a), 2);
+	CHECK_EQ(fx_cpu_samples(&b), 1);
+}
+
+TEST(max_falls_back_when_it_leaves_the_window)
+{
+	fx_init(false);
+	source_profiler_reset_video(1, 1); /* window of 5 */
+	uint64_t ticks[] = {9, 1, 1, 1, 1, 2, 0};
+	for (int i = 0; i < 7; i++)
+		fx_frame(one, 1, ticks[i], 0, 0);
+	/* Collected 9 1 1 1 1 2: the 9 left. */
+	CHECK_EQ(fx_result(&a).tick_max, 2);
+	CHECK_EQ(fx_result(&a).tick_avg, 6 / 5);
+}
+
+TEST(max_stays_while_a_tie_remains)
+{
+	fx_init(false);
+	source_profiler_reset_video(1, 1); /* window of 5 */
+	uint64_t ticks[] = {9, 9, 1, 1, 1, 1, 1, 0};
+	for (int i = 0; i < 6; i++)
+		fx_frame(one, 1, ticks[i], 0, 0);
+	/* Collected 9 9 1 1 1: window full. One 1 more evicts the first 9. */
+	CHECK_EQ(fx_result(&a).tick_max, 9);
+	fx_frame(one, 1, 1, 0, 0);
+	CHECK_EQ(fx_result(&a).tick_max, 9);
+	fx_frame(one, 1, 1, 0, 0);
+	CHECK_EQ(fx_result(&a).tick_max, 1);
+}
+
+TEST(second_tick_in_a_frame_adds_to_the_first)
+{
+	fx_init(false);
+	for (int f = 0; f < 3; f++) {
+		fx_begin();
+		fx_tick(&a, 100);
+		fx_tick(&a, 50);
+		fx_render_begin();
+		fx_end();
+	}
+	CHECK_EQ(fx_result(&a).tick_avg, 150);
+}
+
+TEST(durations_above_32_bits_saturate_and_are_counted)
+{
+	fx_init(false);
+	fx_frame(one, 1, 5000000000ull, 0, 0);
+	fx_frame(one, 1, 1, 0, 0);
+	CHECK_EQ(fx_result(&a).tick_max, UINT32_MAX);
+	source_profiler_stats_t st;
+	source_profiler_get_stats(&st);
+	CHECK_EQ(st.saturated_samples, 1);
+}
