@@ -9,10 +9,12 @@
  * next use: pools never overrun and never grow in the middle of a frame. */
 #include "internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 _Atomic uint32_t sp_gpu_capacity_pub;
 static _Atomic(const char *) g_mode = "none";
+static _Atomic uint64_t g_overhead;
 
 static struct {
 	bool has_backend;
@@ -22,8 +24,13 @@ static struct {
 	uint32_t want; /* timers per frame to hold */
 	uint64_t *ns;  /* read-back buffer */
 	uint32_t ns_cap;
+	/* The frame ranges of the last window of kept GPU frames. */
+	uint32_t range_ns[SOURCE_PROFILER_MAX_FPS * SOURCE_PROFILER_WINDOW_SECONDS];
+	uint32_t range_head, range_count;
+	/* Empty timers of the last frames, when the backend asks for it. */
+	uint32_t empty_ns[16];
+	uint32_t empty_head, empty_count;
 	bool force_pending;
-	uint32_t force_frame;
 	uint64_t last_warn_ns;
 	uint64_t suppressed;
 } gg;
@@ -81,10 +88,10 @@ void source_profiler_force_gpu_disjoint(void)
 {
 	uint32_t frame = sp_current_frame();
 	sp_gpu_slot *s = &gg.slots[frame % SP_FBS];
-	if (s->frame == frame && s->on)
+	if (s->frame == frame && s->on && !s->closed)
 		s->forced = true;
-	gg.force_pending = true;
-	gg.force_frame = frame;
+	else
+		gg.force_pending = true; /* the next frame that opens its range */
 }
 
 /* Makes slot hold `want` timers; false when nothing could be reserved. */
@@ -131,7 +138,7 @@ void sp_gpu_frame_begin(unsigned slot, uint32_t frame, bool gpu_on, uint32_t sou
 	sp_gpu_slot *s = &gg.slots[slot];
 	s->frame = frame;
 	s->on = s->closed = s->overflow = false;
-	s->forced = gg.force_pending && gg.force_frame == frame;
+	s->forced = gg.force_pending;
 	gg.force_pending = false;
 	s->used = s->open = s->denied = 0;
 	if (!gpu_on || !gg.has_backend)
@@ -144,6 +151,37 @@ void sp_gpu_frame_begin(unsigned slot, uint32_t frame, bool gpu_on, uint32_t sou
 		return;
 	s->on = true;
 	gg.b.write(gg.b.user, slot, 0, SP_GPU_STAMP_FRAME_BEGIN);
+	if (gg.b.subtract_empty_timer && s->capacity > 1) {
+		/* Timer 0 brackets nothing: what a timer costs by itself. */
+		s->timers[0] = (sp_gpu_timer){.next = SP_NO_ENTRY, .state = SP_TIMER_EMPTY};
+		gg.b.write(gg.b.user, slot, 2, SP_GPU_STAMP_TIMER_BEGIN);
+		gg.b.write(gg.b.user, slot, 3, SP_GPU_STAMP_TIMER_END);
+		s->used = 1;
+	}
+}
+
+uint64_t sp_gpu_overhead(void)
+{
+	return atomic_load_explicit(&g_overhead, memory_order_relaxed);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The median of the last 16 empty timers becomes the overhead. */
+static void record_empty(uint64_t ns)
+{
+	gg.empty_ns[gg.empty_head] = ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
+	gg.empty_head = (gg.empty_head + 1) % 16u;
+	if (gg.empty_count < 16)
+		gg.empty_count++;
+	uint32_t sorted[16];
+	memcpy(sorted, gg.empty_ns, gg.empty_count * sizeof *sorted);
+	qsort(sorted, gg.empty_count, sizeof *sorted, cmp_u32);
+	atomic_store_explicit(&g_overhead, sorted[gg.empty_count / 2], memory_order_relaxed);
 }
 
 sp_gpu_timer *sp_gpu_timer_begin(unsigned slot)
@@ -231,6 +269,37 @@ static void drop(enum reason r, _Atomic uint64_t *counter)
 	gg.suppressed = 0;
 }
 
+static _Atomic uint64_t g_range_avg, g_range_max;
+
+/* Keeps the frame's GPU range in a window as long as the sources' and
+ * publishes its average and maximum (collect time only, so the cost is a
+ * few adds; the maximum is rescanned when it leaves). */
+static void record_range(uint64_t ns)
+{
+	uint32_t cap = sp_capacity;
+	uint32_t v = ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
+	if (gg.range_head >= cap)
+		gg.range_head = 0;
+	gg.range_ns[gg.range_head] = v;
+	gg.range_head = gg.range_head + 1 == cap ? 0 : gg.range_head + 1;
+	if (gg.range_count < cap)
+		gg.range_count++;
+	uint64_t sum = 0;
+	uint32_t max = 0;
+	for (uint32_t i = 0; i < gg.range_count; i++) {
+		sum += gg.range_ns[i];
+		max = gg.range_ns[i] > max ? gg.range_ns[i] : max;
+	}
+	atomic_store_explicit(&g_range_avg, sum / gg.range_count, memory_order_relaxed);
+	atomic_store_explicit(&g_range_max, max, memory_order_relaxed);
+}
+
+void sp_gpu_frame_range(uint64_t *avg, uint64_t *max)
+{
+	*avg = atomic_load_explicit(&g_range_avg, memory_order_relaxed);
+	*max = atomic_load_explicit(&g_range_max, memory_order_relaxed);
+}
+
 bool sp_gpu_collect(unsigned slot, uint32_t frame)
 {
 	sp_gpu_slot *s = &gg.slots[slot];
@@ -285,6 +354,9 @@ bool sp_gpu_collect(unsigned slot, uint32_t frame)
 		return false;
 	}
 
+	record_range(gg.ns[1] - gg.ns[0]);
+	if (s->used && s->timers[0].state == SP_TIMER_EMPTY)
+		record_empty(gg.ns[3] - gg.ns[2]);
 	if (atomic_load_explicit(&sp_trace_recording, memory_order_relaxed))
 		sp_trace_gpu_frame(frame, gg.ns[0], gg.ns[1]);
 	return true;
@@ -310,6 +382,11 @@ void sp_gpu_reset_slots(void)
 	for (unsigned i = 0; i < SP_FBS; i++)
 		gg.slots[i].on = false;
 	gg.force_pending = false;
+	gg.range_head = gg.range_count = 0;
+	gg.empty_head = gg.empty_count = 0;
+	atomic_store(&g_overhead, 0);
+	atomic_store(&g_range_avg, 0);
+	atomic_store(&g_range_max, 0);
 }
 
 void sp_gpu_shutdown(void)

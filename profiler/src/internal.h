@@ -297,7 +297,7 @@ struct sp_gpu_timer {
 	uint8_t state;
 };
 
-enum { SP_TIMER_BEGUN = 1, SP_TIMER_ENDED, SP_TIMER_ORPHAN };
+enum { SP_TIMER_BEGUN = 1, SP_TIMER_ENDED, SP_TIMER_ORPHAN, SP_TIMER_EMPTY };
 
 typedef struct sp_gpu_slot {
 	uint32_t frame;    /* frame recorded into this slot */
@@ -331,6 +331,9 @@ void sp_gpu_reset_slots(void);
 void sp_gpu_shutdown(void);
 bool sp_gpu_has_backend(void);
 int64_t sp_gpu_cpu_offset(void);
+void sp_gpu_frame_range(uint64_t *avg, uint64_t *max); /* any thread */
+/* ns subtracted from every GPU timer (the empty timer's median). */
+uint64_t sp_gpu_overhead(void);
 extern _Atomic uint32_t sp_gpu_capacity_pub;
 uint32_t sp_current_frame(void); /* graphics thread */
 

@@ -600,9 +600,11 @@ static void gpu_sums(sp_entry *e, unsigned slot, uint32_t frame)
 	const sp_gpu_timer *timers = sp_gpu_timers(slot);
 	const uint64_t *ns = sp_gpu_stamps();
 	bool trace = atomic_load_explicit(&sp_trace_recording, memory_order_relaxed);
+	uint64_t overhead = sp_gpu_overhead();
 	for (uint32_t i = a->first_timer; i != SP_NO_ENTRY; i = timers[i].next) {
 		const sp_gpu_timer *t = &timers[i];
 		uint64_t begin = ns[2 + 2 * i], end = ns[3 + 2 * i];
+		end = end - begin > overhead ? end - overhead : begin;
 		uint32_t dur = sp_sat32(end - begin, &sp_saturated_local);
 		if (t->first)
 			a->gpu_first_ns = dur;
@@ -885,6 +887,8 @@ void source_profiler_get_stats(source_profiler_stats_t *s)
 		.gpu_mode = sp_gpu_mode(),
 	};
 	s->gpu_timer_capacity = atomic_load(&sp_gpu_capacity_pub);
+	sp_gpu_frame_range(&s->gpu_frame_avg_ns, &s->gpu_frame_max_ns);
+	s->gpu_timer_overhead_ns = sp_gpu_overhead();
 }
 
 void source_profiler_shutdown(void)

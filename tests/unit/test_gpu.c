@@ -347,3 +347,16 @@ TEST(removing_the_backend_turns_gpu_timing_off)
 	CHECK_STR(stats().gpu_mode, "none");
 	CHECK_EQ(fx_gpu_samples(&a), 0);
 }
+
+TEST(frame_gpu_range_is_averaged_over_kept_frames)
+{
+	fx_init(true);
+	for (int f = 0; f < 4; f++)
+		fx_frame(both, 2, 10, 10, 500); /* range: 10 + 2 * 500 + 10 */
+	fx_backend.next_status = SP_GPU_READ_DISJOINT;
+	fx_frame(both, 2, 10, 10, 9000); /* drops frame 4 (500s) */
+	fx_frame(both, 2, 10, 10, 500);  /* keeps frame 5 (9000s) */
+	source_profiler_stats_t st = stats();
+	CHECK_EQ(st.gpu_frame_max_ns, 10 + 2 * 9000 + 10);
+	CHECK_EQ(st.gpu_frame_avg_ns, (3 * 1020 + 18020) / 4);
+}

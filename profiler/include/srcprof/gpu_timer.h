@@ -64,6 +64,12 @@ typedef struct sp_gpu_timer_backend {
 	/* Optional: nanoseconds to add to a GPU stamp to place it on the
 	 * profiler clock (srcprof_clock_ns), for traces. NULL means 0. */
 	int64_t (*cpu_offset_ns)(void *user);
+
+	/* The mode's stamps add a fixed cost to every timer (a flush each, on
+	 * binning rasterizers). The profiler then times an empty timer right
+	 * after each frame's range begins and subtracts the median of the last
+	 * 16 from every render's GPU time (not below 0). */
+	bool subtract_empty_timer;
 } sp_gpu_timer_backend;
 
 /* Installs the backend (copied) the profiler times renders with; NULL
@@ -71,8 +77,9 @@ typedef struct sp_gpu_timer_backend {
  * frames. Frames in flight recorded with an earlier backend are dropped. */
 void source_profiler_set_gpu_backend(const sp_gpu_timer_backend *backend);
 
-/* Test hook: the GPU results of the frame being recorded are treated as
- * disjoint when it is collected (counted as gpu_disjoint_backend). */
+/* Test hook: the GPU results of the frame being recorded (or, between
+ * frames or after its render_end, of the next one) are treated as disjoint
+ * when collected (counted as gpu_disjoint_backend). Graphics thread. */
 void source_profiler_force_gpu_disjoint(void);
 
 #ifdef __cplusplus

@@ -223,6 +223,12 @@ typedef struct source_profiler_stats {
 	uint64_t gpu_disjoint_unavailable; /* results not ready at collect */
 	uint64_t gpu_disjoint_overflow;    /* more timers than the pool held */
 	uint32_t gpu_timer_capacity;       /* timers per frame the pools hold */
+	/* The frame's own GPU time (render_begin to render_end stamps) over
+	 * the frames whose GPU samples were kept in the last window. */
+	uint64_t gpu_frame_avg_ns, gpu_frame_max_ns;
+	/* What an empty GPU timer costs in this mode and is subtracted from
+	 * every render's GPU time (0 unless the backend asks for it). */
+	uint64_t gpu_timer_overhead_ns;
 	uint64_t ignored_calls;     /* NULL source, render_end without begin, ... */
 	uint64_t saturated_samples; /* durations above 4.29 s */
 	uint64_t allocations;       /* heap allocations made by the profiler */

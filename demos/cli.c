@@ -1,0 +1,60 @@
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *cli_value(const char *prog, int argc, char **argv, int *i)
+{
+	if (*i + 1 >= argc || argv[*i + 1][0] == '\0') {
+		fprintf(stderr, "%s: %s needs a value (see --help)\n", prog, argv[*i]);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+bool cli_u32(const char *prog, const char *opt, const char *value, uint32_t min, uint32_t max,
+	     uint32_t *out)
+{
+	char *end = NULL;
+	errno = 0;
+	unsigned long long v = strtoull(value, &end, 10);
+	if (!*value || *end || value[0] == '-' || value[0] == '+' || errno || v < min || v > max) {
+		fprintf(stderr, "%s: %s: '%s' is not a whole number from %u to %u\n", prog, opt,
+			value, min, max);
+		return false;
+	}
+	*out = (uint32_t)v;
+	return true;
+}
+
+bool cli_double(const char *prog, const char *opt, const char *value, double min, double max,
+		double *out)
+{
+	char *end = NULL;
+	errno = 0;
+	double v = strtod(value, &end);
+	if (!*value || *end || errno || !isfinite(v) || v < min || v > max) {
+		fprintf(stderr, "%s: %s: '%s' is not a number from %g to %g\n", prog, opt, value, min,
+			max);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+bool cli_size(const char *prog, const char *opt, const char *value, uint32_t *w, uint32_t *h)
+{
+	const char *x = strchr(value, 'x');
+	char wbuf[16];
+	if (!x || (size_t)(x - value) >= sizeof wbuf) {
+		fprintf(stderr, "%s: %s: '%s' is not WIDTHxHEIGHT (e.g. 1280x720)\n", prog, opt,
+			value);
+		return false;
+	}
+	memcpy(wbuf, value, (size_t)(x - value));
+	wbuf[x - value] = '\0';
+	return cli_u32(prog, opt, wbuf, 64, 8192, w) && cli_u32(prog, opt, x + 1, 64, 8192, h);
+}

@@ -1,0 +1,183 @@
+/* The demo scenes. Every builder places sources on a grid around the
+ * origin so the orbiting main camera and the top-down preview frame them. */
+#include "scenes.h"
+
+#include "engine/log.h"
+#include "engine/sources.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Position i of n on a square grid, `spacing` apart, centered. */
+static void grid_pos(uint32_t i, uint32_t n, float spacing, vec3 out)
+{
+	uint32_t side = (uint32_t)ceil(sqrt((double)(n ? n : 1)));
+	float half = (float)(side - 1) * spacing * 0.5f;
+	out[0] = (float)(i % side) * spacing - half;
+	out[1] = 0.0f;
+	out[2] = (float)(i / side) * spacing - half;
+}
+
+static bool add(eng_engine *e, eng_source *s)
+{
+	if (!s)
+		return false;
+	eng_add_source(e, s);
+	return true;
+}
+
+static bool add_mesh(eng_engine *e, uint32_t i, uint32_t n, float spacing, float scale)
+{
+	char name[32];
+	snprintf(name, sizeof name, "mesh-%u", i);
+	eng_mesh_desc d = {.name = name, .shape = (eng_shape)(i % 3), .scale = scale,
+			   .spin = 0.4f + 0.1f * (float)(i % 7)};
+	grid_pos(i, n, spacing, d.position);
+	d.position[1] = scale * 0.5f;
+	return add(e, eng_mesh_create(&d));
+}
+
+/* One of every kind, then meshes up to `n`. */
+static bool build_mix(eng_engine *e, uint32_t n)
+{
+	const uint32_t fixed = 7;
+	uint32_t total = n > fixed ? n : fixed;
+	uint32_t i = 0;
+	vec3 p;
+	bool ok = true;
+	grid_pos(i++, total, 2.0f, p);
+	ok &= add(e, eng_particles_create(&(eng_particles_desc){
+			     .name = "fountain", .position = {p[0], 0, p[2]}, .count = 4000}));
+	grid_pos(i++, total, 2.0f, p);
+	ok &= add(e, eng_particles_create(&(eng_particles_desc){
+			     .name = "sparks", .position = {p[0], 0, p[2]}, .count = 1500,
+			     .color = {0.4f, 0.7f, 1.0f, 1.0f}, .seed = 7}));
+	grid_pos(i++, total, 2.0f, p);
+	ok &= add(e, eng_video_create(&(eng_video_desc){
+			     .name = "video-30fps", .position = {p[0], 0.8f, p[2]}, .scale = 1.4f,
+			     .fps = 30}));
+	grid_pos(i++, total, 2.0f, p);
+	ok &= add(e, eng_video_create(&(eng_video_desc){
+			     .name = "video-24fps", .position = {p[0], 0.8f, p[2]}, .scale = 1.4f,
+			     .fps = 24}));
+	grid_pos(i++, total, 2.0f, p);
+	ok &= add(e, eng_effect_create(&(eng_effect_desc){
+			     .name = "blur-effect", .position = {p[0], 0.8f, p[2]}, .scale = 1.4f}));
+	ok &= add(e, eng_heavy_create(&(eng_heavy_desc){
+			     .name = "heavy-k2", .k = 2, .rect = {24, 24, 160, 160}}));
+	ok &= add(e, eng_logic_create(&(eng_logic_desc){.name = "game-logic", .work = 30}));
+	i++;
+	for (; i < total && ok; i++)
+		ok &= add_mesh(e, i, total, 2.0f, 0.9f);
+	return ok;
+}
+
+static bool build_grid(eng_engine *e, uint32_t n)
+{
+	bool ok = true;
+	float spacing = n > 400 ? 1.2f : 1.8f;
+	for (uint32_t i = 0; i < n && ok; i++)
+		ok &= add_mesh(e, i, n, spacing, spacing * 0.5f);
+	return ok;
+}
+
+static bool build_media(eng_engine *e, uint32_t n)
+{
+	static const double rates[] = {24, 30, 60};
+	bool ok = true;
+	uint32_t total = n < 4 ? 4 : n;
+	for (uint32_t i = 0; i < total && ok; i++) {
+		char name[48];
+		eng_video_desc d = {.name = name, .scale = 1.6f};
+		if (i == 3) {
+			/* Starved: the renderer takes only every other frame. */
+			d.fps = 30;
+			d.accept_every = 2;
+			snprintf(name, sizeof name, "video-30fps-starved");
+		} else {
+			d.fps = rates[i % 3];
+			snprintf(name, sizeof name, "video-%gfps-%u", d.fps, i);
+		}
+		grid_pos(i, total, 2.2f, d.position);
+		d.position[1] = 0.9f;
+		ok &= add(e, eng_video_create(&d));
+	}
+	return ok;
+}
+
+static bool build_effects(eng_engine *e, uint32_t n)
+{
+	bool ok = true;
+	for (uint32_t i = 0; i < n && ok; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "effect-%u", i);
+		eng_effect_desc d = {.name = name, .scale = 1.5f};
+		grid_pos(i, n, 2.0f, d.position);
+		d.position[1] = 0.8f;
+		ok &= add(e, eng_effect_create(&d));
+	}
+	return ok;
+}
+
+/* Five rectangles of the same size, k = 0, 1, 2, 4, 8, apart from each
+ * other, drawn in the main view only. Big enough that k = 0 alone costs
+ * several times the scheduling jitter of a software device. */
+static bool build_calibrated(eng_engine *e, uint32_t n)
+{
+	static const float ks[] = {0, 1, 2, 4, 8};
+	bool ok = true;
+	uint32_t count = n ? (n < 5 ? n : 5) : 5;
+	for (uint32_t i = 0; i < count && ok; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "heavy-k%g", ks[i]);
+		ok &= add(e, eng_heavy_create(&(eng_heavy_desc){
+				     .name = name,
+				     .k = ks[i],
+				     .rect = {(int32_t)(24 + (i % 3) * 416), (int32_t)(24 + (i / 3) * 356),
+					      400, 300},
+			     }));
+	}
+	return ok;
+}
+
+static bool build_stress(eng_engine *e, uint32_t n)
+{
+	bool ok = true;
+	for (uint32_t i = 0; i < n && ok; i++)
+		ok &= add_mesh(e, i, n, 0.6f, 0.25f);
+	return ok;
+}
+
+static const scene_def g_scenes[] = {
+	{"default", "one of every source type (particles, video, effect, heavy, logic) and meshes",
+	 12, 2, build_mix},
+	{"grid", "N lit meshes on a grid (N from --sources)", 100, 2, build_grid},
+	{"multiview", "the default mix seen by three views: render_sum is 3x render_avg", 12, 3,
+	 build_mix},
+	{"media", "video sources at 24, 30 and 60 fps; one starved (renders half its input)", 4, 2,
+	 build_media},
+	{"effects", "multi-pass sources: offscreen scene, horizontal and vertical blur", 4, 2,
+	 build_effects},
+	{"calibrated", "heavy sources with k = 0, 1, 2, 4, 8 (GPU cost linear in k)", 5, 2,
+	 build_calibrated},
+	{"stress", "10,000 small meshes", 10000, 2, build_stress},
+};
+
+uint32_t scene_count(void)
+{
+	return sizeof g_scenes / sizeof g_scenes[0];
+}
+
+const scene_def *scene_at(uint32_t i)
+{
+	return i < scene_count() ? &g_scenes[i] : NULL;
+}
+
+const scene_def *scene_find(const char *name)
+{
+	for (uint32_t i = 0; i < scene_count(); i++)
+		if (strcmp(g_scenes[i].name, name) == 0)
+			return &g_scenes[i];
+	return NULL;
+}

@@ -1,0 +1,20 @@
+/* Named demo scenes, shared by srcprof-demo and srcprof-bench. */
+#ifndef DEMOS_SCENES_H
+#define DEMOS_SCENES_H
+
+#include "engine/engine.h"
+
+typedef struct scene_def {
+	const char *name;
+	const char *summary;
+	uint32_t default_sources; /* what --sources means when not given */
+	uint32_t views;           /* 2 or 3 */
+	/* Adds `sources` sources to `e`; false (logged) when one could not be made. */
+	bool (*build)(eng_engine *e, uint32_t sources);
+} scene_def;
+
+uint32_t scene_count(void);
+const scene_def *scene_at(uint32_t i);
+const scene_def *scene_find(const char *name);
+
+#endif

@@ -1,0 +1,154 @@
+/*
+ * engine/engine.h - the mini scene engine: a scene of sources, ticked once
+ * and rendered in every view each frame, with the source profiler wired in
+ * the way DESIGN.md section 2 describes.
+ *
+ * A frame (eng_frame): profiler frame_begin; tick every source; begin the
+ * GPU frame; profiler render_begin; each source's own passes (uploads,
+ * offscreen effects); every view (main, preview, ...) draws every source;
+ * the overlay; profiler render_end; submit and present; run deferred tasks
+ * (source removal); wait for the frame before; profiler frame_collect.
+ * Each phase is a PERF_BLOCK.
+ *
+ * Sources see engine/gfx.h only, never Vulkan or GL. The engine owns the
+ * sources it is given and destroys them when they are removed (after the
+ * profiler let go of them) or when the engine is destroyed.
+ */
+#ifndef ENGINE_ENGINE_H
+#define ENGINE_ENGINE_H
+
+#include "engine/gfx.h"
+
+#include <cglm/cglm.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct eng_engine eng_engine;
+typedef struct eng_source eng_source;
+
+/* A view: a camera and a viewport into the main target, its own profiler
+ * pass. */
+typedef struct eng_view {
+	const char *name;  /* also the profiler pass name */
+	uint32_t pass;     /* profiler pass id */
+	eng_rect area;     /* pixels of the main target */
+	mat4 view, proj, view_proj;
+	vec3 eye;
+	float time; /* seconds of scene time */
+} eng_view;
+
+enum eng_source_flags {
+	ENG_SOURCE_ASYNC = 1,       /* video-like: frames arrive on their own thread */
+	ENG_SOURCE_MAIN_ONLY = 2,   /* drawn in the main view only */
+	ENG_SOURCE_NO_RENDER = 4,   /* ticked, never drawn */
+};
+
+typedef struct eng_source_type {
+	const char *name; /* "mesh", "particles", ... */
+	/* CPU work of one frame; dt in seconds. */
+	void (*tick)(eng_source *s, double dt);
+	/* Optional: GPU work outside the views (uploads, offscreen passes),
+	 * each bracketed with eng_source_gpu_begin/end. Outside any pass. */
+	void (*prepare)(eng_source *s);
+	/* Draws into the current pass for `view`. */
+	void (*render)(eng_source *s, const eng_view *view);
+	/* Frees everything; GPU objects through eng_gfx_destroy_*. */
+	void (*destroy)(eng_source *s);
+} eng_source_type;
+
+/* Every source starts with this header. */
+struct eng_source {
+	const eng_source_type *type;
+	char name[48];
+	uint32_t flags;
+	vec3 position; /* placement in the scene */
+	float scale;
+	eng_engine *engine; /* set when added */
+	bool removing;
+};
+
+typedef struct eng_desc {
+	eng_gfx_desc gfx;
+	const char *title;   /* window title */
+	bool no_profile;     /* source profiler off (default on) */
+	bool no_gpu_profile; /* GPU timing off (default on) */
+	uint32_t views;      /* 2 (main + preview, default) or 3 */
+	double fixed_dt;     /* > 0: scene time advances this much per frame */
+	uint32_t fps;        /* frame rate the profiler window is sized for (60) */
+} eng_desc;
+
+/* Creates the window (unless headless), the device and the views, and
+ * turns the profiler on. NULL with one logged line on failure; *result
+ * says why. */
+eng_engine *eng_create(const eng_desc *desc, eng_result *result);
+void eng_destroy(eng_engine *e);
+
+/* Runs one frame. ENG_OK also when the frame was skipped (minimized). */
+eng_result eng_frame(eng_engine *e);
+
+/* The window was closed (windowed runs). */
+bool eng_should_close(const eng_engine *e);
+/* The GLFW window, or NULL when headless. */
+void *eng_window(const eng_engine *e);
+/* Called for every key press (GLFW key codes and mods), windowed runs. */
+void eng_set_key_handler(eng_engine *e, void (*fn)(int key, int mods, void *user), void *user);
+
+/* Adds a source (takes ownership). It is ticked from the next frame. */
+void eng_add_source(eng_engine *e, eng_source *s);
+/* Removes a source at the end of the frame (deferred graphics task). */
+void eng_remove_source(eng_engine *e, eng_source *s);
+uint32_t eng_source_count(const eng_engine *e);
+eng_source *eng_source_at(const eng_engine *e, uint32_t i);
+
+/* Brackets GPU work of `s` outside the views (uploads, offscreen passes)
+ * as a render in the profiler pass named `pass`. Call from prepare. */
+typedef struct eng_gpu_scope {
+	const eng_source *source;
+	uint64_t start;
+	void *timer;
+} eng_gpu_scope;
+eng_gpu_scope eng_source_gpu_begin(eng_source *s, const char *pass);
+void eng_source_gpu_end(eng_gpu_scope *scope);
+
+/* Views in draw order. */
+uint32_t eng_view_count(const eng_engine *e);
+const eng_view *eng_view_at(const eng_engine *e, uint32_t i);
+
+/* Pauses scene time and ticking work (sources still ticked with dt 0). */
+void eng_set_paused(eng_engine *e, bool paused);
+bool eng_paused(const eng_engine *e);
+uint64_t eng_frame_index(const eng_engine *e);
+/* The last frame's duration (frame_begin to frame_begin), ns. */
+uint64_t eng_frame_time_ns(const eng_engine *e);
+
+/* The GPU cost of `s` alone: its prepare and its draws in every view,
+ * submitted on their own (8 copies per submission, drawn together) and
+ * timed submit-to-fence on the CPU clock, minus the same passes with
+ * nothing drawn, per copy; the median of `reps` runs. */
+eng_result eng_measure_isolated(eng_engine *e, eng_source *s, uint32_t reps, uint64_t *ns);
+
+/* Optional hook drawn after the views, as its own profiled entry (the
+ * overlay): tick builds, render draws into the main target. */
+typedef struct eng_overlay {
+	void *user;
+	void (*tick)(void *user);
+	void (*render)(void *user, const eng_view *main_view);
+} eng_overlay;
+void eng_set_overlay(eng_engine *e, const eng_overlay *overlay);
+
+/* Writes the last finished frame's main target as PNG (requested now,
+ * written when it is ready: call eng_screenshot_poll each frame). */
+void eng_screenshot_request(eng_engine *e, const char *path);
+/* Returns 1 when a requested screenshot was written, -1 on failure, 0 when
+ * none is pending or it is not ready yet. */
+int eng_screenshot_poll(eng_engine *e);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,211 @@
+/*
+ * engine/gfx.h - the drawing interface sources and the engine use; the
+ * Vulkan and OpenGL backends implement it behind one dispatch table.
+ *
+ * Small on purpose: buffers of static vertices, images (sampled textures,
+ * streamed textures, render targets), pipelines named after their shaders,
+ * passes into the main target or an image, per-draw uniforms and draws.
+ * Handles are { uint32_t id } with 0 meaning none; descs are structs where
+ * zero means default. Per-frame data (uniforms, transient vertices,
+ * uploads) lives in rings sized for the frames in flight; nothing here
+ * waits on the GPU except eng_gfx_wait_frame and explicit read-backs.
+ *
+ * Frame:  eng_gfx_begin_frame -> passes (begin_pass, draws, end_pass) and
+ *         uploads between passes -> eng_gfx_end_frame (submit, present).
+ * GPU timestamps for the profiler come from the backend's sp_gpu_timer
+ * implementation (eng_gfx_gpu_timer), written at the current point of the
+ * frame's command stream.
+ */
+#ifndef ENGINE_GFX_H
+#define ENGINE_GFX_H
+
+#include "srcprof/gpu_timer.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ENG_FRAMES_IN_FLIGHT 2 /* NUM_TEXTURES; equals SOURCE_PROFILER_FRAME_BUFFER_SIZE */
+
+typedef struct eng_buffer { uint32_t id; } eng_buffer;
+typedef struct eng_image { uint32_t id; } eng_image;
+typedef struct eng_pipeline { uint32_t id; } eng_pipeline;
+
+typedef enum eng_result {
+	ENG_OK = 0,
+	ENG_ERR_NO_DRIVER,    /* no loader / library / platform */
+	ENG_ERR_NO_DEVICE,    /* no device with what srcprof needs */
+	ENG_ERR_SHADER,       /* missing or invalid shader */
+	ENG_ERR_OUT_OF_MEMORY,
+	ENG_ERR_DEVICE_LOST,
+	ENG_ERR_SURFACE,      /* window or swapchain could not be made */
+	ENG_ERR_INVALID,      /* bad arguments */
+} eng_result;
+
+const char *eng_result_str(eng_result r);
+
+typedef struct eng_rect {
+	int32_t x, y;
+	uint32_t w, h;
+} eng_rect;
+
+/* --- Device ---------------------------------------------------------------- */
+
+typedef enum eng_api { ENG_API_AUTO, ENG_API_VULKAN, ENG_API_GL } eng_api;
+
+/* How per-source GPU timestamps are placed (DESIGN.md section 4). */
+typedef enum eng_gpu_timing {
+	ENG_GPU_TIMING_AUTO,    /* flushed on CPU/software devices, plain elsewhere */
+	ENG_GPU_TIMING_PLAIN,   /* bare timestamps (queries/counters) */
+	ENG_GPU_TIMING_FLUSHED, /* each stamp followed by a flush, so it reads true
+				   on binning and software rasterizers */
+} eng_gpu_timing;
+
+typedef struct eng_gfx_desc {
+	eng_api api;
+	bool headless;          /* render offscreen, no window system */
+	void *window;           /* GLFWwindow* when windowed */
+	uint32_t width, height; /* main target size */
+	bool vsync;
+	bool validate;          /* Vulkan validation / GL debug output, fail on messages */
+	const char *device;     /* pick a device by index ("1") or name substring */
+	const char *shader_dir; /* NULL: SRCPROF_SHADER_DIR or the build's */
+	eng_gpu_timing gpu_timing;
+} eng_gfx_desc;
+
+/* Creates the device, the main target and everything per frame. On failure
+ * logs one line saying what is missing and returns the reason. */
+eng_result eng_gfx_init(const eng_gfx_desc *desc);
+void eng_gfx_shutdown(void);
+
+/* Changes each time a device is created: objects cached under an older
+ * value are gone. */
+uint32_t eng_gfx_generation(void);
+
+typedef struct eng_gfx_info {
+	const char *api;         /* "vulkan" / "gl" */
+	char device[256];        /* device name */
+	char driver[520];        /* driver / version string */
+	bool software;           /* CPU device (lavapipe, llvmpipe) */
+	const char *gpu_timing;  /* the mode GPU times are produced in */
+	uint32_t width, height;  /* main target */
+} eng_gfx_info;
+
+void eng_gfx_get_info(eng_gfx_info *info);
+
+/* The backend's GPU timer for the profiler (srcprof/gpu_timer.h). */
+const sp_gpu_timer_backend *eng_gfx_gpu_timer(void);
+
+/* Validation / debug messages seen since init (warnings and errors); after
+ * shutdown, those of the last device, teardown included. */
+uint32_t eng_gfx_validation_messages(void);
+
+/* --- Resources ------------------------------------------------------------- */
+
+typedef enum eng_vertex_layout {
+	ENG_LAYOUT_NONE,   /* vertices made in the shader from the vertex index */
+	ENG_LAYOUT_MESH,   /* eng_mesh_vertex */
+	ENG_LAYOUT_SPRITE, /* eng_sprite, one per instance */
+	ENG_LAYOUT_UI,     /* eng_ui_vertex */
+} eng_vertex_layout;
+
+typedef struct eng_mesh_vertex {
+	float pos[3], normal[3], uv[2];
+} eng_mesh_vertex;
+
+typedef struct eng_sprite {
+	float pos[3], size;
+	float color[4];
+} eng_sprite;
+
+typedef struct eng_ui_vertex {
+	float pos[2];
+	uint8_t color[4];
+} eng_ui_vertex;
+
+/* Immutable vertex or index (uint32) data. */
+eng_buffer eng_gfx_make_buffer(const void *data, size_t size, bool index);
+void eng_gfx_destroy_buffer(eng_buffer buf);
+
+typedef enum eng_image_usage {
+	ENG_IMAGE_STREAM = 1, /* sampled, rewritten from the CPU (eng_gfx_update_image) */
+	ENG_IMAGE_TARGET = 2, /* sampled, rendered into by passes */
+} eng_image_usage;
+
+/* RGBA8 images. Destroying is deferred until the GPU is done with them. */
+eng_image eng_gfx_make_image(uint32_t width, uint32_t height, eng_image_usage usage);
+void eng_gfx_destroy_image(eng_image img);
+/* Copies width*height*4 bytes into a STREAM image. Outside passes. */
+void eng_gfx_update_image(eng_image img, const void *rgba);
+
+typedef enum eng_blend { ENG_BLEND_NONE, ENG_BLEND_ALPHA, ENG_BLEND_ADD } eng_blend;
+
+typedef struct eng_pipeline_desc {
+	const char *vs, *fs;      /* shader names: <dir>/<name>.spv */
+	eng_vertex_layout layout;
+	eng_blend blend;
+	bool depth;               /* depth test and write */
+	bool cull;                /* cull back faces */
+	bool offscreen;           /* draws into images, not the main target */
+	bool textured;            /* samples one image (eng_gfx_apply_image) */
+} eng_pipeline_desc;
+
+/* Pipelines are cached by desc; the first call compiles. Returns {0} (and
+ * logs the file and reason) when a shader is missing or invalid. */
+eng_pipeline eng_gfx_make_pipeline(const eng_pipeline_desc *desc);
+
+/* --- Frame ------------------------------------------------------------------- */
+
+/* Starts recording a frame. Returns false when nothing can be drawn this
+ * frame (window minimized, swapchain being rebuilt); skip the frame then. */
+bool eng_gfx_begin_frame(void);
+/* Submits the frame and presents it. */
+eng_result eng_gfx_end_frame(void);
+/* Waits until the frame `frames_back` frames before the last submitted one
+ * has finished on the GPU (1: the one before; 0: all). */
+eng_result eng_gfx_wait_frame(uint32_t frames_back);
+/* The window changed size: the main target follows at the next frame. */
+void eng_gfx_resize(uint32_t width, uint32_t height);
+
+typedef struct eng_pass_desc {
+	eng_image target; /* {0}: the main target (with depth) */
+	eng_rect area;    /* pixels; zero size: the whole target */
+	bool clear;       /* clear color (and depth) inside the area */
+	float clear_color[4];
+} eng_pass_desc;
+
+void eng_gfx_begin_pass(const eng_pass_desc *desc);
+void eng_gfx_end_pass(void);
+
+void eng_gfx_apply_pipeline(eng_pipeline pip);
+/* Per-draw uniform block (std140, up to 256 bytes), copied. */
+void eng_gfx_apply_uniforms(const void *data, size_t size);
+void eng_gfx_apply_vertices(eng_buffer vertices, eng_buffer indices);
+/* Vertices that live for this frame only (sprites, UI), copied. */
+void eng_gfx_apply_transient_vertices(const void *data, size_t size);
+void eng_gfx_apply_image(eng_image img);
+/* count vertices (or indices when an index buffer is applied), instances. */
+void eng_gfx_draw(uint32_t first, uint32_t count, uint32_t instances);
+
+/* --- Read-back, faults ----------------------------------------------------- */
+
+/* Copies the main target of the frame being recorded to the CPU after it
+ * is drawn; eng_gfx_read_screenshot returns it (RGBA8, top row first) once
+ * that frame finished, or NULL before. */
+void eng_gfx_request_screenshot(void);
+const uint8_t *eng_gfx_read_screenshot(uint32_t *width, uint32_t *height);
+
+/* Renders `fn` in a submission of its own and returns how long the GPU
+ * took, submit to fence, on the CPU clock (ns) - the serialized reference
+ * per-source GPU times are checked against. Between frames. */
+eng_result eng_gfx_time_isolated(void (*fn)(void *user), void *user, uint64_t *ns);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

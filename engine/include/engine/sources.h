@@ -1,0 +1,88 @@
+/*
+ * engine/sources.h - the source types the scenes are made of. Each is
+ * real work of a distinct kind:
+ *
+ *   mesh       lit primitive (cube, sphere, torus), transforms on the CPU
+ *   particles  CPU-heavy tick (simulation), per-frame upload of sprites
+ *   video      async: a producer thread makes frames at its own rate; the
+ *              renderer uploads the newest it accepts (optionally only
+ *              every Nth, to starve it) and draws it
+ *   effect     renders into an offscreen image, then horizontal and
+ *              vertical blur passes, then draws the result
+ *   heavy      calibrated: a screen rectangle whose fragment cost grows by
+ *              a fixed amount per unit of k (k = 0: same geometry, no loop)
+ *   logic      ticked for a given CPU cost, never drawn
+ *
+ * Create after eng_create (they make GPU objects); hand them to
+ * eng_add_source, which owns them from then on. NULL on failure (logged).
+ */
+#ifndef ENGINE_SOURCES_H
+#define ENGINE_SOURCES_H
+
+#include "engine/engine.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum eng_shape { ENG_SHAPE_CUBE, ENG_SHAPE_SPHERE, ENG_SHAPE_TORUS } eng_shape;
+
+typedef struct eng_mesh_desc {
+	const char *name;
+	eng_shape shape;
+	vec3 position;
+	float scale;     /* 0: 1 */
+	float color[4];  /* 0: a color from the name */
+	float spin;      /* radians per second */
+} eng_mesh_desc;
+eng_source *eng_mesh_create(const eng_mesh_desc *desc);
+
+typedef struct eng_particles_desc {
+	const char *name;
+	vec3 position;
+	float scale;      /* 0: 1 */
+	uint32_t count;   /* 0: 4,000 */
+	float color[4];
+	uint32_t seed;
+} eng_particles_desc;
+eng_source *eng_particles_create(const eng_particles_desc *desc);
+
+typedef struct eng_video_desc {
+	const char *name;
+	vec3 position;
+	float scale;             /* 0: 1 */
+	double fps;              /* producer rate; 0: 30 */
+	uint32_t width, height;  /* frame size; 0: 320 x 180 */
+	uint32_t accept_every;   /* renderer takes every Nth new frame; 0/1: all */
+} eng_video_desc;
+eng_source *eng_video_create(const eng_video_desc *desc);
+
+typedef struct eng_effect_desc {
+	const char *name;
+	vec3 position;
+	float scale;      /* 0: 1 */
+	uint32_t size;    /* offscreen images, pixels; 0: 256 */
+} eng_effect_desc;
+eng_source *eng_effect_create(const eng_effect_desc *desc);
+
+typedef struct eng_heavy_desc {
+	const char *name;
+	float k;         /* work units per pixel */
+	eng_rect rect;   /* pixels within the main view */
+	float color[4];
+} eng_heavy_desc;
+eng_source *eng_heavy_create(const eng_heavy_desc *desc);
+/* Loop iterations per unit of k (the calibration constant). */
+#define ENG_HEAVY_ITERATIONS_PER_UNIT 8
+
+typedef struct eng_logic_desc {
+	const char *name;
+	uint32_t work;   /* units of CPU work per tick (~1 us each) */
+} eng_logic_desc;
+eng_source *eng_logic_create(const eng_logic_desc *desc);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,393 @@
+/* Vulkan instance, validation, physical device choice and the logical
+ * device. Needs Vulkan 1.3 (dynamic rendering, synchronization2, host query
+ * reset); says so and fails cleanly where a device lacks it. */
+#include "vk_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <GLFW/glfw3.h>
+#include <stdatomic.h>
+
+vk_device vk;
+
+static _Atomic uint32_t g_messages;
+
+const char *vk_result_str(VkResult r)
+{
+	switch (r) {
+#define C(x) \
+	case x:  \
+		return #x;
+		C(VK_SUCCESS)
+		C(VK_NOT_READY)
+		C(VK_TIMEOUT)
+		C(VK_SUBOPTIMAL_KHR)
+		C(VK_ERROR_OUT_OF_HOST_MEMORY)
+		C(VK_ERROR_OUT_OF_DEVICE_MEMORY)
+		C(VK_ERROR_INITIALIZATION_FAILED)
+		C(VK_ERROR_DEVICE_LOST)
+		C(VK_ERROR_MEMORY_MAP_FAILED)
+		C(VK_ERROR_LAYER_NOT_PRESENT)
+		C(VK_ERROR_EXTENSION_NOT_PRESENT)
+		C(VK_ERROR_FEATURE_NOT_PRESENT)
+		C(VK_ERROR_INCOMPATIBLE_DRIVER)
+		C(VK_ERROR_SURFACE_LOST_KHR)
+		C(VK_ERROR_OUT_OF_DATE_KHR)
+		C(VK_ERROR_NATIVE_WINDOW_IN_USE_KHR)
+#undef C
+	default:
+		return "VkResult error";
+	}
+}
+
+eng_result vk_to_eng(VkResult r)
+{
+	switch (r) {
+	case VK_ERROR_OUT_OF_HOST_MEMORY:
+	case VK_ERROR_OUT_OF_DEVICE_MEMORY:
+		return ENG_ERR_OUT_OF_MEMORY;
+	case VK_ERROR_DEVICE_LOST:
+		return ENG_ERR_DEVICE_LOST;
+	case VK_ERROR_INCOMPATIBLE_DRIVER:
+	case VK_ERROR_INITIALIZATION_FAILED:
+	case VK_ERROR_LAYER_NOT_PRESENT:
+		return ENG_ERR_NO_DRIVER;
+	case VK_ERROR_EXTENSION_NOT_PRESENT:
+	case VK_ERROR_FEATURE_NOT_PRESENT:
+		return ENG_ERR_NO_DEVICE;
+	case VK_ERROR_SURFACE_LOST_KHR:
+	case VK_ERROR_NATIVE_WINDOW_IN_USE_KHR:
+		return ENG_ERR_SURFACE;
+	default:
+		return ENG_ERR_INVALID;
+	}
+}
+
+uint32_t vk_messages(void)
+{
+	return g_messages;
+}
+
+/* The layer's notes about the debugging extensions we enabled ourselves
+ * ("specialuse-extension-debugging") are the one thing not counted. */
+#define MSG_SPECIALUSE_DEBUGGING 0x822806fa
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+						 VkDebugUtilsMessageTypeFlagsEXT type,
+						 const VkDebugUtilsMessengerCallbackDataEXT *data,
+						 void *user)
+{
+	(void)type;
+	(void)user;
+	if ((uint32_t)data->messageIdNumber == MSG_SPECIALUSE_DEBUGGING)
+		return VK_FALSE;
+	if (severity < VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT)
+		return VK_FALSE;
+	g_messages++;
+	eng_log(severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT ? ENG_LOG_ERROR
+									 : ENG_LOG_WARNING,
+		"vulkan validation: %s", data->pMessage);
+	return VK_FALSE;
+}
+
+static bool has_layer(const char *name)
+{
+	uint32_t n = 0;
+	vkEnumerateInstanceLayerProperties(&n, NULL);
+	VkLayerProperties *p = calloc(n ? n : 1, sizeof *p);
+	vkEnumerateInstanceLayerProperties(&n, p);
+	bool found = false;
+	for (uint32_t i = 0; i < n && !found; i++)
+		found = strcmp(p[i].layerName, name) == 0;
+	free(p);
+	return found;
+}
+
+static eng_result create_instance(bool validate, bool need_surface)
+{
+	const char *exts[16];
+	uint32_t n_exts = 0;
+	if (need_surface) {
+		uint32_t n = 0;
+		const char **glfw_exts = glfwGetRequiredInstanceExtensions(&n);
+		if (!glfw_exts) {
+			eng_error("vulkan: GLFW found no Vulkan surface support on this display");
+			return ENG_ERR_SURFACE;
+		}
+		for (uint32_t i = 0; i < n && n_exts < 12; i++)
+			exts[n_exts++] = glfw_exts[i];
+	}
+	const char *layers[1];
+	uint32_t n_layers = 0;
+	VkValidationFeatureEnableEXT enables[] = {
+		VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT,
+		VK_VALIDATION_FEATURE_ENABLE_BEST_PRACTICES_EXT,
+	};
+	VkValidationFeaturesEXT features = {
+		.sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT,
+		.enabledValidationFeatureCount = 2,
+		.pEnabledValidationFeatures = enables,
+	};
+	VkDebugUtilsMessengerCreateInfoEXT messenger = {
+		.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+		.pNext = &features,
+		.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+				   VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+		.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+			       VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+			       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
+		.pfnUserCallback = on_message,
+	};
+	if (validate) {
+		if (!has_layer("VK_LAYER_KHRONOS_validation")) {
+			eng_error("vulkan: --validate needs VK_LAYER_KHRONOS_validation (Debian: "
+				  "apt-get install vulkan-validationlayers)");
+			return ENG_ERR_NO_DRIVER;
+		}
+		layers[n_layers++] = "VK_LAYER_KHRONOS_validation";
+		exts[n_exts++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+		exts[n_exts++] = VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME;
+	}
+	VkApplicationInfo app = {
+		.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+		.pApplicationName = "srcprof",
+		.apiVersion = VK_API_VERSION_1_3,
+	};
+	VkInstanceCreateInfo ci = {
+		.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+		.pNext = validate ? &messenger : NULL,
+		.pApplicationInfo = &app,
+		.enabledLayerCount = n_layers,
+		.ppEnabledLayerNames = layers,
+		.enabledExtensionCount = n_exts,
+		.ppEnabledExtensionNames = exts,
+	};
+	VkResult r = vkCreateInstance(&ci, NULL, &vk.instance);
+	if (r == VK_ERROR_INCOMPATIBLE_DRIVER) {
+		eng_error("vulkan: no Vulkan 1.3 driver found (install mesa-vulkan-drivers for "
+			  "lavapipe, or a GPU driver)");
+		return ENG_ERR_NO_DRIVER;
+	}
+	VK_CHECK_RET(r);
+	volkLoadInstanceOnly(vk.instance);
+	if (validate) {
+		messenger.pNext = NULL; /* the features chain is for instance creation only */
+		VK_CHECK_RET(vkCreateDebugUtilsMessengerEXT(vk.instance, &messenger, NULL,
+							    &vk.messenger));
+	}
+	return ENG_OK;
+}
+
+static bool has_device_ext(VkPhysicalDevice pd, const char *name)
+{
+	uint32_t n = 0;
+	vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL);
+	VkExtensionProperties *p = calloc(n ? n : 1, sizeof *p);
+	vkEnumerateDeviceExtensionProperties(pd, NULL, &n, p);
+	bool found = false;
+	for (uint32_t i = 0; i < n && !found; i++)
+		found = strcmp(p[i].extensionName, name) == 0;
+	free(p);
+	return found;
+}
+
+/* A graphics queue family with timestamps, or UINT32_MAX. */
+static uint32_t graphics_family(VkPhysicalDevice pd, uint32_t *valid_bits)
+{
+	uint32_t n = 0;
+	vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, NULL);
+	VkQueueFamilyProperties *q = calloc(n ? n : 1, sizeof *q);
+	vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, q);
+	uint32_t found = UINT32_MAX;
+	for (uint32_t i = 0; i < n; i++) {
+		if (q[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) {
+			found = i;
+			*valid_bits = q[i].timestampValidBits;
+			break;
+		}
+	}
+	free(q);
+	return found;
+}
+
+/* Why `pd` cannot be used, or NULL. */
+static const char *unsuitable(VkPhysicalDevice pd, bool need_surface)
+{
+	VkPhysicalDeviceProperties p;
+	vkGetPhysicalDeviceProperties(pd, &p);
+	if (p.apiVersion < VK_API_VERSION_1_3)
+		return "Vulkan 1.3 required";
+	uint32_t bits;
+	if (graphics_family(pd, &bits) == UINT32_MAX)
+		return "no graphics queue";
+	if (need_surface && !has_device_ext(pd, VK_KHR_SWAPCHAIN_EXTENSION_NAME))
+		return "no swapchain support";
+	VkPhysicalDeviceVulkan12Features f12 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+	VkPhysicalDeviceVulkan13Features f13 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES, .pNext = &f12};
+	VkPhysicalDeviceFeatures2 f = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+				       .pNext = &f13};
+	vkGetPhysicalDeviceFeatures2(pd, &f);
+	if (!f13.dynamicRendering || !f13.synchronization2)
+		return "no dynamic rendering / synchronization2";
+	if (!f12.hostQueryReset)
+		return "no host query reset";
+	return NULL;
+}
+
+static int type_rank(VkPhysicalDeviceType t)
+{
+	switch (t) {
+	case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+		return 4;
+	case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+		return 3;
+	case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+		return 2;
+	case VK_PHYSICAL_DEVICE_TYPE_CPU:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static eng_result pick_device(const char *want, bool need_surface)
+{
+	uint32_t n = 0;
+	vkEnumeratePhysicalDevices(vk.instance, &n, NULL);
+	if (!n) {
+		eng_error("vulkan: no physical device (install mesa-vulkan-drivers for lavapipe)");
+		return ENG_ERR_NO_DEVICE;
+	}
+	VkPhysicalDevice *pds = calloc(n, sizeof *pds);
+	vkEnumeratePhysicalDevices(vk.instance, &n, pds);
+	char *end = NULL;
+	long want_index = want ? strtol(want, &end, 10) : -1;
+	bool by_index = want && *want && end && *end == '\0';
+	int best_rank = -1;
+	VkPhysicalDevice best = VK_NULL_HANDLE;
+	for (uint32_t i = 0; i < n; i++) {
+		VkPhysicalDeviceProperties p;
+		vkGetPhysicalDeviceProperties(pds[i], &p);
+		const char *why = unsuitable(pds[i], need_surface);
+		if (want && *want) {
+			bool match = by_index ? (long)i == want_index : strstr(p.deviceName, want) != NULL;
+			if (!match)
+				continue;
+			if (why) {
+				eng_error("vulkan: device %u (%s) cannot be used: %s", i, p.deviceName,
+					  why);
+				free(pds);
+				return ENG_ERR_NO_DEVICE;
+			}
+			best = pds[i];
+			break;
+		}
+		if (why) {
+			eng_info("vulkan: skipping device %u (%s): %s", i, p.deviceName, why);
+			continue;
+		}
+		if (type_rank(p.deviceType) > best_rank) {
+			best_rank = type_rank(p.deviceType);
+			best = pds[i];
+		}
+	}
+	if (!best) {
+		if (want && *want) {
+			eng_error("vulkan: no device matches --device %s (%u devices; see --list-devices)",
+				  want, n);
+		} else {
+			eng_error("vulkan: none of the %u devices is usable (need Vulkan 1.3 with a "
+				  "graphics queue)",
+				  n);
+		}
+		free(pds);
+		return ENG_ERR_NO_DEVICE;
+	}
+	free(pds);
+	vk.physical = best;
+	vkGetPhysicalDeviceProperties(best, &vk.props);
+	vkGetPhysicalDeviceMemoryProperties(best, &vk.mem_props);
+	vk.queue_family = graphics_family(best, &vk.timestamp_valid_bits);
+	VkPhysicalDeviceDriverProperties drv = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+	VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+					  .pNext = &drv};
+	vkGetPhysicalDeviceProperties2(best, &p2);
+	snprintf(vk.driver, sizeof vk.driver, "%s %s", drv.driverName, drv.driverInfo);
+	return ENG_OK;
+}
+
+eng_result vk_device_init(const eng_gfx_desc *desc, bool need_surface)
+{
+	memset(&vk, 0, sizeof vk);
+	vk.validate = desc->validate;
+	g_messages = 0;
+	if (volkInitialize() != VK_SUCCESS) {
+		eng_error("vulkan: no Vulkan loader (libvulkan.so.1) found; install libvulkan1 and "
+			  "a driver (mesa-vulkan-drivers)");
+		return ENG_ERR_NO_DRIVER;
+	}
+	eng_result r = create_instance(desc->validate, need_surface);
+	if (r != ENG_OK)
+		return r;
+	r = pick_device(desc->device, need_surface);
+	if (r != ENG_OK)
+		return r;
+
+	const char *exts[4];
+	uint32_t n_exts = 0;
+	if (need_surface)
+		exts[n_exts++] = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
+	vk.calibrated_timestamps =
+		has_device_ext(vk.physical, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);
+	if (vk.calibrated_timestamps)
+		exts[n_exts++] = VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME;
+
+	float prio = 1.0f;
+	VkDeviceQueueCreateInfo qci = {
+		.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+		.queueFamilyIndex = vk.queue_family,
+		.queueCount = 1,
+		.pQueuePriorities = &prio,
+	};
+	VkPhysicalDeviceVulkan12Features f12 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+		.hostQueryReset = VK_TRUE,
+	};
+	VkPhysicalDeviceVulkan13Features f13 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+		.pNext = &f12,
+		.dynamicRendering = VK_TRUE,
+		.synchronization2 = VK_TRUE,
+	};
+	VkDeviceCreateInfo dci = {
+		.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+		.pNext = &f13,
+		.queueCreateInfoCount = 1,
+		.pQueueCreateInfos = &qci,
+		.enabledExtensionCount = n_exts,
+		.ppEnabledExtensionNames = exts,
+	};
+	VK_CHECK_RET(vkCreateDevice(vk.physical, &dci, NULL, &vk.device));
+	volkLoadDevice(vk.device);
+	vkGetDeviceQueue(vk.device, vk.queue_family, 0, &vk.queue);
+	return ENG_OK;
+}
+
+void vk_device_shutdown(void)
+{
+	if (vk.device) {
+		vkDeviceWaitIdle(vk.device);
+		vk_mem_shutdown();
+		vkDestroyDevice(vk.device, NULL);
+	}
+	if (vk.messenger)
+		vkDestroyDebugUtilsMessengerEXT(vk.instance, vk.messenger, NULL);
+	if (vk.instance)
+		vkDestroyInstance(vk.instance, NULL);
+	memset(&vk, 0, sizeof vk);
+}

@@ -1,0 +1,244 @@
+/* The profiler's GPU timer on Vulkan: one timestamp query pool per profiler
+ * frame slot, host-reset when the slot's next frame begins (its last one
+ * was collected by then), read a frame later with availability and without
+ * waiting.
+ *
+ * Placement. "plain" writes each stamp as a BOTTOM_OF_PIPE timestamp.
+ * "flushed" follows each one with a throw-away BOTTOM_OF_PIPE timestamp:
+ * lavapipe bins a timestamp with the draws and only executes it at the next
+ * flush, and it flushes before any non-TOP_OF_PIPE timestamp, so the
+ * throw-away makes the real stamp execute right after the work before it
+ * (PLATFORM.md: this placement measured within 1% of serialized truth).
+ * Each throw-away needs a query of its own; the pool holds them after the
+ * real ones. */
+#include "srcprof/clock.h"
+#include "vk_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define VK_SCRATCH_QUERIES 512
+
+static struct {
+	bool ready, flushed;
+	VkQueryPool pool[VK_FIF];
+	uint32_t capacity[VK_FIF]; /* real stamps per slot; the pool holds twice that */
+	VkCommandBuffer cmd;       /* the frame being recorded */
+	uint64_t *results;         /* value, availability pairs */
+	uint32_t results_cap;
+	uint64_t valid_mask;
+	double period_ns;
+	int64_t offset_ns; /* GPU ns -> srcprof clock */
+	VkQueryPool scratch[VK_FIF]; /* settle stamps, per command buffer slot */
+	uint32_t scratch_slot, scratch_used;
+	uint64_t offset_at;
+	bool warned_uncalibrated;
+	sp_gpu_timer_backend backend;
+} T;
+
+const char *vk_timer_mode(void)
+{
+	return T.flushed ? "vk-timestamp+flush" : "vk-timestamp";
+}
+
+static uint32_t timer_reserve(void *user, uint32_t slot, uint32_t queries)
+{
+	(void)user;
+	if (T.capacity[slot] >= queries)
+		return T.capacity[slot];
+	uint32_t want = queries + queries / 2;
+	if (T.pool[slot])
+		vkDestroyQueryPool(vk.device, T.pool[slot], NULL);
+	T.pool[slot] = VK_NULL_HANDLE;
+	T.capacity[slot] = 0;
+	VkQueryPoolCreateInfo ci = {
+		.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+		.queryType = VK_QUERY_TYPE_TIMESTAMP,
+		.queryCount = 2 * want,
+	};
+	if (vkCreateQueryPool(vk.device, &ci, NULL, &T.pool[slot]) < 0) {
+		eng_warn("vulkan: cannot create a pool of %u timestamp queries", 2 * want);
+		return 0;
+	}
+	if (2u * want > T.results_cap) {
+		uint64_t *r = realloc(T.results, (size_t)2 * want * 2 * sizeof *r);
+		if (!r)
+			return 0;
+		T.results = r;
+		T.results_cap = 2 * want;
+	}
+	vkResetQueryPool(vk.device, T.pool[slot], 0, 2 * want);
+	T.capacity[slot] = want;
+	return want;
+}
+
+static void timer_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
+{
+	(void)user;
+	if (!T.cmd || query >= T.capacity[slot])
+		return;
+	/* The frame's first stamp: the slot's last frame was collected, so the
+	 * GPU is done with its queries; reset them from the host. */
+	if (kind == SP_GPU_STAMP_FRAME_BEGIN)
+		vkResetQueryPool(vk.device, T.pool[slot], 0, 2 * T.capacity[slot]);
+	vkCmdWriteTimestamp2(T.cmd, VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT, T.pool[slot], query);
+	if (T.flushed)
+		vkCmdWriteTimestamp2(T.cmd, VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT, T.pool[slot],
+				     T.capacity[slot] + query);
+}
+
+static sp_gpu_read timer_read(void *user, uint32_t slot, uint32_t count, uint64_t *ns)
+{
+	(void)user;
+	if (!count || count > T.capacity[slot])
+		return SP_GPU_READ_NOT_READY;
+	VkResult r = vkGetQueryPoolResults(
+		vk.device, T.pool[slot], 0, count, (size_t)count * 2 * sizeof(uint64_t), T.results,
+		2 * sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+	if (r == VK_ERROR_DEVICE_LOST)
+		return SP_GPU_READ_DISJOINT;
+	if (r < 0)
+		return SP_GPU_READ_NOT_READY;
+	for (uint32_t i = 0; i < count; i++)
+		if (!T.results[2 * i + 1])
+			return SP_GPU_READ_NOT_READY;
+	/* Unwrap against the frame's first stamp when fewer than 64 bits are
+	 * valid, then convert ticks to ns. */
+	uint64_t base = T.results[0] & T.valid_mask;
+	for (uint32_t i = 0; i < count; i++) {
+		uint64_t ticks = base + (((T.results[2 * i] & T.valid_mask) - base) & T.valid_mask);
+		ns[i] = T.period_ns == 1.0 ? ticks : (uint64_t)((double)ticks * T.period_ns);
+	}
+	return SP_GPU_READ_OK;
+}
+
+/* GPU -> profiler clock, from a calibrated (GPU, CLOCK_MONOTONIC) pair: the
+ * tightest of a few tries. */
+static void calibrate(void)
+{
+	if (!vk.calibrated_timestamps) {
+		if (!T.warned_uncalibrated)
+			eng_info("vulkan: no VK_EXT_calibrated_timestamps; GPU events in traces are "
+				 "placed by the frame start");
+		T.warned_uncalibrated = true;
+		return;
+	}
+	VkCalibratedTimestampInfoEXT info[2] = {
+		{.sType = VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT,
+		 .timeDomain = VK_TIME_DOMAIN_DEVICE_EXT},
+		{.sType = VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT,
+		 .timeDomain = VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT},
+	};
+	uint64_t best_dev = UINT64_MAX;
+	for (int attempt = 0; attempt < 5; attempt++) {
+		uint64_t ts[2], deviation = 0;
+		if (vkGetCalibratedTimestampsEXT(vk.device, 2, info, ts, &deviation) != VK_SUCCESS)
+			break;
+		if (deviation >= best_dev)
+			continue;
+		best_dev = deviation;
+		uint64_t gpu_ns = (uint64_t)((double)(ts[0] & T.valid_mask) * T.period_ns);
+		/* The profiler clock runs on CLOCK_MONOTONIC's time line; measure
+		 * what is left between them. */
+		int64_t prof_minus_mono =
+			(int64_t)(srcprof_clock_ns() - srcprof_clock_monotonic_ns());
+		T.offset_ns = (int64_t)(ts[1] - gpu_ns) + prof_minus_mono;
+	}
+}
+
+/* Flushed mode: settles whatever a render pass begin left pending (its
+ * clear) before any timer starts, so the first source of a pass is not
+ * charged for it. Uses a query of its own, reset from the host. */
+void vk_timer_settle(VkCommandBuffer cmd)
+{
+	if (!T.ready || !T.flushed || !T.scratch[T.scratch_slot])
+		return;
+	if (T.scratch_used + 2 > VK_SCRATCH_QUERIES)
+		return;
+	vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT, T.scratch[T.scratch_slot],
+			     T.scratch_used++);
+	vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT, T.scratch[T.scratch_slot],
+			     T.scratch_used++);
+}
+
+static int64_t timer_offset(void *user)
+{
+	(void)user;
+	return T.offset_ns;
+}
+
+eng_result vk_timer_init(bool flushed)
+{
+	memset(&T, 0, sizeof T);
+	if (vk.props.limits.timestampPeriod <= 0.0f || vk.timestamp_valid_bits == 0) {
+		eng_warn("vulkan: the graphics queue has no timestamps (period %g, %u valid bits); "
+			 "GPU timing is off",
+			 (double)vk.props.limits.timestampPeriod, vk.timestamp_valid_bits);
+		return ENG_ERR_NO_DEVICE;
+	}
+	T.flushed = flushed;
+	T.period_ns = vk.props.limits.timestampPeriod;
+	T.valid_mask = vk.timestamp_valid_bits >= 64 ? UINT64_MAX
+						     : (1ull << vk.timestamp_valid_bits) - 1;
+	T.backend = (sp_gpu_timer_backend){
+		.mode = vk_timer_mode(),
+		.reserve = timer_reserve,
+		.write = timer_write,
+		.read = timer_read,
+		.cpu_offset_ns = timer_offset,
+		/* Each flushed stamp starts a rasterizer scene of its own: a fixed
+		 * cost per timer that is not the source's. */
+		.subtract_empty_timer = flushed,
+	};
+	calibrate();
+	T.offset_at = srcprof_clock_monotonic_ns();
+	if (flushed) {
+		VkQueryPoolCreateInfo ci = {
+			.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+			.queryType = VK_QUERY_TYPE_TIMESTAMP,
+			.queryCount = VK_SCRATCH_QUERIES,
+		};
+		for (int i = 0; i < VK_FIF; i++) {
+			if (vkCreateQueryPool(vk.device, &ci, NULL, &T.scratch[i]) < 0)
+				return ENG_ERR_OUT_OF_MEMORY;
+			vkResetQueryPool(vk.device, T.scratch[i], 0, VK_SCRATCH_QUERIES);
+		}
+	}
+	T.ready = true;
+	return ENG_OK;
+}
+
+void vk_timer_shutdown(void)
+{
+	for (int i = 0; i < VK_FIF; i++) {
+		if (T.pool[i])
+			vkDestroyQueryPool(vk.device, T.pool[i], NULL);
+		if (T.scratch[i])
+			vkDestroyQueryPool(vk.device, T.scratch[i], NULL);
+	}
+	free(T.results);
+	memset(&T, 0, sizeof T);
+}
+
+const sp_gpu_timer_backend *vk_timer_backend(void)
+{
+	return T.ready ? &T.backend : NULL;
+}
+
+void vk_timer_begin_frame(uint32_t cmd_slot, VkCommandBuffer cmd)
+{
+	T.cmd = cmd;
+	if (!T.ready || !cmd)
+		return;
+	/* The command buffer slot's last use finished: its settle stamps can
+	 * be reset. */
+	T.scratch_slot = cmd_slot;
+	if (T.scratch[cmd_slot])
+		vkResetQueryPool(vk.device, T.scratch[cmd_slot], 0, VK_SCRATCH_QUERIES);
+	T.scratch_used = 0;
+	uint64_t now = srcprof_clock_monotonic_ns();
+	if (now - T.offset_at > 1000000000ull) {
+		calibrate();
+		T.offset_at = now;
+	}
+}

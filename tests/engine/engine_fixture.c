@@ -1,0 +1,49 @@
+#include "engine_fixture.h"
+
+eng_engine *tfx_engine(eng_api api, uint32_t width, uint32_t height, uint32_t views)
+{
+	source_profiler_shutdown();
+	eng_desc d = {
+		.gfx = {.api = api,
+			.headless = true,
+			.validate = true,
+			.width = width ? width : 640,
+			.height = height ? height : 360},
+		.views = views,
+		.fixed_dt = 1.0 / 60.0,
+	};
+	eng_result r;
+	eng_engine *e = eng_create(&d, &r);
+	if (!e)
+		fprintf(stderr, "engine: %s\n", eng_result_str(r));
+	return e;
+}
+
+bool tfx_frames(eng_engine *e, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (eng_frame(e) != ENG_OK)
+			return false;
+	return true;
+}
+
+profiler_result_t tfx_result(const void *source)
+{
+	profiler_result_t r = {0};
+	source_profiler_fill_result(source, &r);
+	return r;
+}
+
+source_profiler_stats_t tfx_stats(void)
+{
+	source_profiler_stats_t st;
+	source_profiler_get_stats(&st);
+	return st;
+}
+
+uint32_t tfx_finish(eng_engine *e)
+{
+	eng_destroy(e);
+	source_profiler_shutdown();
+	return eng_gfx_validation_messages();
+}

@@ -1,0 +1,20 @@
+/* Helpers for engine integration tests. */
+#ifndef SRCPROF_ENGINE_FIXTURE_H
+#define SRCPROF_ENGINE_FIXTURE_H
+
+#include "check.h"
+#include "engine/engine.h"
+#include "engine/sources.h"
+#include "srcprof/source_profiler.h"
+
+/* A headless engine for `api` with validation on (any message fails the
+ * test), 640x360 unless given; NULL if it cannot start. */
+eng_engine *tfx_engine(eng_api api, uint32_t width, uint32_t height, uint32_t views);
+/* Runs n frames; false on any frame error. */
+bool tfx_frames(eng_engine *e, uint32_t n);
+profiler_result_t tfx_result(const void *source);
+source_profiler_stats_t tfx_stats(void);
+/* Destroys the engine and returns the validation messages it saw. */
+uint32_t tfx_finish(eng_engine *e);
+
+#endif
