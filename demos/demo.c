@@ -1,5 +1,6 @@
 /* srcprof-demo: runs a scene with the profiler on and prints the per-source
  * table (in a window when there is a display, else headless). */
+#include "app.h"
 #include "cli.h"
 #include "report.h"
 #include "scenes.h"
@@ -19,6 +20,13 @@
 #define PROG "srcprof-demo"
 #define VERSION "0.1.0"
 
+#define MAX_SCRIPT 256
+
+typedef struct script_event {
+	uint32_t frame;
+	int key;
+} script_event;
+
 typedef struct options {
 	eng_desc engine;
 	const scene_def *scene;
@@ -26,9 +34,41 @@ typedef struct options {
 	bool sources_given;
 	uint32_t frames;
 	double seconds;
-	bool verbose;
-	const char *screenshot, *csv, *trace, *perf_log;
+	bool verbose, no_overlay;
+	const char *screenshot, *csv, *trace, *perf_log, *out_dir;
+	script_event script[MAX_SCRIPT];
+	uint32_t n_script;
 } options;
+
+/* --script "FRAME:KEY,FRAME:KEY,...": key presses injected through the same
+ * handler as real ones, at the start of the given frame (1 = first). */
+static bool parse_script(const char *text, options *o)
+{
+	char buf[4096];
+	snprintf(buf, sizeof buf, "%s", text);
+	for (char *save = NULL, *item = strtok_r(buf, ",", &save); item;
+	     item = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(item, ':');
+		if (!colon || o->n_script == MAX_SCRIPT) {
+			fprintf(stderr, PROG ": --script: '%s' is not FRAME:KEY (at most %d events)\n",
+				item, MAX_SCRIPT);
+			return false;
+		}
+		*colon = '\0';
+		uint32_t frame;
+		if (!cli_u32(PROG, "--script", item, 1, 1000000000, &frame))
+			return false;
+		int key = app_key_from_name(colon + 1);
+		if (key < 0) {
+			fprintf(stderr,
+				PROG ": --script: unknown key '%s' (P G O C T S + - 1-7 SPACE V ESC F1)\n",
+				colon + 1);
+			return false;
+		}
+		o->script[o->n_script++] = (script_event){frame, key};
+	}
+	return true;
+}
 
 static void usage(FILE *f)
 {
@@ -48,6 +88,9 @@ static void usage(FILE *f)
 		"  --device X              Vulkan device by index or name substring\n"
 		"  --gpu-timing MODE       auto|plain|flushed timestamp placement (default auto:\n"
 		"                          flushed on software devices)\n"
+		"  --gpu-budget PCT        where GPU timers are costly (flushed), time a rotating\n"
+		"                          subset of sources costing about PCT%% of the frame\n"
+		"                          (default 1; 100: every source every frame)\n"
 		"  --no-profile            profiler off\n"
 		"  --no-gpu-profile        GPU timing off\n"
 		"  --screenshot FILE       write the last frame as PNG\n"
@@ -55,9 +98,18 @@ static void usage(FILE *f)
 		"  --trace FILE            capture a trace (up to 5 s) as Chrome/Perfetto JSON\n"
 		"  --perf-log FILE         write PERF_BLOCK frames (Cyber RT format)\n"
 		"  --verbose               print the table every 5 seconds\n"
+		"  --no-overlay            do not draw the overlay\n"
+		"  --vsync                 wait for vertical blank (windowed)\n"
+		"  --out-dir DIR           where C, T and S put their files (default .)\n"
+		"  --script LIST           key presses FRAME:KEY,... sent through the hotkey\n"
+		"                          handler (e.g. 30:P,60:C,90:T); works headless too\n"
 		"  --shader-dir DIR        where the built .spv shaders are\n"
 		"  --list-scenes           list the scenes and exit\n"
-		"  --help, --version\n");
+		"  --help, --version\n\n"
+		"hotkeys (windowed):\n"
+		"  P profiler on/off, G GPU timing on/off, O overlay on/off, F1 help,\n"
+		"  C CSV snapshot, T 5-second trace, S screenshot, + / - add/remove 10 sources,\n"
+		"  1-7 switch scene, Space pause ticking, V vsync on/off, Esc quit\n");
 }
 
 static int list_scenes(void)
@@ -144,6 +196,12 @@ static int parse(int argc, char **argv, options *o)
 					v);
 				return -1;
 			}
+		} else if (!strcmp(a, "--gpu-budget")) {
+			double pct;
+			if (!(v = cli_value(PROG, argc, argv, &i)) ||
+			    !cli_double(PROG, a, v, 0.01, 100.0, &pct))
+				return -1;
+			o->engine.gpu_budget = pct / 100.0;
 		} else if (!strcmp(a, "--no-profile")) {
 			o->engine.no_profile = true;
 		} else if (!strcmp(a, "--no-gpu-profile")) {
@@ -165,6 +223,16 @@ static int parse(int argc, char **argv, options *o)
 				return -1;
 		} else if (!strcmp(a, "--verbose")) {
 			o->verbose = true;
+		} else if (!strcmp(a, "--no-overlay")) {
+			o->no_overlay = true;
+		} else if (!strcmp(a, "--vsync")) {
+			o->engine.gfx.vsync = true;
+		} else if (!strcmp(a, "--out-dir")) {
+			if (!(o->out_dir = cli_value(PROG, argc, argv, &i)))
+				return -1;
+		} else if (!strcmp(a, "--script")) {
+			if (!(v = cli_value(PROG, argc, argv, &i)) || !parse_script(v, o))
+				return -1;
 		} else {
 			fprintf(stderr, PROG ": unknown option '%s' (see --help)\n", a);
 			return -1;
@@ -200,6 +268,18 @@ int main(int argc, char **argv)
 		o.sources = o.scene->default_sources;
 	o.engine.views = o.scene->views;
 
+	if (o.out_dir) {
+		char probe[1100];
+		snprintf(probe, sizeof probe, "%s/.srcprof-write-test", o.out_dir);
+		FILE *f = fopen(probe, "w");
+		if (!f) {
+			fprintf(stderr, PROG ": --out-dir: cannot write into '%s': %s\n", o.out_dir,
+				strerror(errno));
+			return 2;
+		}
+		fclose(f);
+		remove(probe);
+	}
 	FILE *csv = NULL, *perf = NULL, *trace = NULL;
 	if ((o.csv && !(csv = open_output("--csv", o.csv))) ||
 	    (o.perf_log && !(perf = open_output("--perf-log", o.perf_log))) ||
@@ -222,6 +302,9 @@ int main(int argc, char **argv)
 	}
 	eng_info("scene %s: %u sources%s", o.scene->name, eng_source_count(e),
 		 o.engine.gfx.headless ? ", headless" : "");
+	demo_app app;
+	app_init(&app, e, o.scene, o.sources, o.out_dir, !o.no_overlay, o.engine.gfx.vsync,
+		 !o.engine.no_profile, !o.engine.no_gpu_profile);
 	if (trace)
 		source_profiler_trace_start(NULL);
 
@@ -233,17 +316,28 @@ int main(int argc, char **argv)
 			    (o.seconds > 0 && (double)(now - start) * 1e-9 >= o.seconds);
 		if (last && o.screenshot)
 			eng_screenshot_request(e, o.screenshot);
+		for (uint32_t k = 0; k < o.n_script; k++)
+			if (o.script[k].frame == f + 1)
+				app_key(&app, o.script[k].key);
 		if (eng_frame(e) == ENG_ERR_DEVICE_LOST) {
 			fprintf(stderr, PROG ": the device was lost; stopping\n");
 			status = 1;
 			break;
 		}
+		app_after_frame(&app);
 		if (o.verbose && now - last_report >= 5000000000ull) {
 			report_print(stdout, e, 0);
 			last_report = now;
 		}
-		if (last || eng_should_close(e))
+		if (last || eng_should_close(e) || app.quit)
 			break;
+	}
+	/* Let a screenshot or trace asked for near the end finish. */
+	eng_gfx_wait_frame(0);
+	app_after_frame(&app);
+	if (app.trace_running) {
+		source_profiler_trace_stop();
+		app_after_frame(&app);
 	}
 	eng_gfx_wait_frame(0);
 	if (o.screenshot) {
@@ -279,6 +373,7 @@ int main(int argc, char **argv)
 		}
 		source_profiler_trace_discard();
 	}
+	app_shutdown(&app);
 	uint32_t messages = eng_gfx_validation_messages();
 	if (o.engine.gfx.validate) {
 		printf("validation: %u messages\n", messages);

@@ -65,7 +65,7 @@ static bool build_mix(eng_engine *e, uint32_t n)
 	ok &= add(e, eng_effect_create(&(eng_effect_desc){
 			     .name = "blur-effect", .position = {p[0], 0.8f, p[2]}, .scale = 1.4f}));
 	ok &= add(e, eng_heavy_create(&(eng_heavy_desc){
-			     .name = "heavy-k2", .k = 2, .rect = {24, 24, 160, 160}}));
+			     .name = "heavy-k2", .k = 2, .rect = {40, 500, 160, 160}}));
 	ok &= add(e, eng_logic_create(&(eng_logic_desc){.name = "game-logic", .work = 30}));
 	i++;
 	for (; i < total && ok; i++)

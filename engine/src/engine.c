@@ -36,6 +36,10 @@ struct eng_engine {
 	char screenshot_path[1024];
 	bool screenshot_wanted; /* to be requested from the backend this frame */
 	uint32_t overlay_pass;
+	/* GPU timer sampling (see eng_desc.gpu_budget). */
+	uint32_t gpu_cursor, gpu_timed;
+	double gpu_k; /* sources timed per frame, smoothed */
+	double frame_ns_avg;
 };
 
 /* The overlay is profiled as a source of its own; this is its key. */
@@ -320,6 +324,18 @@ uint32_t eng_view_count(const eng_engine *e)
 	return e->n_views;
 }
 
+void eng_set_view_count(eng_engine *e, uint32_t views)
+{
+	e->desc.views = views;
+	setup_views(e);
+	update_views(e);
+}
+
+const void *eng_overlay_key(void)
+{
+	return &g_overlay_key;
+}
+
 const eng_view *eng_view_at(const eng_engine *e, uint32_t i)
 {
 	return i < e->n_views ? &e->views[i] : NULL;
@@ -345,6 +361,54 @@ uint64_t eng_frame_time_ns(const eng_engine *e)
 	return e->frame_time_ns;
 }
 
+uint32_t eng_gpu_timed_count(const eng_engine *e)
+{
+	return e->gpu_timed;
+}
+
+void eng_set_gpu_budget(eng_engine *e, double budget)
+{
+	e->desc.gpu_budget = budget;
+}
+
+/* Picks the sources whose renders get GPU timers this frame. Where a timer
+ * costs a flush (software devices), timing every source of a big scene
+ * costs several times the frame, so a rotating window of sources is timed,
+ * sized so the timers cost about `gpu_budget` of the frame; the others get
+ * no GPU sample this frame (the profiler keeps their windows clean). */
+static void choose_gpu_timed(eng_engine *e)
+{
+	const sp_gpu_timer_backend *timer = eng_gfx_gpu_timer();
+	double budget = e->desc.gpu_budget > 0 ? e->desc.gpu_budget : 0.01;
+	uint32_t n = e->n_sources;
+	if (!n)
+		return;
+	if (!timer || !timer->subtract_empty_timer || budget >= 1.0) {
+		for (uint32_t i = 0; i < n; i++)
+			e->sources[i]->gpu_timed = true;
+		e->gpu_timed = n;
+		return;
+	}
+	source_profiler_stats_t st;
+	source_profiler_get_stats(&st);
+	/* Until the profiler has measured a timer, assume a generous 300 us. */
+	double per_timer = st.gpu_timer_overhead_ns ? (double)st.gpu_timer_overhead_ns : 300e3;
+	double per_source = per_timer * e->n_views;
+	if (e->frame_time_ns)
+		e->frame_ns_avg = e->frame_ns_avg ? 0.9 * e->frame_ns_avg + 0.1 * e->frame_time_ns
+						  : (double)e->frame_time_ns;
+	double want = e->frame_ns_avg ? budget * e->frame_ns_avg / per_source : 1.0;
+	/* Grow slowly (a timed frame is slower), shrink at once. */
+	e->gpu_k = want < e->gpu_k ? want : e->gpu_k + (want - e->gpu_k) * 0.2;
+	uint32_t k = e->gpu_k < 1.0 ? 1 : e->gpu_k > n ? n : (uint32_t)e->gpu_k;
+	for (uint32_t i = 0; i < n; i++)
+		e->sources[i]->gpu_timed = false;
+	for (uint32_t i = 0; i < k; i++)
+		e->sources[(e->gpu_cursor + i) % n]->gpu_timed = true;
+	e->gpu_cursor = (e->gpu_cursor + k) % n;
+	e->gpu_timed = k;
+}
+
 void eng_set_overlay(eng_engine *e, const eng_overlay *overlay)
 {
 	if (overlay)
@@ -360,7 +424,7 @@ eng_gpu_scope eng_source_gpu_begin(eng_source *s, const char *pass)
 		return scope;
 	source_profiler_set_pass(source_profiler_pass_id(pass));
 	sp_gpu_timer *timer = NULL;
-	scope.start = source_profiler_source_render_begin(&timer);
+	scope.start = source_profiler_source_render_begin(s->gpu_timed ? &timer : NULL);
 	scope.timer = timer;
 	return scope;
 }
@@ -425,8 +489,8 @@ static void render_view(eng_engine *e, const eng_view *v, bool all, const eng_so
 				s->type->render(s, v);
 			continue;
 		}
-		sp_gpu_timer *timer;
-		uint64_t t = source_profiler_source_render_begin(&timer);
+		sp_gpu_timer *timer = NULL;
+		uint64_t t = source_profiler_source_render_begin(s->gpu_timed ? &timer : NULL);
 		s->type->render(s, v);
 		source_profiler_source_render_end(s, t, timer);
 	}
@@ -479,6 +543,7 @@ eng_result eng_frame(eng_engine *e)
 		}
 	}
 	update_views(e);
+	choose_gpu_timed(e);
 
 	eng_result result = ENG_OK;
 	bool drawing;
@@ -534,12 +599,11 @@ eng_result eng_frame(eng_engine *e)
 
 /* --- isolated measurement --------------------------------------------------------- */
 
-/* Each isolated submission draws the source this many times in each of
- * its views - in the same pass, so the copies are rasterized together as
- * one source's work - which divides the submit-to-fence jitter (tens of
- * microseconds on lavapipe) by as much. A source's own passes (prepare)
- * run once per copy. */
-#define ISOLATE_REPEATS 8
+/* One copy of the source per submission: copies drawn together share each
+ * tile's cache and make memory-bound work look cheaper than it is in a
+ * frame, and copies in separate passes overlap on the rasterizer threads.
+ * Precision comes from repeating submissions instead. */
+#define ISOLATE_REPEATS 1
 
 typedef struct isolate_ctx {
 	eng_engine *e;

@@ -175,6 +175,12 @@ void eng_gfx_resize(uint32_t width, uint32_t height)
 	FWD(resize(width, height));
 }
 
+void eng_gfx_set_vsync(bool on)
+{
+	if (g_be && g_be->set_vsync)
+		g_be->set_vsync(on);
+}
+
 void eng_gfx_begin_pass(const eng_pass_desc *desc)
 {
 	FWD(begin_pass(desc));

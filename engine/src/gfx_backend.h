@@ -25,6 +25,7 @@ typedef struct eng_gfx_backend {
 	eng_result (*end_frame)(void);
 	eng_result (*wait_frame)(uint32_t frames_back);
 	void (*resize)(uint32_t width, uint32_t height);
+	void (*set_vsync)(bool on); /* optional */
 
 	void (*begin_pass)(const eng_pass_desc *desc);
 	void (*end_pass)(void);

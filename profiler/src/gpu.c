@@ -14,7 +14,7 @@
 
 _Atomic uint32_t sp_gpu_capacity_pub;
 static _Atomic(const char *) g_mode = "none";
-static _Atomic uint64_t g_overhead;
+static _Atomic uint32_t g_overhead[SOURCE_PROFILER_MAX_PASSES];
 
 static struct {
 	bool has_backend;
@@ -27,9 +27,12 @@ static struct {
 	/* The frame ranges of the last window of kept GPU frames. */
 	uint32_t range_ns[SOURCE_PROFILER_MAX_FPS * SOURCE_PROFILER_WINDOW_SECONDS];
 	uint32_t range_head, range_count;
-	/* Empty timers of the last frames, when the backend asks for it. */
-	uint32_t empty_ns[16];
-	uint32_t empty_head, empty_count;
+	/* Empty timers of the last frames, per pass, when the backend asks
+	 * for them; a bit per pass that has one in the frame being recorded. */
+	uint32_t empty_ns[SOURCE_PROFILER_MAX_PASSES][16];
+	uint8_t empty_head[SOURCE_PROFILER_MAX_PASSES], empty_count[SOURCE_PROFILER_MAX_PASSES];
+	uint64_t empty_done;
+	uint8_t empty_due[SOURCE_PROFILER_MAX_PASSES]; /* frames until the next */
 	bool force_pending;
 	uint64_t last_warn_ns;
 	uint64_t suppressed;
@@ -150,19 +153,28 @@ void sp_gpu_frame_begin(unsigned slot, uint32_t frame, bool gpu_on, uint32_t sou
 	if ((s->capacity < want || s->backend_gen != gg.backend_gen) && !reserve(slot, want))
 		return;
 	s->on = true;
+	gg.empty_done = 0;
 	gg.b.write(gg.b.user, slot, 0, SP_GPU_STAMP_FRAME_BEGIN);
-	if (gg.b.subtract_empty_timer && s->capacity > 1) {
-		/* Timer 0 brackets nothing: what a timer costs by itself. */
-		s->timers[0] = (sp_gpu_timer){.next = SP_NO_ENTRY, .state = SP_TIMER_EMPTY};
-		gg.b.write(gg.b.user, slot, 2, SP_GPU_STAMP_TIMER_BEGIN);
-		gg.b.write(gg.b.user, slot, 3, SP_GPU_STAMP_TIMER_END);
-		s->used = 1;
-	}
 }
 
-uint64_t sp_gpu_overhead(void)
+uint64_t sp_gpu_overhead(uint32_t pass)
 {
-	return atomic_load_explicit(&g_overhead, memory_order_relaxed);
+	return pass < SOURCE_PROFILER_MAX_PASSES
+		       ? atomic_load_explicit(&g_overhead[pass], memory_order_relaxed)
+		       : 0;
+}
+
+uint64_t sp_gpu_overhead_mean(void)
+{
+	uint64_t sum = 0, n = 0;
+	for (uint32_t p = 0; p < SOURCE_PROFILER_MAX_PASSES; p++) {
+		uint32_t v = atomic_load_explicit(&g_overhead[p], memory_order_relaxed);
+		if (v) {
+			sum += v;
+			n++;
+		}
+	}
+	return n ? sum / n : 0;
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -171,24 +183,49 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The median of the last 16 empty timers becomes the overhead. */
-static void record_empty(uint64_t ns)
+/* The median of the pass's last 16 empty timers becomes its overhead. */
+static void record_empty(uint32_t pass, uint64_t ns)
 {
-	gg.empty_ns[gg.empty_head] = ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
-	gg.empty_head = (gg.empty_head + 1) % 16u;
-	if (gg.empty_count < 16)
-		gg.empty_count++;
+	if (pass >= SOURCE_PROFILER_MAX_PASSES)
+		return;
+	uint32_t *ring = gg.empty_ns[pass];
+	ring[gg.empty_head[pass]] = ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
+	gg.empty_head[pass] = (uint8_t)((gg.empty_head[pass] + 1) % 16u);
+	if (gg.empty_count[pass] < 16)
+		gg.empty_count[pass]++;
 	uint32_t sorted[16];
-	memcpy(sorted, gg.empty_ns, gg.empty_count * sizeof *sorted);
-	qsort(sorted, gg.empty_count, sizeof *sorted, cmp_u32);
-	atomic_store_explicit(&g_overhead, sorted[gg.empty_count / 2], memory_order_relaxed);
+	memcpy(sorted, ring, gg.empty_count[pass] * sizeof *sorted);
+	qsort(sorted, gg.empty_count[pass], sizeof *sorted, cmp_u32);
+	atomic_store_explicit(&g_overhead[pass], sorted[gg.empty_count[pass] / 2],
+			      memory_order_relaxed);
 }
 
-sp_gpu_timer *sp_gpu_timer_begin(unsigned slot)
+/* The pass's first timer this frame: time an empty one here first, in the
+ * same context (target, pass state) as the renders that follow. Every 4th
+ * frame once the pass has a few: the overhead moves slowly, and each empty
+ * timer costs as much as a real one. */
+static void begin_empty(sp_gpu_slot *s, unsigned slot, uint32_t pass)
+{
+	gg.empty_due[pass] = gg.empty_count[pass] >= 4 ? 3 : 0;
+	s->timers[s->used] = (sp_gpu_timer){.next = SP_NO_ENTRY, .pass = pass,
+					    .state = SP_TIMER_EMPTY};
+	gg.b.write(gg.b.user, slot, 2u + 2u * s->used, SP_GPU_STAMP_TIMER_BEGIN);
+	gg.b.write(gg.b.user, slot, 3u + 2u * s->used, SP_GPU_STAMP_TIMER_END);
+	s->used++;
+}
+
+sp_gpu_timer *sp_gpu_timer_begin(unsigned slot, uint32_t pass)
 {
 	sp_gpu_slot *s = &gg.slots[slot];
 	if (!s->on || s->closed)
 		return NULL;
+	if (gg.b.subtract_empty_timer && pass < 64 && !(gg.empty_done & (1ull << pass))) {
+		gg.empty_done |= 1ull << pass; /* considered once per frame */
+		if (gg.empty_due[pass])
+			gg.empty_due[pass]--;
+		else if (s->used + 1 < s->capacity)
+			begin_empty(s, slot, pass);
+	}
 	if (s->used == s->capacity) {
 		s->overflow = true;
 		s->denied++;
@@ -355,8 +392,9 @@ bool sp_gpu_collect(unsigned slot, uint32_t frame)
 	}
 
 	record_range(gg.ns[1] - gg.ns[0]);
-	if (s->used && s->timers[0].state == SP_TIMER_EMPTY)
-		record_empty(gg.ns[3] - gg.ns[2]);
+	for (uint32_t i = 0; i < s->used; i++)
+		if (s->timers[i].state == SP_TIMER_EMPTY)
+			record_empty(s->timers[i].pass, gg.ns[3 + 2 * i] - gg.ns[2 + 2 * i]);
 	if (atomic_load_explicit(&sp_trace_recording, memory_order_relaxed))
 		sp_trace_gpu_frame(frame, gg.ns[0], gg.ns[1]);
 	return true;
@@ -383,8 +421,11 @@ void sp_gpu_reset_slots(void)
 		gg.slots[i].on = false;
 	gg.force_pending = false;
 	gg.range_head = gg.range_count = 0;
-	gg.empty_head = gg.empty_count = 0;
-	atomic_store(&g_overhead, 0);
+	memset(gg.empty_head, 0, sizeof gg.empty_head);
+	memset(gg.empty_due, 0, sizeof gg.empty_due);
+	memset(gg.empty_count, 0, sizeof gg.empty_count);
+	for (uint32_t p = 0; p < SOURCE_PROFILER_MAX_PASSES; p++)
+		atomic_store(&g_overhead[p], 0);
 	atomic_store(&g_range_avg, 0);
 	atomic_store(&g_range_max, 0);
 }

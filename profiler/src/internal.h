@@ -153,7 +153,8 @@ typedef struct sp_frame_acc { /* graphics thread: one frame of one source */
 	uint32_t first_timer; /* chain of this frame's GPU timers, via next */
 	uint16_t renders;
 	uint8_t has_async_ts;
-	uint8_t collected; /* pass sums were pushed and zeroed */
+	uint8_t collected : 1;   /* pass sums were pushed and zeroed */
+	uint8_t gpu_missing : 1; /* a render of a GPU-timed frame had no timer */
 } sp_frame_acc;
 
 /* Time between async frames, as a window of deltas (0 = skipped pair). */
@@ -317,7 +318,7 @@ typedef struct sp_gpu_slot {
 /* Graphics thread: opens slot `slot` for frame `frame` if GPU timing is on. */
 void sp_gpu_frame_begin(unsigned slot, uint32_t frame, bool gpu_on, uint32_t sources);
 void sp_gpu_frame_end(unsigned slot);
-sp_gpu_timer *sp_gpu_timer_begin(unsigned slot);
+sp_gpu_timer *sp_gpu_timer_begin(unsigned slot, uint32_t pass);
 /* Ends `t` if it is a live timer of `slot`; returns false for a bad pointer. */
 bool sp_gpu_timer_end(unsigned slot, sp_gpu_timer *t);
 /* Reads slot's results for frame `frame` and checks them; false when the
@@ -332,8 +333,10 @@ void sp_gpu_shutdown(void);
 bool sp_gpu_has_backend(void);
 int64_t sp_gpu_cpu_offset(void);
 void sp_gpu_frame_range(uint64_t *avg, uint64_t *max); /* any thread */
-/* ns subtracted from every GPU timer (the empty timer's median). */
-uint64_t sp_gpu_overhead(void);
+/* ns subtracted from every GPU timer of `pass` (its empty timers' median),
+ * and the mean over passes. */
+uint64_t sp_gpu_overhead(uint32_t pass);
+uint64_t sp_gpu_overhead_mean(void);
 extern _Atomic uint32_t sp_gpu_capacity_pub;
 uint32_t sp_current_frame(void); /* graphics thread */
 

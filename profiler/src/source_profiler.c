@@ -505,7 +505,7 @@ uint64_t source_profiler_source_render_begin(sp_gpu_timer **timer)
 	if (!g.on)
 		return 0;
 	if (timer && g.gpu_frame)
-		*timer = sp_gpu_timer_begin(g.frame % SP_FBS);
+		*timer = sp_gpu_timer_begin(g.frame % SP_FBS, g.pass);
 	return sp_now();
 }
 
@@ -568,6 +568,8 @@ void source_profiler_source_render_end(const void *source, uint64_t start, sp_gp
 		return;
 	uint32_t dur = sp_sat32(end - start, &sp_saturated_local);
 	bool first = a->renders == 0;
+	if (!timer && g.gpu_frame)
+		a->gpu_missing = 1; /* not sampled: no GPU sample this frame */
 	if (first)
 		a->render_first_ns = dur;
 	if (a->renders < UINT16_MAX)
@@ -600,10 +602,10 @@ static void gpu_sums(sp_entry *e, unsigned slot, uint32_t frame)
 	const sp_gpu_timer *timers = sp_gpu_timers(slot);
 	const uint64_t *ns = sp_gpu_stamps();
 	bool trace = atomic_load_explicit(&sp_trace_recording, memory_order_relaxed);
-	uint64_t overhead = sp_gpu_overhead();
 	for (uint32_t i = a->first_timer; i != SP_NO_ENTRY; i = timers[i].next) {
 		const sp_gpu_timer *t = &timers[i];
 		uint64_t begin = ns[2 + 2 * i], end = ns[3 + 2 * i];
+		uint64_t overhead = sp_gpu_overhead(t->pass);
 		end = end - begin > overhead ? end - overhead : begin;
 		uint32_t dur = sp_sat32(end - begin, &sp_saturated_local);
 		if (t->first)
@@ -650,11 +652,11 @@ void source_profiler_frame_collect(void)
 			sp_frame_acc *a = &e->acc[slot];
 			if (!LD(e->key) || a->frame != frame)
 				continue;
-			if (gpu)
+			if (gpu && !a->gpu_missing)
 				gpu_sums(e, slot, frame);
 			seq_begin(e);
 			sp_window_push_cpu(e, sp_capacity, slot);
-			if (gpu)
+			if (gpu && !a->gpu_missing)
 				sp_window_push_gpu(e, sp_capacity, slot);
 			seq_end(e);
 			uint32_t passes = LD(e->n_passes);
@@ -888,7 +890,7 @@ void source_profiler_get_stats(source_profiler_stats_t *s)
 	};
 	s->gpu_timer_capacity = atomic_load(&sp_gpu_capacity_pub);
 	sp_gpu_frame_range(&s->gpu_frame_avg_ns, &s->gpu_frame_max_ns);
-	s->gpu_timer_overhead_ns = sp_gpu_overhead();
+	s->gpu_timer_overhead_ns = sp_gpu_overhead_mean();
 }
 
 void source_profiler_shutdown(void)

@@ -309,18 +309,18 @@ static double median(double *v, int n)
  * two measurements are paired in time: each round takes a short in-frame
  * window (5 frames) and then each source alone; the rounds' ratios are
  * compared through their median. */
-#define ROUNDS 9
+#define ROUNDS 15
 
 TEST(calibrated_gpu_times_are_true_and_linear_in_k)
 {
-	eng_engine *e = tfx_engine(TEST_API, 1280, 720, 2);
+	eng_engine *e = tfx_engine(TEST_API, 1920, 1080, 2);
 	CHECK(e != NULL);
 	static const float ks[] = {0, 1, 2, 4, 8};
 	eng_source *h[5];
 	for (int i = 0; i < 5; i++) {
 		h[i] = eng_heavy_create(&(eng_heavy_desc){
 			.k = ks[i],
-			.rect = {(int32_t)(24 + (i % 3) * 416), (int32_t)(24 + (i / 3) * 356), 400, 300}});
+			.rect = {(int32_t)(24 + (i % 3) * 624), (int32_t)(24 + (i / 3) * 520), 600, 480}});
 		CHECK(h[i] != NULL);
 		eng_add_source(e, h[i]);
 	}
@@ -337,7 +337,7 @@ TEST(calibrated_gpu_times_are_true_and_linear_in_k)
 		CHECK(sum <= tfx_stats().gpu_frame_avg_ns);
 		for (int i = 0; i < 5; i++) {
 			uint64_t alone;
-			CHECK(eng_measure_isolated(e, h[i], 3, &alone) == ENG_OK);
+			CHECK(eng_measure_isolated(e, h[i], 7, &alone) == ENG_OK);
 			ratio[i][round] = cost[i][round] / (double)alone;
 		}
 	}

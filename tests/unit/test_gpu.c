@@ -360,3 +360,71 @@ TEST(frame_gpu_range_is_averaged_over_kept_frames)
 	CHECK_EQ(st.gpu_frame_max_ns, 10 + 2 * 9000 + 10);
 	CHECK_EQ(st.gpu_frame_avg_ns, (3 * 1020 + 18020) / 4);
 }
+
+TEST(a_render_without_a_timer_leaves_no_gpu_sample_for_that_frame)
+{
+	fx_init(true);
+	for (int f = 0; f < 6; f++) {
+		fx_begin();
+		fx_tick(&a, 10);
+		fx_tick(&b, 10);
+		fx_render_begin();
+		fx_render(&a, 10, 400);
+		if (f % 2) {
+			/* b sampled on odd frames only: no timer requested */
+			uint64_t t = source_profiler_source_render_begin(NULL);
+			fx_now += 10;
+			source_profiler_source_render_end(&b, t, NULL);
+		} else {
+			fx_render(&b, 10, 600);
+		}
+		fx_end();
+	}
+	CHECK_EQ(fx_cpu_samples(&b), 5);
+	CHECK_EQ(fx_gpu_samples(&b), 3); /* frames 0, 2, 4 */
+	CHECK_EQ(fx_result(&b).render_gpu_avg, 600);
+	CHECK_EQ(fx_gpu_samples(&a), 5);
+	CHECK_EQ(fx_result(&a).render_gpu_avg, 400);
+}
+
+/* A backend whose every stamp costs 50 ns of GPU time, like a flush. */
+static void costly_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
+{
+	(void)user;
+	(void)kind;
+	fx_backend.stamps[slot][query] = fx_gpu_now;
+	fx_gpu_now += 50;
+}
+
+static uint32_t costly_reserve(void *user, uint32_t slot, uint32_t queries)
+{
+	(void)user;
+	(void)slot;
+	return queries < FX_MAX_QUERIES ? queries : FX_MAX_QUERIES;
+}
+
+static sp_gpu_read costly_read(void *user, uint32_t slot, uint32_t count, uint64_t *ns)
+{
+	(void)user;
+	memcpy(ns, fx_backend.stamps[slot], count * sizeof *ns);
+	return SP_GPU_READ_OK;
+}
+
+TEST(empty_timer_cost_is_measured_and_subtracted)
+{
+	fx_init(true);
+	source_profiler_set_gpu_backend(&(sp_gpu_timer_backend){
+		.mode = "costly",
+		.reserve = costly_reserve,
+		.write = costly_write,
+		.read = costly_read,
+		.subtract_empty_timer = true,
+	});
+	for (int f = 0; f < 6; f++)
+		fx_frame(both, 2, 10, 10, 700);
+	/* Each timer: 700 of work + the 50 its begin stamp costs. */
+	CHECK_EQ(stats().gpu_timer_overhead_ns, 50);
+	CHECK_EQ(fx_result(&a).render_gpu_avg, 700);
+	CHECK_EQ(fx_result(&b).render_gpu_avg, 700);
+	CHECK_EQ(fx_gpu_samples(&a), 5);
+}

@@ -69,6 +69,7 @@ struct eng_source {
 	float scale;
 	eng_engine *engine; /* set when added */
 	bool removing;
+	bool gpu_timed; /* its renders get GPU timers this frame (engine-managed) */
 };
 
 typedef struct eng_desc {
@@ -79,6 +80,11 @@ typedef struct eng_desc {
 	uint32_t views;      /* 2 (main + preview, default) or 3 */
 	double fixed_dt;     /* > 0: scene time advances this much per frame */
 	uint32_t fps;        /* frame rate the profiler window is sized for (60) */
+	/* Share of frame time GPU timers may cost where each one is costly
+	 * (flushed timing on software devices): the engine then times a
+	 * rotating subset of sources each frame. 0: 1%; >= 1: every source
+	 * every frame. Where timers are cheap every source is always timed. */
+	double gpu_budget;
 } eng_desc;
 
 /* Creates the window (unless headless), the device and the views, and
@@ -114,8 +120,9 @@ typedef struct eng_gpu_scope {
 eng_gpu_scope eng_source_gpu_begin(eng_source *s, const char *pass);
 void eng_source_gpu_end(eng_gpu_scope *scope);
 
-/* Views in draw order. */
+/* Views in draw order; 2 (main, preview) or 3 (and side). */
 uint32_t eng_view_count(const eng_engine *e);
+void eng_set_view_count(eng_engine *e, uint32_t views);
 const eng_view *eng_view_at(const eng_engine *e, uint32_t i);
 
 /* Pauses scene time and ticking work (sources still ticked with dt 0). */
@@ -124,11 +131,13 @@ bool eng_paused(const eng_engine *e);
 uint64_t eng_frame_index(const eng_engine *e);
 /* The last frame's duration (frame_begin to frame_begin), ns. */
 uint64_t eng_frame_time_ns(const eng_engine *e);
+/* Sources whose renders got GPU timers in the last frame. */
+uint32_t eng_gpu_timed_count(const eng_engine *e);
+void eng_set_gpu_budget(eng_engine *e, double budget);
 
 /* The GPU cost of `s` alone: its prepare and its draws in every view,
- * submitted on their own (8 copies per submission, drawn together) and
- * timed submit-to-fence on the CPU clock, minus the same passes with
- * nothing drawn, per copy; the median of `reps` runs. */
+ * submitted on their own and timed submit-to-fence on the CPU clock, minus
+ * the same passes with nothing drawn; the median of `reps` runs. */
 eng_result eng_measure_isolated(eng_engine *e, eng_source *s, uint32_t reps, uint64_t *ns);
 
 /* Optional hook drawn after the views, as its own profiled entry (the
@@ -139,6 +148,8 @@ typedef struct eng_overlay {
 	void (*render)(void *user, const eng_view *main_view);
 } eng_overlay;
 void eng_set_overlay(eng_engine *e, const eng_overlay *overlay);
+/* The key the overlay's statistics are kept under in the profiler. */
+const void *eng_overlay_key(void);
 
 /* Writes the last finished frame's main target as PNG (requested now,
  * written when it is ready: call eng_screenshot_poll each frame). */

@@ -170,6 +170,8 @@ eng_result eng_gfx_end_frame(void);
 eng_result eng_gfx_wait_frame(uint32_t frames_back);
 /* The window changed size: the main target follows at the next frame. */
 void eng_gfx_resize(uint32_t width, uint32_t height);
+/* Turns waiting for vertical blank on or off (windowed; next frame). */
+void eng_gfx_set_vsync(bool on);
 
 typedef struct eng_pass_desc {
 	eng_image target; /* {0}: the main target (with depth) */

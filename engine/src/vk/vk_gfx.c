@@ -436,6 +436,14 @@ static void vk_resize(uint32_t width, uint32_t height)
 	vt.out_of_date = true;
 }
 
+static void vk_set_vsync(bool on)
+{
+	if (vt.vsync == on)
+		return;
+	vt.vsync = on;
+	vt.out_of_date = true; /* the swapchain is rebuilt with the new present mode */
+}
+
 /* --- passes and draws ------------------------------------------------------------------ */
 
 static void vk_begin_pass(const eng_pass_desc *desc)
@@ -504,6 +512,7 @@ static void vk_begin_pass(const eng_pass_desc *desc)
 		.pDepthAttachment = main ? &depth : NULL,
 	};
 	vkCmdBeginRendering(cmd(), &ri);
+	vk_timer_note_work();
 	if (!vg.isolated)
 		vk_timer_settle(cmd());
 	VkViewport vp = {(float)a.x, (float)a.y, (float)a.w, (float)a.h, 0.0f, 1.0f};
@@ -520,6 +529,7 @@ static void vk_end_pass(void)
 	if (!vg.in_pass)
 		return;
 	vkCmdEndRendering(cmd());
+	vk_timer_note_work();
 	vg.in_pass = false;
 	if (vg.pass_color) /* an image target is sampled next */
 		vk_transition(cmd(), vg.pass_color, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
@@ -596,6 +606,7 @@ static void vk_draw(uint32_t first, uint32_t count, uint32_t instances)
 		vkCmdDrawIndexed(cmd(), count, instances, first, 0, 0);
 	else
 		vkCmdDraw(cmd(), count, instances, first, 0);
+	vk_timer_note_work();
 }
 
 static void vk_update_image(eng_image h, const void *rgba)
@@ -618,6 +629,7 @@ static void vk_update_image(eng_image h, const void *rgba)
 	};
 	vkCmdCopyBufferToImage(cmd(), s.buffer, img->state.image,
 			       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+	vk_timer_note_work();
 	vk_transition(cmd(), &img->state, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
 		      VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, VK_ACCESS_2_SHADER_READ_BIT,
 		      false);
@@ -730,6 +742,7 @@ const eng_gfx_backend *vk_gfx_backend(void)
 		.end_frame = vk_end_frame,
 		.wait_frame = vk_wait_frame,
 		.resize = vk_resize,
+		.set_vsync = vk_set_vsync,
 		.begin_pass = vk_begin_pass,
 		.end_pass = vk_end_pass,
 		.apply_pipeline = vk_apply_pipeline,

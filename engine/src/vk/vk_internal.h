@@ -87,6 +87,8 @@ const sp_gpu_timer_backend *vk_timer_backend(void);
 void vk_timer_begin_frame(uint32_t cmd_slot, VkCommandBuffer cmd);
 /* After a render pass begins: lets its clear execute before any timer. */
 void vk_timer_settle(VkCommandBuffer cmd);
+/* GPU work was recorded: the next stamp cannot share the last one's value. */
+void vk_timer_note_work(void);
 const char *vk_timer_mode(void);
 
 #endif

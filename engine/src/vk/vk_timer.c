@@ -3,14 +3,17 @@
  * was collected by then), read a frame later with availability and without
  * waiting.
  *
- * Placement. "plain" writes each stamp as a BOTTOM_OF_PIPE timestamp.
- * "flushed" follows each one with a throw-away BOTTOM_OF_PIPE timestamp:
- * lavapipe bins a timestamp with the draws and only executes it at the next
- * flush, and it flushes before any non-TOP_OF_PIPE timestamp, so the
- * throw-away makes the real stamp execute right after the work before it
- * (PLATFORM.md: this placement measured within 1% of serialized truth).
- * Each throw-away needs a query of its own; the pool holds them after the
- * real ones. */
+ * Placement. "plain" is the textbook one: TOP_OF_PIPE at a timer's begin,
+ * BOTTOM_OF_PIPE at its end. "flushed" writes BOTTOM_OF_PIPE stamps, each
+ * followed by a throw-away BOTTOM_OF_PIPE stamp: lavapipe bins a timestamp
+ * with the draws and only executes it at the next flush, and it flushes
+ * before any non-TOP_OF_PIPE timestamp, so the throw-away makes the real
+ * stamp execute right after the work before it (PLATFORM.md: within 1% of
+ * serialized truth). Each throw-away needs a query of its own; the pool
+ * holds them after the real ones. A stamp with no GPU work recorded since
+ * the previous stamp of the frame is not written: it shares that stamp's
+ * value (a timer that starts where the last one ended), which halves the
+ * flushes when consecutive sources are timed. */
 #include "srcprof/clock.h"
 #include "vk_internal.h"
 
@@ -31,6 +34,15 @@ static struct {
 	int64_t offset_ns; /* GPU ns -> srcprof clock */
 	VkQueryPool scratch[VK_FIF]; /* settle stamps, per command buffer slot */
 	uint32_t scratch_slot, scratch_used;
+	/* Shared stamps of each profiler slot this frame: query -> query it
+	 * takes its value from. */
+	uint32_t *alias_from[VK_FIF], *alias_to[VK_FIF];
+	uint32_t n_alias[VK_FIF], alias_cap[VK_FIF];
+	uint8_t *skip;          /* read: queries not written */
+	uint32_t skip_cap;
+	uint32_t last_query;    /* the last stamp written this frame */
+	uint32_t last_slot;
+	bool work_since_last;   /* GPU work recorded after it */
 	uint64_t offset_at;
 	bool warned_uncalibrated;
 	sp_gpu_timer_backend backend;
@@ -72,19 +84,55 @@ static uint32_t timer_reserve(void *user, uint32_t slot, uint32_t queries)
 	return want;
 }
 
+void vk_timer_note_work(void)
+{
+	T.work_since_last = true;
+}
+
+static bool share_last(uint32_t slot, uint32_t query)
+{
+	if (T.n_alias[slot] == T.alias_cap[slot]) {
+		uint32_t cap = T.alias_cap[slot] ? T.alias_cap[slot] * 2 : 256;
+		uint32_t *f = realloc(T.alias_from[slot], cap * sizeof *f);
+		if (!f)
+			return false;
+		T.alias_from[slot] = f;
+		uint32_t *t = realloc(T.alias_to[slot], cap * sizeof *t);
+		if (!t)
+			return false;
+		T.alias_to[slot] = t;
+		T.alias_cap[slot] = cap;
+	}
+	T.alias_from[slot][T.n_alias[slot]] = query;
+	T.alias_to[slot][T.n_alias[slot]++] = T.last_query;
+	return true;
+}
+
 static void timer_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
 {
 	(void)user;
 	if (!T.cmd || query >= T.capacity[slot])
 		return;
-	/* The frame's first stamp: the slot's last frame was collected, so the
-	 * GPU is done with its queries; reset them from the host. */
-	if (kind == SP_GPU_STAMP_FRAME_BEGIN)
+	if (kind == SP_GPU_STAMP_FRAME_BEGIN) {
+		/* The slot's last frame was collected, so the GPU is done with
+		 * its queries; reset them from the host. */
 		vkResetQueryPool(vk.device, T.pool[slot], 0, 2 * T.capacity[slot]);
-	vkCmdWriteTimestamp2(T.cmd, VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT, T.pool[slot], query);
+		T.n_alias[slot] = 0;
+		T.last_slot = slot;
+	} else if (T.flushed && kind != SP_GPU_STAMP_TIMER_END && !T.work_since_last &&
+		   T.last_slot == slot && share_last(slot, query)) {
+		return;
+	}
+	bool top = !T.flushed && (kind == SP_GPU_STAMP_FRAME_BEGIN || kind == SP_GPU_STAMP_TIMER_BEGIN);
+	vkCmdWriteTimestamp2(T.cmd,
+			     top ? VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT
+				 : VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT,
+			     T.pool[slot], query);
 	if (T.flushed)
 		vkCmdWriteTimestamp2(T.cmd, VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT, T.pool[slot],
 				     T.capacity[slot] + query);
+	T.last_query = query;
+	T.work_since_last = false;
 }
 
 static sp_gpu_read timer_read(void *user, uint32_t slot, uint32_t count, uint64_t *ns)
@@ -99,9 +147,25 @@ static sp_gpu_read timer_read(void *user, uint32_t slot, uint32_t count, uint64_
 		return SP_GPU_READ_DISJOINT;
 	if (r < 0)
 		return SP_GPU_READ_NOT_READY;
-	for (uint32_t i = 0; i < count; i++)
-		if (!T.results[2 * i + 1])
+	if (count > T.skip_cap) {
+		uint8_t *sk = realloc(T.skip, count);
+		if (!sk)
 			return SP_GPU_READ_NOT_READY;
+		T.skip = sk;
+		T.skip_cap = count;
+	}
+	memset(T.skip, 0, count);
+	for (uint32_t a = 0; a < T.n_alias[slot]; a++)
+		if (T.alias_from[slot][a] < count)
+			T.skip[T.alias_from[slot][a]] = 1;
+	for (uint32_t i = 0; i < count; i++)
+		if (!T.skip[i] && !T.results[2 * i + 1])
+			return SP_GPU_READ_NOT_READY;
+	for (uint32_t a = 0; a < T.n_alias[slot]; a++) {
+		uint32_t from = T.alias_from[slot][a], to = T.alias_to[slot][a];
+		if (from < count && to < count)
+			T.results[2 * from] = T.results[2 * to];
+	}
 	/* Unwrap against the frame's first stamp when fewer than 64 bits are
 	 * valid, then convert ticks to ns. */
 	uint64_t base = T.results[0] & T.valid_mask;
@@ -215,7 +279,10 @@ void vk_timer_shutdown(void)
 			vkDestroyQueryPool(vk.device, T.pool[i], NULL);
 		if (T.scratch[i])
 			vkDestroyQueryPool(vk.device, T.scratch[i], NULL);
+		free(T.alias_from[i]);
+		free(T.alias_to[i]);
 	}
+	free(T.skip);
 	free(T.results);
 	memset(&T, 0, sizeof T);
 }

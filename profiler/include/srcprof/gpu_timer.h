@@ -66,9 +66,10 @@ typedef struct sp_gpu_timer_backend {
 	int64_t (*cpu_offset_ns)(void *user);
 
 	/* The mode's stamps add a fixed cost to every timer (a flush each, on
-	 * binning rasterizers). The profiler then times an empty timer right
-	 * after each frame's range begins and subtracts the median of the last
-	 * 16 from every render's GPU time (not below 0). */
+	 * binning rasterizers), which depends on where the timer is (target,
+	 * pass). The profiler then times an empty timer just before the first
+	 * timer of each pass in a frame, and subtracts the median of that
+	 * pass's last 16 from every render's GPU time in it (not below 0). */
 	bool subtract_empty_timer;
 } sp_gpu_timer_backend;
 

@@ -128,7 +128,10 @@ void source_profiler_render_begin(void);
 uint64_t source_profiler_source_render_begin(sp_gpu_timer **timer);
 
 /* Records a render of `source` begun at `start`, in the current pass, and
- * ends `timer` (NULL when none). */
+ * ends `timer` (NULL when none). A render without a timer in a frame with
+ * GPU timing on (the engine samples which sources it times, or passed no
+ * timer pointer) leaves the source without a GPU sample for that frame -
+ * neither 0 nor a partial sum. */
 void source_profiler_source_render_end(const void *source, uint64_t start, sp_gpu_timer *timer);
 
 /* Closes the frame's GPU range; timers left open are closed and ignored. */
@@ -226,8 +229,9 @@ typedef struct source_profiler_stats {
 	/* The frame's own GPU time (render_begin to render_end stamps) over
 	 * the frames whose GPU samples were kept in the last window. */
 	uint64_t gpu_frame_avg_ns, gpu_frame_max_ns;
-	/* What an empty GPU timer costs in this mode and is subtracted from
-	 * every render's GPU time (0 unless the backend asks for it). */
+	/* What an empty GPU timer costs in this mode, averaged over passes;
+	 * each pass's own figure is subtracted from its renders' GPU times (0
+	 * unless the backend asks for it). */
 	uint64_t gpu_timer_overhead_ns;
 	uint64_t ignored_calls;     /* NULL source, render_end without begin, ... */
 	uint64_t saturated_samples; /* durations above 4.29 s */
