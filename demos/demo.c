@@ -35,7 +35,7 @@ typedef struct options {
 	uint32_t frames;
 	double seconds;
 	bool verbose, no_overlay;
-	const char *screenshot, *csv, *trace, *perf_log, *out_dir;
+	const char *screenshot, *csv, *pass_csv, *trace, *perf_log, *out_dir;
 	script_event script[MAX_SCRIPT];
 	uint32_t n_script;
 } options;
@@ -88,13 +88,15 @@ static void usage(FILE *f)
 		"  --device X              Vulkan device by index or name substring\n"
 		"  --gpu-timing MODE       auto|plain|flushed timestamp placement (default auto:\n"
 		"                          flushed on software devices)\n"
-		"  --gpu-budget PCT        where GPU timers are costly (flushed), time a rotating\n"
-		"                          subset of sources costing about PCT%% of the frame\n"
-		"                          (default 1; 100: every source every frame)\n"
+		"  --gpu-budget PCT        where GPU timers are costly (flushed timing on\n"
+		"                          software devices), GPU-time one frame in N so that\n"
+		"                          timing costs about PCT%% of frame time (default 1;\n"
+		"                          100: every frame)\n"
 		"  --no-profile            profiler off\n"
 		"  --no-gpu-profile        GPU timing off\n"
 		"  --screenshot FILE       write the last frame as PNG\n"
 		"  --csv FILE              write a CSV snapshot of every source at exit\n"
+		"  --pass-csv FILE         and one row per source and pass\n"
 		"  --trace FILE            capture a trace (up to 5 s) as Chrome/Perfetto JSON\n"
 		"  --perf-log FILE         write PERF_BLOCK frames (Cyber RT format)\n"
 		"  --verbose               print the table every 5 seconds\n"
@@ -212,6 +214,9 @@ static int parse(int argc, char **argv, options *o)
 		} else if (!strcmp(a, "--csv")) {
 			if (!(o->csv = cli_value(PROG, argc, argv, &i)))
 				return -1;
+		} else if (!strcmp(a, "--pass-csv")) {
+			if (!(o->pass_csv = cli_value(PROG, argc, argv, &i)))
+				return -1;
 		} else if (!strcmp(a, "--trace")) {
 			if (!(o->trace = cli_value(PROG, argc, argv, &i)))
 				return -1;
@@ -280,8 +285,9 @@ int main(int argc, char **argv)
 		fclose(f);
 		remove(probe);
 	}
-	FILE *csv = NULL, *perf = NULL, *trace = NULL;
+	FILE *csv = NULL, *pass_csv = NULL, *perf = NULL, *trace = NULL;
 	if ((o.csv && !(csv = open_output("--csv", o.csv))) ||
+	    (o.pass_csv && !(pass_csv = open_output("--pass-csv", o.pass_csv))) ||
 	    (o.perf_log && !(perf = open_output("--perf-log", o.perf_log))) ||
 	    (o.trace && !(trace = open_output("--trace", o.trace))))
 		return 2;
@@ -357,6 +363,15 @@ int main(int argc, char **argv)
 			status = 1;
 		} else {
 			printf("csv: %s (%d sources)\n", o.csv, rows);
+		}
+	}
+	if (pass_csv) {
+		int rows = source_profiler_write_pass_csv(pass_csv);
+		if (rows < 0 || fclose(pass_csv) != 0) {
+			fprintf(stderr, PROG ": --pass-csv: writing '%s' failed\n", o.pass_csv);
+			status = 1;
+		} else {
+			printf("pass csv: %s (%d rows)\n", o.pass_csv, rows);
 		}
 	}
 	if (trace) {

@@ -61,10 +61,10 @@ static void header(demo_app *a, float x, float *y)
 			 a->scene->name, eng_source_count(a->engine));
 	else
 		snprintf(line, sizeof line,
-			 "GPU timing: %s   %u/%u sources timed per frame   dropped frames: %llu   "
-			 "scene %s",
-			 info.gpu_timing, eng_gpu_timed_count(a->engine), eng_source_count(a->engine),
-			 (unsigned long long)st.gpu_frames_disjoint, a->scene->name);
+			 "GPU timing: %s, 1 frame in %u   dropped frames: %llu   scene %s, %u sources",
+			 info.gpu_timing, eng_gpu_timed_every(a->engine),
+			 (unsigned long long)st.gpu_frames_disjoint, a->scene->name,
+			 eng_source_count(a->engine));
 	eng_ui_text(a->ui, x, *y, line, SCALE, st.gpu_frames_disjoint ? WARN : ACCENT);
 	*y += LINE;
 	if (a->paused)

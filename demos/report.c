@@ -51,9 +51,9 @@ void report_print(FILE *out, eng_engine *e, uint32_t limit)
 		(unsigned long long)st.gpu_frames_collected,
 		(unsigned long long)st.gpu_frames_disjoint);
 	if (st.gpu_enabled && st.gpu_timer_overhead_ns)
-		fprintf(out, "GPU timers: %u of %u sources timed per frame (rotating), each timer's own "
+		fprintf(out, "GPU timers: every source timed in 1 frame of %u (budget), each timer's own "
 			     "cost %.1f us subtracted\n",
-			eng_gpu_timed_count(e), n, (double)st.gpu_timer_overhead_ns / 1000.0);
+			eng_gpu_timed_every(e), (double)st.gpu_timer_overhead_ns / 1000.0);
 	fprintf(out, "%-24s %-9s %9s %9s %9s %9s %9s %10s %10s %10s %7s %7s\n", "source", "type",
 		"tick", "tick max", "render", "rend max", "rend sum", "GPU", "GPU max", "GPU sum",
 		"in fps", "out fps");

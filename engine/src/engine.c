@@ -37,8 +37,10 @@ struct eng_engine {
 	bool screenshot_wanted; /* to be requested from the backend this frame */
 	uint32_t overlay_pass;
 	/* GPU timer sampling (see eng_desc.gpu_budget). */
-	uint32_t gpu_cursor, gpu_timed;
-	double gpu_k; /* sources timed per frame, smoothed */
+	uint32_t gpu_timed; /* sources timed in the last frame */
+	uint32_t gpu_every; /* one frame in this many is timed */
+	uint32_t gpu_wait;  /* frames since the last timed one */
+	uint64_t failures, failures_logged, last_failure_log;
 	double frame_ns_avg;
 };
 
@@ -324,6 +326,25 @@ uint32_t eng_view_count(const eng_engine *e)
 	return e->n_views;
 }
 
+void eng_source_fail(eng_source *s, const char *what)
+{
+	eng_engine *e = s->engine;
+	if (!e)
+		return;
+	e->failures++;
+	uint64_t now = srcprof_clock_ns();
+	if (now - e->last_failure_log >= 1000000000ull) {
+		eng_warn("source %s: %s failed (%llu failures so far)", s->name, what,
+			 (unsigned long long)e->failures);
+		e->last_failure_log = now;
+	}
+}
+
+uint64_t eng_failures(const eng_engine *e)
+{
+	return e->failures;
+}
+
 void eng_set_view_count(eng_engine *e, uint32_t views)
 {
 	e->desc.views = views;
@@ -366,47 +387,55 @@ uint32_t eng_gpu_timed_count(const eng_engine *e)
 	return e->gpu_timed;
 }
 
+uint32_t eng_gpu_timed_every(const eng_engine *e)
+{
+	return e->gpu_every ? e->gpu_every : 1;
+}
+
+void eng_gpu_restart_sampling(eng_engine *e)
+{
+	e->gpu_wait = UINT32_MAX - 1; /* the next check times the frame */
+}
+
 void eng_set_gpu_budget(eng_engine *e, double budget)
 {
 	e->desc.gpu_budget = budget;
 }
 
-/* Picks the sources whose renders get GPU timers this frame. Where a timer
- * costs a flush (software devices), timing every source of a big scene
- * costs several times the frame, so a rotating window of sources is timed,
- * sized so the timers cost about `gpu_budget` of the frame; the others get
- * no GPU sample this frame (the profiler keeps their windows clean). */
+/* Decides whether this frame's renders get GPU timers. Where a timer costs
+ * a flush (software devices), timing every source costs about as much as
+ * the frame itself, so one frame in N is timed - all of its sources, which
+ * is the regime the calibrated checks validate - and N grows until the
+ * timed frames cost about `gpu_budget` of the frame time. Untimed frames
+ * leave the sources without a GPU sample (the profiler keeps their windows
+ * clean), so the GPU figures stay those of the last timed frames. */
 static void choose_gpu_timed(eng_engine *e)
 {
 	const sp_gpu_timer_backend *timer = eng_gfx_gpu_timer();
 	double budget = e->desc.gpu_budget > 0 ? e->desc.gpu_budget : 0.01;
 	uint32_t n = e->n_sources;
-	if (!n)
-		return;
-	if (!timer || !timer->subtract_empty_timer || budget >= 1.0) {
-		for (uint32_t i = 0; i < n; i++)
-			e->sources[i]->gpu_timed = true;
-		e->gpu_timed = n;
-		return;
-	}
-	source_profiler_stats_t st;
-	source_profiler_get_stats(&st);
-	/* Until the profiler has measured a timer, assume a generous 300 us. */
-	double per_timer = st.gpu_timer_overhead_ns ? (double)st.gpu_timer_overhead_ns : 300e3;
-	double per_source = per_timer * e->n_views;
-	if (e->frame_time_ns)
-		e->frame_ns_avg = e->frame_ns_avg ? 0.9 * e->frame_ns_avg + 0.1 * e->frame_time_ns
+	bool timed = true;
+	if (timer && timer->subtract_empty_timer && budget < 1.0 && n) {
+		source_profiler_stats_t st;
+		source_profiler_get_stats(&st);
+		/* Until the profiler has measured a timer, assume 300 us. */
+		double per_timer = st.gpu_timer_overhead_ns ? (double)st.gpu_timer_overhead_ns : 300e3;
+		double cost = per_timer * (double)n * e->n_views;
+		if (e->frame_time_ns)
+			e->frame_ns_avg = e->frame_ns_avg
+						  ? 0.95 * e->frame_ns_avg + 0.05 * (double)e->frame_time_ns
 						  : (double)e->frame_time_ns;
-	double want = e->frame_ns_avg ? budget * e->frame_ns_avg / per_source : 1.0;
-	/* Grow slowly (a timed frame is slower), shrink at once. */
-	e->gpu_k = want < e->gpu_k ? want : e->gpu_k + (want - e->gpu_k) * 0.2;
-	uint32_t k = e->gpu_k < 1.0 ? 1 : e->gpu_k > n ? n : (uint32_t)e->gpu_k;
+		double every = e->frame_ns_avg ? cost / (budget * e->frame_ns_avg) : 1.0;
+		e->gpu_every = every < 1.0 ? 1 : every > 100000.0 ? 100000 : (uint32_t)every;
+		timed = ++e->gpu_wait >= e->gpu_every;
+		if (timed)
+			e->gpu_wait = 0;
+	} else {
+		e->gpu_every = 1;
+	}
 	for (uint32_t i = 0; i < n; i++)
-		e->sources[i]->gpu_timed = false;
-	for (uint32_t i = 0; i < k; i++)
-		e->sources[(e->gpu_cursor + i) % n]->gpu_timed = true;
-	e->gpu_cursor = (e->gpu_cursor + k) % n;
-	e->gpu_timed = k;
+		e->sources[i]->gpu_timed = timed;
+	e->gpu_timed = timed ? n : 0;
 }
 
 void eng_set_overlay(eng_engine *e, const eng_overlay *overlay)

@@ -5,9 +5,22 @@
 
 #include <stddef.h>
 
+void eng_pin_loaded_libraries(void); /* sanitizer.c */
+
 static const eng_gfx_backend *g_be;
 static uint32_t g_generation;
 static uint32_t g_last_messages; /* validation messages of the last device */
+static uint32_t g_faults;
+
+void eng_gfx_inject_faults(uint32_t faults)
+{
+	g_faults = faults;
+}
+
+uint32_t eng_gfx_faults(void)
+{
+	return g_faults;
+}
 
 uint32_t eng_gfx_generation(void)
 {
@@ -67,6 +80,7 @@ eng_result eng_gfx_init(const eng_gfx_desc *desc)
 			g_be = NULL;
 		else
 			g_generation++;
+		eng_pin_loaded_libraries();
 		return r;
 	}
 	/* auto: Vulkan, then OpenGL. */
@@ -79,6 +93,7 @@ eng_result eng_gfx_init(const eng_gfx_desc *desc)
 		eng_gfx_desc d = *desc;
 		d.api = order[i];
 		last = be->init(&d);
+		eng_pin_loaded_libraries();
 		if (last == ENG_OK) {
 			g_be = be;
 			g_generation++;

@@ -769,6 +769,49 @@ void source_profiler_async_frame_rendered(const void *source, uint64_t frame_ts_
 	e->async_ts[g.frame % SP_FBS] = frame_ts_ns;
 }
 
+size_t source_profiler_copy_samples(const void *source, source_profiler_series series,
+				    uint32_t *out, size_t max)
+{
+	uintptr_t key = (uintptr_t)source;
+	if (!g.on || !key || key == UINTPTR_MAX)
+		return 0;
+	uint32_t idx = sp_table_find(key);
+	if (idx == SP_NO_ENTRY)
+		return 0;
+	sp_entry *e = entry_fast(idx);
+	bool gpu = series == SOURCE_PROFILER_GPU || series == SOURCE_PROFILER_GPU_SUM;
+	uint32_t passes = LD(e->n_passes);
+	uint32_t stride = (gpu ? SP_GPU_FIXED : SP_CPU_FIXED) + passes;
+	uint32_t count = gpu ? LD(e->gpu_count) : LD(e->cpu_count);
+	uint32_t head = gpu ? e->gpu_head : e->cpu_head;
+	const uint32_t *base =
+		e->rings + (gpu ? (size_t)sp_capacity * (SP_CPU_FIXED + passes) : 0);
+	uint32_t first = count < sp_capacity ? 0 : head; /* the oldest record */
+	for (uint32_t i = 0; i < count && i < max; i++) {
+		const uint32_t *rec = base + (size_t)((first + i) % sp_capacity) * stride;
+		uint64_t v = 0;
+		switch (series) {
+		case SOURCE_PROFILER_TICK:
+		case SOURCE_PROFILER_GPU:
+			v = rec[0];
+			break;
+		case SOURCE_PROFILER_RENDER:
+			v = rec[1];
+			break;
+		case SOURCE_PROFILER_RENDER_SUM:
+			for (uint32_t p = 0; p < passes; p++)
+				v += rec[SP_CPU_FIXED + p];
+			break;
+		case SOURCE_PROFILER_GPU_SUM:
+			for (uint32_t p = 0; p < passes; p++)
+				v += rec[SP_GPU_FIXED + p];
+			break;
+		}
+		out[i] = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+	}
+	return count;
+}
+
 /* --- names and passes ------------------------------------------------------ */
 
 void source_profiler_set_source_name(const void *source, const char *name)

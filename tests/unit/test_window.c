@@ -210,3 +210,35 @@ TEST(durations_above_32_bits_saturate_and_are_counted)
 	source_profiler_get_stats(&st);
 	CHECK_EQ(st.saturated_samples, 1);
 }
+
+TEST(samples_are_copied_oldest_first)
+{
+	fx_init(true);
+	source_profiler_reset_video(1, 1); /* window of 5 */
+	uint32_t p1 = source_profiler_pass_id("one"), p2 = source_profiler_pass_id("two");
+	for (uint64_t f = 1; f <= 8; f++) {
+		fx_begin();
+		fx_tick(&a, f);
+		fx_render_begin();
+		source_profiler_set_pass(p1);
+		fx_render(&a, 10 * f, 100 * f);
+		source_profiler_set_pass(p2);
+		fx_render(&a, 1, 1000);
+		fx_end();
+	}
+	/* Collected frames 1..7; the window keeps 3..7. */
+	uint32_t v[8];
+	CHECK_EQ(source_profiler_copy_samples(&a, SOURCE_PROFILER_TICK, v, 8), 5);
+	for (int i = 0; i < 5; i++)
+		CHECK_EQ(v[i], 3 + i);
+	CHECK_EQ(source_profiler_copy_samples(&a, SOURCE_PROFILER_RENDER, v, 8), 5);
+	CHECK_EQ(v[0], 30);
+	CHECK_EQ(source_profiler_copy_samples(&a, SOURCE_PROFILER_RENDER_SUM, v, 8), 5);
+	CHECK_EQ(v[4], 71);
+	CHECK_EQ(source_profiler_copy_samples(&a, SOURCE_PROFILER_GPU, v, 2), 5);
+	CHECK_EQ(v[0], 300);
+	CHECK_EQ(v[1], 400);
+	CHECK_EQ(source_profiler_copy_samples(&a, SOURCE_PROFILER_GPU_SUM, v, 8), 5);
+	CHECK_EQ(v[0], 1300);
+	CHECK_EQ(source_profiler_copy_samples(&b, SOURCE_PROFILER_GPU, v, 8), 0);
+}

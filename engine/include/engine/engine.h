@@ -81,9 +81,9 @@ typedef struct eng_desc {
 	double fixed_dt;     /* > 0: scene time advances this much per frame */
 	uint32_t fps;        /* frame rate the profiler window is sized for (60) */
 	/* Share of frame time GPU timers may cost where each one is costly
-	 * (flushed timing on software devices): the engine then times a
-	 * rotating subset of sources each frame. 0: 1%; >= 1: every source
-	 * every frame. Where timers are cheap every source is always timed. */
+	 * (flushed timing on software devices): the engine then times every
+	 * source in one frame out of N, N as small as the budget allows. 0:
+	 * 1%; >= 1: every frame. Where timers are cheap every frame is timed. */
 	double gpu_budget;
 } eng_desc;
 
@@ -120,6 +120,13 @@ typedef struct eng_gpu_scope {
 eng_gpu_scope eng_source_gpu_begin(eng_source *s, const char *pass);
 void eng_source_gpu_end(eng_gpu_scope *scope);
 
+/* A source reports that its tick or render failed (its work was not
+ * done). The engine counts it and logs it, at most once a second per
+ * engine; the frame goes on, and the profiler still records the time the
+ * call took. */
+void eng_source_fail(eng_source *s, const char *what);
+uint64_t eng_failures(const eng_engine *e);
+
 /* Views in draw order; 2 (main, preview) or 3 (and side). */
 uint32_t eng_view_count(const eng_engine *e);
 void eng_set_view_count(eng_engine *e, uint32_t views);
@@ -131,8 +138,12 @@ bool eng_paused(const eng_engine *e);
 uint64_t eng_frame_index(const eng_engine *e);
 /* The last frame's duration (frame_begin to frame_begin), ns. */
 uint64_t eng_frame_time_ns(const eng_engine *e);
-/* Sources whose renders got GPU timers in the last frame. */
+/* Sources whose renders got GPU timers in the last frame (all or none). */
 uint32_t eng_gpu_timed_count(const eng_engine *e);
+/* One frame in this many is GPU-timed (1 where timers are cheap). */
+uint32_t eng_gpu_timed_every(const eng_engine *e);
+/* Makes the next frame a GPU-timed one (benchmarks align their blocks). */
+void eng_gpu_restart_sampling(eng_engine *e);
 void eng_set_gpu_budget(eng_engine *e, double budget);
 
 /* The GPU cost of `s` alone: its prepare and its draws in every view,

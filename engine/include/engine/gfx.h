@@ -201,6 +201,19 @@ void eng_gfx_draw(uint32_t first, uint32_t count, uint32_t instances);
 void eng_gfx_request_screenshot(void);
 const uint8_t *eng_gfx_read_screenshot(uint32_t *width, uint32_t *height);
 
+/* --- Fault injection (tests) ------------------------------------------------ */
+
+typedef enum eng_fault {
+	ENG_FAULT_TIMER_UNAVAILABLE = 1, /* GPU timer results never become available */
+	ENG_FAULT_TIMER_POOL_SMALL = 2,  /* timer pools hold 4 timers at most */
+	ENG_FAULT_OUT_OF_DATE = 4,       /* the swapchain reports out of date once */
+	ENG_FAULT_DEVICE_LOST = 8,       /* the device is lost at the next submit */
+} eng_fault;
+
+/* Turns the given faults on (replacing the current set). */
+void eng_gfx_inject_faults(uint32_t faults);
+uint32_t eng_gfx_faults(void);
+
 /* Renders `fn` in a submission of its own and returns how long the GPU
  * took, submit to fence, on the CPU clock (ns) - the serialized reference
  * per-source GPU times are checked against. Between frames. */

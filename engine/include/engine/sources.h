@@ -56,6 +56,9 @@ typedef struct eng_video_desc {
 	uint32_t accept_every;   /* renderer takes every Nth new frame; 0/1: all */
 } eng_video_desc;
 eng_source *eng_video_create(const eng_video_desc *desc);
+/* Test hook: the producer stalls for `ms`, then makes up the frames it
+ * missed back to back (a flood), then goes on at its rate. */
+void eng_video_stall(eng_source *s, uint32_t ms);
 
 typedef struct eng_effect_desc {
 	const char *name;

@@ -24,6 +24,7 @@ typedef struct video_source {
 	pthread_t thread;
 	bool thread_started;
 	_Atomic bool stop;
+	_Atomic uint32_t stall_ms; /* test hook: stall, then flood */
 	pthread_mutex_t lock;
 	uint8_t *frames[2];     /* producer writes [back], publishes by swapping */
 	uint32_t front;         /* under lock: the newest published frame */
@@ -81,10 +82,19 @@ static void *producer(void *arg)
 			back ^= 1u;
 			source_profiler_async_frame_received(v);
 		}
+		uint32_t stall = atomic_exchange(&v->stall_ms, 0);
+		if (stall) {
+			/* Sleep through the stall and keep the schedule: the frames
+			 * missed come out back to back afterwards. */
+			struct timespec s = {(time_t)(stall / 1000), (long)(stall % 1000) * 1000000L};
+			nanosleep(&s, NULL);
+			next += period;
+			continue;
+		}
 		next += period;
 		uint64_t now = srcprof_clock_monotonic_ns();
-		if (next < now)
-			next = now; /* fell behind: do not burst */
+		if (next + 1000000000ull < now)
+			next = now; /* more than a second behind: drop the backlog */
 		struct timespec ts = {(time_t)(next / 1000000000ull), (long)(next % 1000000000ull)};
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 	}
@@ -152,6 +162,12 @@ static void video_destroy(eng_source *s)
 	free(v->frames[1]);
 	free(v->upload);
 	free(v);
+}
+
+void eng_video_stall(eng_source *s, uint32_t ms)
+{
+	if (s && s->type->render == video_render)
+		atomic_store(&((video_source *)s)->stall_ms, ms);
 }
 
 static const eng_source_type video_type = {

@@ -37,8 +37,11 @@ const char *vk_result_str(VkResult r)
 		C(VK_ERROR_OUT_OF_DATE_KHR)
 		C(VK_ERROR_NATIVE_WINDOW_IN_USE_KHR)
 #undef C
-	default:
-		return "VkResult error";
+	default: {
+		static _Thread_local char buf[32];
+		snprintf(buf, sizeof buf, "VkResult %d", (int)r);
+		return buf;
+	}
 	}
 }
 

@@ -261,9 +261,15 @@ static bool vk_begin_frame(void)
 		}
 		if (wait_slot(slot) != ENG_OK)
 			return false;
-		VkResult r = vkAcquireNextImageKHR(vk.device, vt.swapchain, UINT64_MAX,
-						   vg.frames[slot].acquired, VK_NULL_HANDLE,
-						   &vg.swap_index);
+		VkResult r;
+		if (eng_gfx_faults() & ENG_FAULT_OUT_OF_DATE) {
+			/* As the driver says it: from the acquire, nothing acquired. */
+			eng_gfx_inject_faults(eng_gfx_faults() & ~(uint32_t)ENG_FAULT_OUT_OF_DATE);
+			r = VK_ERROR_OUT_OF_DATE_KHR;
+		} else {
+			r = vkAcquireNextImageKHR(vk.device, vt.swapchain, UINT64_MAX,
+						  vg.frames[slot].acquired, VK_NULL_HANDLE, &vg.swap_index);
+		}
 		if (r == VK_ERROR_OUT_OF_DATE_KHR) {
 			vt.out_of_date = true;
 			return false;
@@ -380,6 +386,12 @@ static eng_result submit(bool present)
 	};
 	VK_CHECK_RET(vkResetFences(vk.device, 1, &f->fence));
 	VkResult r = vkQueueSubmit2(vk.queue, 1, &si, f->fence);
+	if (r >= 0 && (eng_gfx_faults() & ENG_FAULT_DEVICE_LOST)) {
+		/* What a real loss looks like from here: the submit fails and
+		 * nothing waits on this frame. */
+		vkQueueWaitIdle(vk.queue);
+		r = VK_ERROR_DEVICE_LOST;
+	}
 	if (r == VK_ERROR_DEVICE_LOST)
 		vg.device_lost = true;
 	VK_CHECK_RET(r);

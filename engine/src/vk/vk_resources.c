@@ -546,8 +546,11 @@ eng_pipeline vk_make_pipeline(const eng_pipeline_desc *desc)
 		.layout = vg.pipeline_layout,
 	};
 	vk_pipeline_res *p = &vg.pipelines[vg.n_pipelines];
-	if (vkCreateGraphicsPipelines(vk.device, vg.cache, 1, &ci, NULL, &p->pipeline) < 0) {
-		eng_error("vulkan: cannot create the pipeline %s + %s", desc->vs, desc->fs);
+	VkResult r = vkCreateGraphicsPipelines(vk.device, vg.cache, 1, &ci, NULL, &p->pipeline);
+	if (r < 0) {
+		eng_error("vulkan: the driver rejected the pipeline %s/%s.vk.spv + %s.vk.spv (%s); "
+			  "rebuild the shaders or point --shader-dir at good ones",
+			  vg.shader_dir, desc->vs, desc->fs, vk_result_str(r));
 		return (eng_pipeline){0};
 	}
 	p->desc = *desc;

@@ -56,6 +56,8 @@ const char *vk_timer_mode(void)
 static uint32_t timer_reserve(void *user, uint32_t slot, uint32_t queries)
 {
 	(void)user;
+	if (eng_gfx_faults() & ENG_FAULT_TIMER_POOL_SMALL)
+		queries = 2 + 2 * 4;
 	if (T.capacity[slot] >= queries)
 		return T.capacity[slot];
 	uint32_t want = queries + queries / 2;
@@ -138,7 +140,7 @@ static void timer_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp 
 static sp_gpu_read timer_read(void *user, uint32_t slot, uint32_t count, uint64_t *ns)
 {
 	(void)user;
-	if (!count || count > T.capacity[slot])
+	if (!count || count > T.capacity[slot] || (eng_gfx_faults() & ENG_FAULT_TIMER_UNAVAILABLE))
 		return SP_GPU_READ_NOT_READY;
 	VkResult r = vkGetQueryPoolResults(
 		vk.device, T.pool[slot], 0, count, (size_t)count * 2 * sizeof(uint64_t), T.results,

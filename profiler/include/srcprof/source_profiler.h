@@ -204,6 +204,20 @@ size_t source_profiler_fill_pass_results(const void *source, source_profiler_pas
  * false. Any thread. */
 bool source_profiler_get_sample_counts(const void *source, uint32_t *cpu, uint32_t *gpu);
 
+/* The per-frame samples behind a source's statistics, for percentiles. */
+typedef enum source_profiler_series {
+	SOURCE_PROFILER_TICK,       /* tick, ns */
+	SOURCE_PROFILER_RENDER,     /* CPU, first render of the frame */
+	SOURCE_PROFILER_RENDER_SUM, /* CPU, all renders of the frame */
+	SOURCE_PROFILER_GPU,        /* GPU, first render */
+	SOURCE_PROFILER_GPU_SUM,    /* GPU, all renders */
+} source_profiler_series;
+
+/* Copies up to `max` samples of `series` for `source`, oldest first, and
+ * returns how many the window holds. Graphics thread, between frames. */
+size_t source_profiler_copy_samples(const void *source, source_profiler_series series,
+				    uint32_t *out, size_t max);
+
 /* Gives `source` a name for exports and traces (copied). Any thread. */
 void source_profiler_set_source_name(const void *source, const char *name);
 

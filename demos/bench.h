@@ -1,0 +1,87 @@
+/* srcprof-bench: what each source costs on this GPU, and what profiling
+ * costs. bench_run.c measures, bench_out.c writes the table, JSON, CSV and
+ * SVG, bench.c parses the command line. */
+#ifndef DEMOS_BENCH_H
+#define DEMOS_BENCH_H
+
+#include "scenes.h"
+
+#include "engine/engine.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define BENCH_MAX_POINTS 16
+#define BENCH_MAX_PAIRS 32
+#define BENCH_ISOLATE_TOP 20 /* --isolate measures the costliest sources */
+
+typedef struct bench_opts {
+	eng_api apis[2];
+	uint32_t n_apis;
+	const scene_def *scene;
+	uint32_t sources[BENCH_MAX_POINTS];
+	uint32_t n_points; /* 0: the scene's default count */
+	uint32_t frames, warmup, repeat;
+	uint32_t width, height;
+	double gpu_budget; /* for the overhead runs */
+	bool isolate;
+	const char *json, *csv, *svg;
+	const char *shader_dir;
+	bool progress; /* stderr is a terminal */
+} bench_opts;
+
+typedef struct bench_source {
+	char name[48], type[16];
+	/* GPU time summed over the source's renders in a frame, us. */
+	double gpu_avg, gpu_p50, gpu_p95, gpu_max;
+	uint32_t gpu_samples;
+	double share;                            /* of the frame's GPU time */
+	double tick_avg, render_avg, render_sum; /* CPU, us */
+	double isolated;                         /* alone, us; < 0: not measured */
+} bench_source;
+
+typedef struct bench_frames { /* frame times of one mode, ms */
+	double mean, p50, p95, p99, fps;
+	uint32_t frames;
+} bench_frames;
+
+typedef struct bench_ratio {
+	double pair[BENCH_MAX_PAIRS];
+	double median, min, max;
+} bench_ratio;
+
+typedef struct bench_point {
+	const char *api;
+	uint32_t sources;
+	char device[256], driver[520], mode[64];
+	bool software;
+	bench_source *src;
+	uint32_t n_src;
+	double frame_gpu_avg;      /* us, the frame's own GPU range */
+	double timer_overhead;     /* us, an empty timer (subtracted) */
+	bench_frames timed;        /* every frame GPU-timed (the figures above) */
+	bench_frames off, cpu, gpu; /* the overhead blocks, pooled */
+	uint32_t pairs;
+	bench_ratio ratio_cpu, ratio_gpu;
+	uint32_t gpu_every;        /* one frame in this many GPU-timed in gpu blocks */
+	uint32_t failures;         /* validation messages, frame errors */
+} bench_point;
+
+typedef struct bench_result {
+	bench_point points[2 * BENCH_MAX_POINTS];
+	uint32_t n_points;
+	char machine[256], git[64];
+	double wall_s;
+} bench_result;
+
+/* Runs one (api, source count) point; false when the API cannot start. */
+bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, bench_point *pt);
+void bench_point_free(bench_point *pt);
+
+void bench_print(FILE *out, const bench_opts *o, const bench_result *r);
+bool bench_write_json(const char *path, const bench_opts *o, const bench_result *r);
+bool bench_write_csv(const char *path, const bench_result *r);
+bool bench_write_svg(const char *path, const bench_opts *o, const bench_result *r);
+
+#endif

@@ -1,0 +1,344 @@
+/* srcprof-bench output: the table on stdout, JSON with every figure, a CSV
+ * row per source, and an SVG chart (per-source GPU bars; frame cost against
+ * the number of sources). */
+#include "bench.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int by_gpu(const void *a, const void *b)
+{
+	const bench_source *x = a, *y = b;
+	return (x->gpu_avg < y->gpu_avg) - (x->gpu_avg > y->gpu_avg);
+}
+
+/* Sources of a point, costliest first (a copy the caller frees). */
+static bench_source *sorted_sources(const bench_point *p)
+{
+	bench_source *s = malloc((p->n_src ? p->n_src : 1) * sizeof *s);
+	if (s) {
+		memcpy(s, p->src, p->n_src * sizeof *s);
+		qsort(s, p->n_src, sizeof *s, by_gpu);
+	}
+	return s;
+}
+
+static double pct(double ratio)
+{
+	return (ratio - 1.0) * 100.0;
+}
+
+void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
+{
+	for (uint32_t i = 0; i < r->n_points; i++) {
+		const bench_point *p = &r->points[i];
+		fprintf(out, "\n== %s, scene %s, %u sources: %s (%s)\n", p->api, o->scene->name,
+			p->sources, p->device, p->driver);
+		fprintf(out, "GPU timing mode: %s%s; an empty timer costs %.1f us and is subtracted\n",
+			p->mode, p->software ? " (software device)" : "", p->timer_overhead);
+		fprintf(out, "frames (every frame GPU-timed): mean %.2f ms, p50 %.2f, p95 %.2f, p99 "
+			     "%.2f, %.1f fps; the frame's GPU time %.1f us\n",
+			p->timed.mean, p->timed.p50, p->timed.p95, p->timed.p99, p->timed.fps,
+			p->frame_gpu_avg);
+		bench_source *s = sorted_sources(p);
+		if (s) {
+			bool iso = false;
+			for (uint32_t k = 0; k < p->n_src; k++)
+				iso |= s[k].isolated >= 0;
+			fprintf(out, "%-22s %-9s %9s %9s %9s %9s %6s %8s %8s%s\n", "source (us)", "type",
+				"GPU avg", "p50", "p95", "max", "share", "tick", "render",
+				iso ? "     alone  in/alone" : "");
+			uint32_t shown = p->n_src < 25 ? p->n_src : 25;
+			for (uint32_t k = 0; k < shown; k++) {
+				const bench_source *b = &s[k];
+				fprintf(out, "%-22.22s %-9.9s %9.1f %9.1f %9.1f %9.1f %5.1f%% %8.1f %8.1f",
+					b->name, b->type, b->gpu_avg, b->gpu_p50, b->gpu_p95, b->gpu_max,
+					b->share * 100, b->tick_avg, b->render_avg);
+				if (b->isolated >= 0)
+					fprintf(out, " %9.1f %8.3f", b->isolated,
+						b->isolated > 0 ? b->gpu_avg / b->isolated : 0);
+				fputc('\n', out);
+			}
+			if (p->n_src > shown)
+				fprintf(out, "... %u more sources\n", p->n_src - shown);
+			free(s);
+		}
+		fprintf(out, "overhead, %u interleaved pairs (median, spread):\n", p->pairs);
+		fprintf(out, "  off      mean %8.2f ms  p50 %8.2f  p95 %8.2f  p99 %8.2f  (%u frames)\n",
+			p->off.mean, p->off.p50, p->off.p95, p->off.p99, p->off.frames);
+		fprintf(out, "  CPU      mean %8.2f ms  %+6.2f%% (%+.2f .. %+.2f)\n", p->cpu.mean,
+			pct(p->ratio_cpu.median), pct(p->ratio_cpu.min), pct(p->ratio_cpu.max));
+		fprintf(out, "  CPU+GPU  mean %8.2f ms  %+6.2f%% (%+.2f .. %+.2f), one frame in %u "
+			     "GPU-timed (budget %.1f%%)\n",
+			p->gpu.mean, pct(p->ratio_gpu.median), pct(p->ratio_gpu.min),
+			pct(p->ratio_gpu.max), p->gpu_every, o->gpu_budget * 100);
+		if (p->failures)
+			fprintf(out, "  %u validation messages during the run\n", p->failures);
+	}
+	if (r->n_points > 1) {
+		fprintf(out, "\nscaling (%s):\n%6s %8s %10s %12s %12s %12s %12s\n", o->scene->name, "api",
+			"sources", "frame ms", "us/source", "CPU prof", "GPU prof", "GPU/source");
+		for (uint32_t i = 0; i < r->n_points; i++) {
+			const bench_point *p = &r->points[i];
+			double n = p->sources ? p->sources : 1;
+			fprintf(out, "%6s %8u %10.2f %12.2f %11.2f%% %11.2f%% %12.1f\n", p->api, p->sources,
+				p->off.mean, p->off.mean * 1000 / n, pct(p->ratio_cpu.median),
+				pct(p->ratio_gpu.median), p->frame_gpu_avg / n);
+		}
+	}
+	fprintf(out, "\n%s; git %s; %.0f s\n", r->machine, r->git, r->wall_s);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void json_frames(FILE *f, const char *name, const bench_frames *b)
+{
+	fprintf(f, "\"%s\": {\"frames\": %u, \"mean_ms\": %.4f, \"p50_ms\": %.4f, \"p95_ms\": %.4f, "
+		   "\"p99_ms\": %.4f, \"fps\": %.3f}",
+		name, b->frames, b->mean, b->p50, b->p95, b->p99, b->fps);
+}
+
+static void json_ratio(FILE *f, const char *name, const bench_ratio *r, uint32_t n)
+{
+	fprintf(f, "\"%s\": {\"median\": %.5f, \"min\": %.5f, \"max\": %.5f, \"pairs\": [", name,
+		r->median, r->min, r->max);
+	for (uint32_t i = 0; i < n; i++)
+		fprintf(f, "%s%.5f", i ? ", " : "", r->pair[i]);
+	fprintf(f, "]}");
+}
+
+bool bench_write_json(const char *path, const bench_opts *o, const bench_result *r)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return false;
+	fprintf(f, "{\n  \"generator\": \"srcprof-bench\",\n  \"machine\": ");
+	json_str(f, r->machine);
+	fprintf(f, ",\n  \"git\": ");
+	json_str(f, r->git);
+	fprintf(f, ",\n  \"scene\": ");
+	json_str(f, o->scene->name);
+	fprintf(f, ",\n  \"frames\": %u, \"warmup\": %u, \"pairs\": %u, \"gpu_budget\": %.4f, "
+		   "\"size\": [%u, %u],\n  \"wall_s\": %.1f,\n  \"points\": [",
+		o->frames, o->warmup, o->repeat, o->gpu_budget, o->width, o->height, r->wall_s);
+	for (uint32_t i = 0; i < r->n_points; i++) {
+		const bench_point *p = &r->points[i];
+		fprintf(f, "%s\n    {\"api\": ", i ? "," : "");
+		json_str(f, p->api);
+		fprintf(f, ", \"sources\": %u, \"device\": ", p->sources);
+		json_str(f, p->device);
+		fprintf(f, ", \"driver\": ");
+		json_str(f, p->driver);
+		fprintf(f, ", \"gpu_timing\": ");
+		json_str(f, p->mode);
+		fprintf(f, ", \"software\": %s, \"frame_gpu_us\": %.3f, \"timer_overhead_us\": %.3f, "
+			   "\"gpu_timed_every\": %u, \"validation_messages\": %u,\n     ",
+			p->software ? "true" : "false", p->frame_gpu_avg, p->timer_overhead, p->gpu_every,
+			p->failures);
+		json_frames(f, "frames_timed", &p->timed);
+		fprintf(f, ",\n     ");
+		json_frames(f, "frames_off", &p->off);
+		fprintf(f, ",\n     ");
+		json_frames(f, "frames_cpu", &p->cpu);
+		fprintf(f, ",\n     ");
+		json_frames(f, "frames_cpu_gpu", &p->gpu);
+		fprintf(f, ",\n     ");
+		json_ratio(f, "overhead_cpu", &p->ratio_cpu, p->pairs);
+		fprintf(f, ",\n     ");
+		json_ratio(f, "overhead_cpu_gpu", &p->ratio_gpu, p->pairs);
+		fprintf(f, ",\n     \"sources_detail\": [");
+		for (uint32_t k = 0; k < p->n_src; k++) {
+			const bench_source *b = &p->src[k];
+			fprintf(f, "%s\n       {\"name\": ", k ? "," : "");
+			json_str(f, b->name);
+			fprintf(f, ", \"type\": ");
+			json_str(f, b->type);
+			fprintf(f, ", \"gpu_avg_us\": %.3f, \"gpu_p50_us\": %.3f, \"gpu_p95_us\": %.3f, "
+				   "\"gpu_max_us\": %.3f, \"gpu_samples\": %u, \"share\": %.5f, "
+				   "\"tick_avg_us\": %.3f, \"render_avg_us\": %.3f, \"render_sum_us\": %.3f",
+				b->gpu_avg, b->gpu_p50, b->gpu_p95, b->gpu_max, b->gpu_samples, b->share,
+				b->tick_avg, b->render_avg, b->render_sum);
+			if (b->isolated >= 0)
+				fprintf(f, ", \"isolated_us\": %.3f", b->isolated);
+			fputc('}', f);
+		}
+		fprintf(f, "]}");
+	}
+	fprintf(f, "\n  ]\n}\n");
+	return fclose(f) == 0;
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+bool bench_write_csv(const char *path, const bench_result *r)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return false;
+	fputs("api,sources,source,type,gpu_avg_us,gpu_p50_us,gpu_p95_us,gpu_max_us,gpu_samples,"
+	      "share,tick_avg_us,render_avg_us,render_sum_us,isolated_us,gpu_timing\n",
+	      f);
+	for (uint32_t i = 0; i < r->n_points; i++) {
+		const bench_point *p = &r->points[i];
+		for (uint32_t k = 0; k < p->n_src; k++) {
+			const bench_source *b = &p->src[k];
+			fprintf(f, "%s,%u,", p->api, p->sources);
+			csv_field(f, b->name);
+			fprintf(f, ",%s,%.3f,%.3f,%.3f,%.3f,%u,%.5f,%.3f,%.3f,%.3f,", b->type, b->gpu_avg,
+				b->gpu_p50, b->gpu_p95, b->gpu_max, b->gpu_samples, b->share, b->tick_avg,
+				b->render_avg, b->render_sum);
+			if (b->isolated >= 0)
+				fprintf(f, "%.3f", b->isolated);
+			fprintf(f, ",%s\n", p->mode);
+		}
+	}
+	return fclose(f) == 0;
+}
+
+static void xml_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+/* Chart 1: the first point's sources as horizontal bars (avg, with the
+ * p95 as a whisker). Chart 2, with several points: frame time (profiler
+ * off, CPU, CPU+GPU) against the number of sources, log-log. */
+bool bench_write_svg(const char *path, const bench_opts *o, const bench_result *r)
+{
+	if (!r->n_points)
+		return false;
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return false;
+	const bench_point *p = &r->points[0];
+	bench_source *s = sorted_sources(p);
+	uint32_t bars = p->n_src < 40 ? p->n_src : 40;
+	double w = 900, bar_h = 18, top = 60, left = 200, chart_w = 600;
+	double h1 = top + bars * bar_h + 40, h2 = r->n_points > 1 ? 380 : 0;
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+		   "font-family=\"sans-serif\" font-size=\"12\">\n",
+		w, h1 + h2);
+	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
+	fprintf(f, "<text x=\"10\" y=\"22\" font-size=\"16\">GPU time per source (us per frame, all "
+		   "passes): ");
+	xml_text(f, p->api);
+	fprintf(f, ", scene %s, %u sources, ", o->scene->name, p->sources);
+	xml_text(f, p->mode);
+	fprintf(f, "</text>\n<text x=\"10\" y=\"42\" fill=\"#555\">");
+	xml_text(f, p->device);
+	fprintf(f, "; bar = average, line = p95</text>\n");
+	double max = 0;
+	for (uint32_t k = 0; s && k < bars; k++)
+		max = fmax(max, fmax(s[k].gpu_avg, s[k].gpu_p95));
+	if (max <= 0)
+		max = 1;
+	for (uint32_t k = 0; s && k < bars; k++) {
+		double y = top + k * bar_h, bw = s[k].gpu_avg / max * chart_w;
+		fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">", left - 6, y + 13);
+		xml_text(f, s[k].name);
+		fprintf(f, "</text>\n<rect class=\"bar\" x=\"%.0f\" y=\"%.1f\" width=\"%.1f\" "
+			   "height=\"%.1f\" fill=\"#4a90d9\"><title>",
+			left, y + 2, bw, bar_h - 4);
+		xml_text(f, s[k].name);
+		fprintf(f, ": %.1f us avg, p95 %.1f</title></rect>\n", s[k].gpu_avg, s[k].gpu_p95);
+		double px = left + s[k].gpu_p95 / max * chart_w;
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#c0392b\"/>\n",
+			px, y + 2, px, y + bar_h - 2);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#333\">%.1f</text>\n", left + bw + 4,
+			y + 13, s[k].gpu_avg);
+	}
+	free(s);
+	if (r->n_points > 1) {
+		double y0 = h1 + 40, ch = 280, cw = 700, x0 = 120;
+		double nmin = 1e30, nmax = 0, tmin = 1e30, tmax = 0;
+		for (uint32_t i = 0; i < r->n_points; i++) {
+			const bench_point *q = &r->points[i];
+			nmin = fmin(nmin, q->sources);
+			nmax = fmax(nmax, q->sources);
+			double t[3] = {q->off.mean, q->cpu.mean, q->gpu.mean};
+			for (int m = 0; m < 3; m++) {
+				if (t[m] > 0) {
+					tmin = fmin(tmin, t[m]);
+					tmax = fmax(tmax, t[m]);
+				}
+			}
+		}
+		if (nmax <= nmin)
+			nmax = nmin * 10;
+		if (tmax <= tmin)
+			tmax = tmin * 10;
+		fprintf(f, "<text x=\"10\" y=\"%.0f\" font-size=\"16\">Frame time (ms) against sources, "
+			   "log-log: profiler off, CPU timing, CPU+GPU timing</text>\n",
+			y0 - 14);
+		fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" "
+			   "stroke=\"#999\"/>\n",
+			x0, y0, cw, ch);
+		static const char *const colors[3] = {"#2c3e50", "#27ae60", "#c0392b"};
+		static const char *const labels[3] = {"off", "CPU", "CPU+GPU"};
+		for (int m = 0; m < 3; m++) {
+			for (int api = 0; api < 2; api++) {
+				const char *want = api ? "gl" : "vulkan";
+				fprintf(f, "<polyline class=\"series\" fill=\"none\" stroke=\"%s\" "
+					   "stroke-width=\"2\"%s points=\"",
+					colors[m], api ? " stroke-dasharray=\"6,4\"" : "");
+				for (uint32_t i = 0; i < r->n_points; i++) {
+					const bench_point *q = &r->points[i];
+					double t = m == 0 ? q->off.mean : m == 1 ? q->cpu.mean : q->gpu.mean;
+					if (strcmp(q->api, want) != 0 || t <= 0)
+						continue;
+					double x = x0 + log(q->sources / nmin) / log(nmax / nmin) * cw;
+					double y = y0 + ch - log(t / tmin) / log(tmax / tmin) * ch;
+					fprintf(f, "%.1f,%.1f ", x, y);
+				}
+				fprintf(f, "\"/>\n");
+			}
+			fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" fill=\"%s\">%s</text>\n", x0 + cw + 10,
+				y0 + 20 + m * 18, colors[m], labels[m]);
+		}
+		fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">%.0f</text><text x=\"%.0f\" y=\"%.0f\" "
+			   "text-anchor=\"end\">%.0f sources</text>\n",
+			x0, y0 + ch + 16, nmin, x0 + cw, y0 + ch + 16, nmax);
+		fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">%.1f ms</text><text "
+			   "x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">%.1f ms</text>\n",
+			x0 - 6, y0 + ch, tmin, x0 - 6, y0 + 12, tmax);
+		fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" fill=\"#555\">solid: vulkan, dashed: gl</text>\n",
+			x0 + cw + 10, y0 + 90);
+	}
+	fprintf(f, "</svg>\n");
+	return fclose(f) == 0;
+}

@@ -1,0 +1,297 @@
+/* The measurements of one bench point (an API and a source count):
+ *
+ * 1. Warm-up frames (shader compiles, caches).
+ * 2. Every frame GPU-timed, with a profiler window as long as the run:
+ *    per-source GPU averages and percentiles from the window's samples,
+ *    CPU tick and render averages, the frame's own GPU time.
+ * 3. --isolate: the costliest sources each rendered alone (own submission,
+ *    fence, wall clock) to compare with their in-frame figures.
+ * 4. Overhead: blocks of frames with the profiler off, CPU-only, and
+ *    CPU+GPU at the default GPU budget, interleaved (the order rotates each
+ *    pair), each block's mean frame time compared with its pair's "off".
+ *    A CPU+GPU block spans whole sampling periods (one GPU-timed frame in
+ *    N), starting on a timed frame, so it carries its fair share.
+ */
+#include "bench.h"
+
+#include "engine/log.h"
+#include "srcprof/clock.h"
+#include "srcprof/source_profiler.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* q-quantile (0..1) of sorted values, nearest rank. */
+static double quantile(const double *sorted, uint32_t n, double q)
+{
+	if (!n)
+		return 0;
+	uint32_t i = (uint32_t)ceil(q * n);
+	return sorted[i ? i - 1 : 0];
+}
+
+static void frame_stats(double *ms, uint32_t n, bench_frames *out)
+{
+	qsort(ms, n, sizeof *ms, cmp_double);
+	double sum = 0;
+	for (uint32_t i = 0; i < n; i++)
+		sum += ms[i];
+	*out = (bench_frames){
+		.frames = n,
+		.mean = n ? sum / n : 0,
+		.p50 = quantile(ms, n, 0.50),
+		.p95 = quantile(ms, n, 0.95),
+		.p99 = quantile(ms, n, 0.99),
+	};
+	out->fps = out->mean > 0 ? 1000.0 / out->mean : 0;
+}
+
+static void progress(const bench_opts *o, const char *what, uint32_t sources, uint32_t done,
+		     uint32_t total)
+{
+	if (!o->progress)
+		return;
+	fprintf(stderr, "\r%-40s %6u sources  %5u/%-5u", what, sources, done, total);
+	fflush(stderr);
+}
+
+/* Runs n frames, appending each frame's wall time (ms) to ms[]. */
+static bool frames(eng_engine *e, uint32_t n, double *ms, const bench_opts *o, const char *what,
+		   uint32_t sources)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t t0 = srcprof_clock_monotonic_ns();
+		if (eng_frame(e) != ENG_OK)
+			return false;
+		if (ms)
+			ms[i] = (double)(srcprof_clock_monotonic_ns() - t0) / 1e6;
+		if ((i & 7) == 0)
+			progress(o, what, sources, i, n);
+	}
+	return true;
+}
+
+static int by_gpu(const void *a, const void *b)
+{
+	const bench_source *x = a, *y = b;
+	return (x->gpu_avg < y->gpu_avg) - (x->gpu_avg > y->gpu_avg);
+}
+
+/* Per-source figures from the profiler after the timed run. */
+static void collect_sources(eng_engine *e, bench_point *pt)
+{
+	uint32_t n = eng_source_count(e);
+	pt->src = calloc(n ? n : 1, sizeof *pt->src);
+	uint32_t cap = 1u << 16;
+	uint32_t *samples = malloc(cap * sizeof *samples);
+	double *v = malloc(cap * sizeof *v);
+	if (!pt->src || !samples || !v) {
+		free(samples);
+		free(v);
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		eng_source *s = eng_source_at(e, i);
+		bench_source *b = &pt->src[pt->n_src++];
+		snprintf(b->name, sizeof b->name, "%s", s->name);
+		snprintf(b->type, sizeof b->type, "%s", s->type->name);
+		b->isolated = -1;
+		profiler_result_t r;
+		if (source_profiler_fill_result(s, &r)) {
+			b->tick_avg = (double)r.tick_avg / 1e3;
+			b->render_avg = (double)r.render_avg / 1e3;
+			b->render_sum = (double)r.render_sum / 1e3;
+		}
+		size_t got = source_profiler_copy_samples(s, SOURCE_PROFILER_GPU_SUM, samples, cap);
+		uint32_t m = (uint32_t)(got < cap ? got : cap);
+		double sum = 0;
+		for (uint32_t k = 0; k < m; k++) {
+			v[k] = (double)samples[k] / 1e3;
+			sum += v[k];
+		}
+		qsort(v, m, sizeof *v, cmp_double);
+		b->gpu_samples = m;
+		b->gpu_avg = m ? sum / m : 0;
+		b->gpu_p50 = quantile(v, m, 0.50);
+		b->gpu_p95 = quantile(v, m, 0.95);
+		b->gpu_max = m ? v[m - 1] : 0;
+		b->share = pt->frame_gpu_avg > 0 ? b->gpu_avg / pt->frame_gpu_avg : 0;
+	}
+	free(samples);
+	free(v);
+}
+
+/* The mean of a block's frames, ms. */
+static double block_mean(const double *ms, uint32_t n)
+{
+	double sum = 0;
+	for (uint32_t i = 0; i < n; i++)
+		sum += ms[i];
+	return n ? sum / n : 0;
+}
+
+static void ratio_stats(bench_ratio *r, uint32_t n)
+{
+	double sorted[BENCH_MAX_PAIRS];
+	memcpy(sorted, r->pair, n * sizeof *sorted);
+	qsort(sorted, n, sizeof *sorted, cmp_double);
+	r->median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+	r->min = sorted[0];
+	r->max = sorted[n - 1];
+}
+
+enum { MODE_OFF, MODE_CPU, MODE_GPU };
+
+/* Switches the profiler to `mode`; toggles apply at the next frame, and
+ * turning profiling on again rebuilds every source's entry, so a few
+ * frames pass before a block is measured. */
+static bool set_mode(eng_engine *e, int mode, const bench_opts *o, uint32_t sources)
+{
+	source_profiler_enable(mode != MODE_OFF);
+	source_profiler_gpu_enable(mode == MODE_GPU);
+	return frames(e, 4, NULL, o, "switching mode", sources);
+}
+
+static bool overhead(eng_engine *e, const bench_opts *o, uint32_t sources, bench_point *pt)
+{
+	uint32_t block = o->frames / 4 < 20 ? 20 : o->frames / 4;
+	/* Pooled frame times per mode, sized for the longest GPU blocks. */
+	uint32_t cap = o->repeat * (block + 100000);
+	double *pool[3], *ms = malloc((size_t)(block + 100000) * sizeof *ms);
+	uint32_t pooled[3] = {0};
+	for (int m = 0; m < 3; m++)
+		pool[m] = malloc((size_t)cap * sizeof(double));
+	bool ok = ms && pool[0] && pool[1] && pool[2];
+	eng_set_gpu_budget(e, o->gpu_budget);
+	for (uint32_t p = 0; ok && p < o->repeat && p < BENCH_MAX_PAIRS; p++) {
+		double mean[3] = {0};
+		for (int k = 0; ok && k < 3; k++) {
+			int mode = (int)((p + (uint32_t)k) % 3);
+			ok = set_mode(e, mode, o, sources);
+			uint32_t n = block;
+			if (mode == MODE_GPU) {
+				uint32_t every = eng_gpu_timed_every(e);
+				n = every * ((block + every - 1) / every);
+				if (n > 100000)
+					n = 100000;
+				eng_gpu_restart_sampling(e);
+				pt->gpu_every = every;
+			}
+			const char *what = mode == MODE_OFF ? "overhead: profiler off"
+					   : mode == MODE_CPU ? "overhead: CPU timing"
+							      : "overhead: CPU+GPU timing";
+			ok = ok && frames(e, n, ms, o, what, sources);
+			mean[mode] = block_mean(ms, n);
+			if (pooled[mode] + n <= cap) {
+				memcpy(pool[mode] + pooled[mode], ms, n * sizeof *ms);
+				pooled[mode] += n;
+			}
+		}
+		if (ok) {
+			pt->ratio_cpu.pair[p] = mean[MODE_CPU] / mean[MODE_OFF];
+			pt->ratio_gpu.pair[p] = mean[MODE_GPU] / mean[MODE_OFF];
+			pt->pairs = p + 1;
+		}
+	}
+	if (pt->pairs) {
+		ratio_stats(&pt->ratio_cpu, pt->pairs);
+		ratio_stats(&pt->ratio_gpu, pt->pairs);
+		frame_stats(pool[MODE_OFF], pooled[MODE_OFF], &pt->off);
+		frame_stats(pool[MODE_CPU], pooled[MODE_CPU], &pt->cpu);
+		frame_stats(pool[MODE_GPU], pooled[MODE_GPU], &pt->gpu);
+	}
+	free(ms);
+	for (int m = 0; m < 3; m++)
+		free(pool[m]);
+	return ok;
+}
+
+bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, bench_point *pt)
+{
+	memset(pt, 0, sizeof *pt);
+	pt->sources = sources;
+	pt->api = api == ENG_API_GL ? "gl" : "vulkan";
+	source_profiler_shutdown();
+	eng_result r;
+	eng_engine *e = eng_create(&(eng_desc){
+					   .gfx = {.api = api,
+						   .headless = true,
+						   .width = o->width,
+						   .height = o->height,
+						   .shader_dir = o->shader_dir},
+					   .views = o->scene->views,
+					   .fixed_dt = 1.0 / 60.0,
+					   .gpu_budget = 1.0, /* every frame timed until the overhead runs */
+				   },
+				   &r);
+	if (!e) {
+		fprintf(stderr, "srcprof-bench: %s: cannot start (%s)\n", pt->api, eng_result_str(r));
+		return false;
+	}
+	bool ok = o->scene->build(e, sources);
+	eng_gfx_info info;
+	eng_gfx_get_info(&info);
+	snprintf(pt->device, sizeof pt->device, "%s", info.device);
+	snprintf(pt->driver, sizeof pt->driver, "%s", info.driver);
+	snprintf(pt->mode, sizeof pt->mode, "%s", info.gpu_timing);
+	pt->software = info.software;
+
+	ok = ok && frames(e, o->warmup, NULL, o, "warm-up", sources);
+	/* A window holding every measured frame. */
+	source_profiler_reset_video((uint32_t)ceil(o->frames / 5.0) + 1, 1);
+	double *ms = malloc((size_t)o->frames * sizeof *ms);
+	ok = ok && ms && frames(e, o->frames, ms, o, "every frame GPU-timed", sources);
+	if (ok) {
+		frame_stats(ms, o->frames, &pt->timed);
+		source_profiler_stats_t st;
+		source_profiler_get_stats(&st);
+		pt->frame_gpu_avg = (double)st.gpu_frame_avg_ns / 1e3;
+		pt->timer_overhead = (double)st.gpu_timer_overhead_ns / 1e3;
+		collect_sources(e, pt);
+	}
+	free(ms);
+	if (ok && o->isolate) {
+		/* The costliest sources, by their in-frame figure. */
+		bench_source *sorted = malloc(pt->n_src * sizeof *sorted);
+		if (sorted) {
+			memcpy(sorted, pt->src, pt->n_src * sizeof *sorted);
+			qsort(sorted, pt->n_src, sizeof *sorted, by_gpu);
+			uint32_t top = pt->n_src < BENCH_ISOLATE_TOP ? pt->n_src : BENCH_ISOLATE_TOP;
+			for (uint32_t t = 0; t < top; t++) {
+				for (uint32_t i = 0; i < pt->n_src; i++) {
+					eng_source *s = eng_source_at(e, i);
+					if (strcmp(s->name, sorted[t].name) != 0)
+						continue;
+					uint64_t ns;
+					progress(o, "isolating", sources, t, top);
+					if (eng_measure_isolated(e, s, 9, &ns) == ENG_OK)
+						pt->src[i].isolated = (double)ns / 1e3;
+				}
+			}
+			free(sorted);
+		}
+	}
+	ok = ok && overhead(e, o, sources, pt);
+	if (o->progress)
+		fprintf(stderr, "\r%70s\r", "");
+	eng_gfx_wait_frame(0);
+	pt->failures = eng_gfx_validation_messages();
+	eng_destroy(e);
+	source_profiler_shutdown();
+	return ok;
+}
+
+void bench_point_free(bench_point *pt)
+{
+	free(pt->src);
+	pt->src = NULL;
+}
