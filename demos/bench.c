@@ -1,7 +1,6 @@
 /* srcprof-bench: the GPU cost of each source, measured; what profiling
  * costs; how both grow with the number of sources. Headless. */
 #include "bench.h"
-#include "cli.h"
 
 #include "engine/log.h"
 #include "srcprof/clock.h"
@@ -14,133 +13,11 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#define PROG "srcprof-bench"
+#define PROG BENCH_PROG
 
 #ifndef SRCPROF_GIT_REVISION
 #define SRCPROF_GIT_REVISION "unknown"
 #endif
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: " PROG " [options]\n"
-		"Measures, headless, each source's GPU cost (average, p50, p95, max, share of\n"
-		"the frame), frame-time statistics, and the profiler's own overhead (profiler\n"
-		"off / CPU timing / CPU+GPU timing, interleaved).\n\n"
-		"  --api vulkan|gl|both    API(s) to measure (default vulkan)\n"
-		"  --scene NAME            scene (default default; srcprof-demo --list-scenes)\n"
-		"  --sources N[,N...]      source counts to sweep (default: the scene's)\n"
-		"  --frames N              measured frames per point (default 120)\n"
-		"  --warmup N              frames before measuring (default 30)\n"
-		"  --repeat R              interleaved overhead pairs (default 5)\n"
-		"  --isolate               also time the %d costliest sources alone and compare\n"
-		"  --gpu-budget PCT        GPU timing budget in the overhead runs (default 1)\n"
-		"  --size WxH              target size (default 1280x720)\n"
-		"  --json FILE, --csv FILE, --svg FILE   write the results\n"
-		"  --shader-dir DIR        where the built .spv shaders are\n"
-		"  --help\n",
-		BENCH_ISOLATE_TOP);
-}
-
-static bool parse_list(const char *value, bench_opts *o)
-{
-	char buf[512];
-	snprintf(buf, sizeof buf, "%s", value);
-	o->n_points = 0;
-	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		if (o->n_points == BENCH_MAX_POINTS) {
-			fprintf(stderr, PROG ": --sources: at most %d counts\n", BENCH_MAX_POINTS);
-			return false;
-		}
-		if (!cli_u32(PROG, "--sources", t, 1, 100000, &o->sources[o->n_points]))
-			return false;
-		o->n_points++;
-	}
-	if (!o->n_points) {
-		fprintf(stderr, PROG ": --sources: '%s' has no counts\n", value);
-		return false;
-	}
-	return true;
-}
-
-static int parse(int argc, char **argv, bench_opts *o)
-{
-	const char *v;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			usage(stdout);
-			return 1;
-		} else if (!strcmp(a, "--api")) {
-			if (!(v = cli_value(PROG, argc, argv, &i)))
-				return -1;
-			if (!strcmp(v, "vulkan")) {
-				o->apis[0] = ENG_API_VULKAN;
-				o->n_apis = 1;
-			} else if (!strcmp(v, "gl")) {
-				o->apis[0] = ENG_API_GL;
-				o->n_apis = 1;
-			} else if (!strcmp(v, "both")) {
-				o->apis[0] = ENG_API_VULKAN;
-				o->apis[1] = ENG_API_GL;
-				o->n_apis = 2;
-			} else {
-				fprintf(stderr, PROG ": --api: '%s' is not vulkan, gl or both\n", v);
-				return -1;
-			}
-		} else if (!strcmp(a, "--scene")) {
-			if (!(v = cli_value(PROG, argc, argv, &i)))
-				return -1;
-			if (!(o->scene = scene_find(v))) {
-				fprintf(stderr, PROG ": --scene: no scene '%s'\n", v);
-				return -1;
-			}
-		} else if (!strcmp(a, "--sources")) {
-			if (!(v = cli_value(PROG, argc, argv, &i)) || !parse_list(v, o))
-				return -1;
-		} else if (!strcmp(a, "--frames")) {
-			if (!(v = cli_value(PROG, argc, argv, &i)) ||
-			    !cli_u32(PROG, a, v, 5, 100000, &o->frames))
-				return -1;
-		} else if (!strcmp(a, "--warmup")) {
-			if (!(v = cli_value(PROG, argc, argv, &i)) ||
-			    !cli_u32(PROG, a, v, 0, 100000, &o->warmup))
-				return -1;
-		} else if (!strcmp(a, "--repeat")) {
-			if (!(v = cli_value(PROG, argc, argv, &i)) ||
-			    !cli_u32(PROG, a, v, 1, BENCH_MAX_PAIRS, &o->repeat))
-				return -1;
-		} else if (!strcmp(a, "--gpu-budget")) {
-			double pct;
-			if (!(v = cli_value(PROG, argc, argv, &i)) ||
-			    !cli_double(PROG, a, v, 0.01, 100.0, &pct))
-				return -1;
-			o->gpu_budget = pct / 100.0;
-		} else if (!strcmp(a, "--size")) {
-			if (!(v = cli_value(PROG, argc, argv, &i)) ||
-			    !cli_size(PROG, a, v, &o->width, &o->height))
-				return -1;
-		} else if (!strcmp(a, "--isolate")) {
-			o->isolate = true;
-		} else if (!strcmp(a, "--json")) {
-			if (!(o->json = cli_value(PROG, argc, argv, &i)))
-				return -1;
-		} else if (!strcmp(a, "--csv")) {
-			if (!(o->csv = cli_value(PROG, argc, argv, &i)))
-				return -1;
-		} else if (!strcmp(a, "--svg")) {
-			if (!(o->svg = cli_value(PROG, argc, argv, &i)))
-				return -1;
-		} else if (!strcmp(a, "--shader-dir")) {
-			if (!(o->shader_dir = cli_value(PROG, argc, argv, &i)))
-				return -1;
-		} else {
-			fprintf(stderr, PROG ": unknown option '%s' (see --help)\n", a);
-			return -1;
-		}
-	}
-	return 0;
-}
 
 /* An output path must be writable before minutes of measuring. */
 static bool check_writable(const char *opt, const char *path)
@@ -181,18 +58,9 @@ static void machine_line(char *out, size_t size)
 
 int main(int argc, char **argv)
 {
-	bench_opts o = {
-		.apis = {ENG_API_VULKAN},
-		.n_apis = 1,
-		.scene = scene_find("default"),
-		.frames = 120,
-		.warmup = 30,
-		.repeat = 5,
-		.width = 1280,
-		.height = 720,
-		.gpu_budget = 0.01,
-	};
-	int p = parse(argc, argv, &o);
+	bench_opts o;
+	bench_opts_init(&o);
+	int p = bench_parse_args(argc, argv, &o);
 	if (p != 0)
 		return p > 0 ? 0 : 2;
 	if (!o.n_points) {

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#define BENCH_PROG "srcprof-bench"
 #define BENCH_MAX_POINTS 16
 #define BENCH_MAX_PAIRS 32
 #define BENCH_ISOLATE_TOP 20 /* --isolate measures the costliest sources */
@@ -74,6 +75,12 @@ typedef struct bench_result {
 	char machine[256], git[64];
 	double wall_s;
 } bench_result;
+
+/* bench_args.c: defaults, and the command line parsed without side effects
+ * beyond messages. 0: run; 1: --help printed, exit 0; -1: a usage error,
+ * already reported on stderr (exit 2). */
+void bench_opts_init(bench_opts *o);
+int bench_parse_args(int argc, char **argv, bench_opts *o);
 
 /* Runs one (api, source count) point; false when the API cannot start. */
 bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, bench_point *pt);

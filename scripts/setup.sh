@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs the Debian packages in scripts/packages.txt that are missing, as
-# root or through sudo. Prints nothing when everything is there.
+# Installs the Debian packages in scripts/packages.txt (and in any further
+# list files named as arguments) that are missing, as root or through sudo.
+# Prints nothing when everything is there.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
@@ -9,7 +10,7 @@ while read -r pkg; do
 	[[ -z "$pkg" || "$pkg" == \#* ]] && continue
 	status="$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)"
 	[[ "$status" == "install ok installed" ]] || missing+=("$pkg")
-done <"$here/packages.txt"
+done < <(cat "$here/packages.txt" "$@")
 
 ((${#missing[@]} == 0)) && exit 0
 

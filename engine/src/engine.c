@@ -2,6 +2,7 @@
 #include "engine/engine.h"
 
 #include "engine/log.h"
+#include "sources/common.h"
 #include "srcprof/clock.h"
 #include "srcprof/perf_block.h"
 #include "srcprof/source_profiler.h"
@@ -248,6 +249,7 @@ void eng_destroy(eng_engine *e)
 	free(e->pending_add);
 	source_profiler_set_gpu_backend(NULL);
 	source_profiler_remove_source(&g_overlay_key);
+	eng_shapes_release();
 	eng_gfx_shutdown();
 	if (e->window) {
 		glfwDestroyWindow(e->window);

@@ -11,6 +11,7 @@ static const eng_gfx_backend *g_be;
 static uint32_t g_generation;
 static uint32_t g_last_messages; /* validation messages of the last device */
 static uint32_t g_faults;
+static eng_gfx_counts g_counts;
 
 void eng_gfx_inject_faults(uint32_t faults)
 {
@@ -113,6 +114,10 @@ void eng_gfx_shutdown(void)
 		/* Messages from tearing down (leaks) count too. */
 		g_last_messages = g_be->validation_messages();
 	}
+	if (g_be && (g_counts.buffers || g_counts.images))
+		eng_warn("gfx: shut down with %u buffers and %u images not destroyed (freed now)",
+			 g_counts.buffers, g_counts.images);
+	g_counts = (eng_gfx_counts){0}; /* the backend freed everything */
 	g_be = NULL;
 }
 
@@ -140,24 +145,39 @@ uint32_t eng_gfx_validation_messages(void)
 	return g_be ? g_be->validation_messages() : g_last_messages;
 }
 
+void eng_gfx_get_counts(eng_gfx_counts *counts)
+{
+	*counts = g_counts;
+}
+
 eng_buffer eng_gfx_make_buffer(const void *data, size_t size, bool index)
 {
-	return g_be ? g_be->make_buffer(data, size, index) : (eng_buffer){0};
+	eng_buffer b = g_be ? g_be->make_buffer(data, size, index) : (eng_buffer){0};
+	g_counts.buffers += b.id != 0;
+	return b;
 }
 
 void eng_gfx_destroy_buffer(eng_buffer buf)
 {
-	FWD(destroy_buffer(buf));
+	if (g_be && buf.id) {
+		g_be->destroy_buffer(buf);
+		g_counts.buffers--;
+	}
 }
 
 eng_image eng_gfx_make_image(uint32_t width, uint32_t height, eng_image_usage usage)
 {
-	return g_be ? g_be->make_image(width, height, usage) : (eng_image){0};
+	eng_image img = g_be ? g_be->make_image(width, height, usage) : (eng_image){0};
+	g_counts.images += img.id != 0;
+	return img;
 }
 
 void eng_gfx_destroy_image(eng_image img)
 {
-	FWD(destroy_image(img));
+	if (g_be && img.id) {
+		g_be->destroy_image(img);
+		g_counts.images--;
+	}
 }
 
 void eng_gfx_update_image(eng_image img, const void *rgba)
@@ -167,7 +187,11 @@ void eng_gfx_update_image(eng_image img, const void *rgba)
 
 eng_pipeline eng_gfx_make_pipeline(const eng_pipeline_desc *desc)
 {
-	return g_be ? g_be->make_pipeline(desc) : (eng_pipeline){0};
+	eng_pipeline p = g_be ? g_be->make_pipeline(desc) : (eng_pipeline){0};
+	/* Cached by desc, ids dense from 1: the highest id is the count. */
+	if (p.id > g_counts.pipelines)
+		g_counts.pipelines = p.id;
+	return p;
 }
 
 bool eng_gfx_begin_frame(void)

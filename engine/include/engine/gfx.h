@@ -106,6 +106,14 @@ uint32_t eng_gfx_validation_messages(void);
 
 /* --- Resources ------------------------------------------------------------- */
 
+/* Objects made through this interface and not yet destroyed, since the
+ * process began (pipelines live until shutdown): what a leak check or a
+ * soak run watches. */
+typedef struct eng_gfx_counts {
+	uint32_t buffers, images, pipelines;
+} eng_gfx_counts;
+void eng_gfx_get_counts(eng_gfx_counts *counts);
+
 typedef enum eng_vertex_layout {
 	ENG_LAYOUT_NONE,   /* vertices made in the shader from the vertex index */
 	ENG_LAYOUT_MESH,   /* eng_mesh_vertex */

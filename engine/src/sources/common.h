@@ -40,6 +40,9 @@ typedef struct eng_geometry {
 	uint32_t index_count;
 } eng_geometry;
 eng_geometry eng_shape_geometry(eng_shape shape);
+/* Destroys the shared geometry (the engine calls this at teardown, after
+ * the last mesh is gone). */
+void eng_shapes_release(void);
 
 /* A color of its own for a name, when none was given. */
 void eng_color_from_name(const char *name, float color[4]);

@@ -79,10 +79,22 @@ static void build_torus(builder *b, uint32_t cols, uint32_t rows)
 	grid_indices(b, 0, cols, rows);
 }
 
+static eng_geometry cache[3];
+static uint32_t generation[3];
+
+void eng_shapes_release(void)
+{
+	for (int i = 0; i < 3; i++) {
+		if (generation[i] == eng_gfx_generation()) {
+			eng_gfx_destroy_buffer(cache[i].vertices);
+			eng_gfx_destroy_buffer(cache[i].indices);
+		}
+		cache[i] = (eng_geometry){0};
+	}
+}
+
 eng_geometry eng_shape_geometry(eng_shape shape)
 {
-	static eng_geometry cache[3];
-	static uint32_t generation[3];
 	if (shape > ENG_SHAPE_TORUS)
 		shape = ENG_SHAPE_CUBE;
 	if (generation[shape] == eng_gfx_generation() && cache[shape].vertices.id)
