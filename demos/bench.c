@@ -1,6 +1,7 @@
 /* srcprof-bench: the GPU cost of each source, measured; what profiling
  * costs; how both grow with the number of sources. Headless. */
 #include "bench.h"
+#include "cli.h"
 
 #include "engine/log.h"
 #include "srcprof/clock.h"
@@ -18,20 +19,6 @@
 #ifndef SRCPROF_GIT_REVISION
 #define SRCPROF_GIT_REVISION "unknown"
 #endif
-
-/* An output path must be writable before minutes of measuring. */
-static bool check_writable(const char *opt, const char *path)
-{
-	if (!path)
-		return true;
-	FILE *f = fopen(path, "a");
-	if (!f) {
-		fprintf(stderr, PROG ": %s: cannot write '%s': %s\n", opt, path, strerror(errno));
-		return false;
-	}
-	fclose(f);
-	return true;
-}
 
 static void machine_line(char *out, size_t size)
 {
@@ -67,8 +54,8 @@ int main(int argc, char **argv)
 		o.sources[0] = o.scene->default_sources;
 		o.n_points = 1;
 	}
-	if (!check_writable("--json", o.json) || !check_writable("--csv", o.csv) ||
-	    !check_writable("--svg", o.svg))
+	if (!cli_check_writable(PROG, "--json", o.json) || !cli_check_writable(PROG, "--csv", o.csv) ||
+	    !cli_check_writable(PROG, "--svg", o.svg))
 		return 2;
 	o.progress = isatty(STDERR_FILENO);
 	eng_log_set_level(ENG_LOG_WARNING);

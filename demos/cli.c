@@ -1,10 +1,12 @@
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *cli_value(const char *prog, int argc, char **argv, int *i)
 {
@@ -21,7 +23,7 @@ bool cli_u32(const char *prog, const char *opt, const char *value, uint32_t min,
 	char *end = NULL;
 	errno = 0;
 	unsigned long long v = strtoull(value, &end, 10);
-	if (!*value || *end || value[0] == '-' || value[0] == '+' || errno || v < min || v > max) {
+	if (!isdigit((unsigned char)value[0]) || *end || errno || v < min || v > max) {
 		fprintf(stderr, "%s: %s: '%s' is not a whole number from %u to %u\n", prog, opt,
 			value, min, max);
 		return false;
@@ -36,7 +38,8 @@ bool cli_double(const char *prog, const char *opt, const char *value, double min
 	char *end = NULL;
 	errno = 0;
 	double v = strtod(value, &end);
-	if (!*value || *end || errno || !isfinite(v) || v < min || v > max) {
+	if (!*value || isspace((unsigned char)value[0]) || *end || errno || !isfinite(v) || v < min ||
+	    v > max) {
 		fprintf(stderr, "%s: %s: '%s' is not a number from %g to %g\n", prog, opt, value, min,
 			max);
 		return false;
@@ -57,4 +60,20 @@ bool cli_size(const char *prog, const char *opt, const char *value, uint32_t *w,
 	memcpy(wbuf, value, (size_t)(x - value));
 	wbuf[x - value] = '\0';
 	return cli_u32(prog, opt, wbuf, 64, 8192, w) && cli_u32(prog, opt, x + 1, 64, 8192, h);
+}
+
+bool cli_check_writable(const char *prog, const char *opt, const char *path)
+{
+	if (!path)
+		return true;
+	bool existed = access(path, F_OK) == 0;
+	FILE *f = fopen(path, "a");
+	if (!f) {
+		fprintf(stderr, "%s: %s: cannot write '%s': %s\n", prog, opt, path, strerror(errno));
+		return false;
+	}
+	fclose(f);
+	if (!existed)
+		remove(path);
+	return true;
 }

@@ -1,6 +1,7 @@
 /* srcprof-demo: runs a scene with the profiler on and prints the per-source
  * table (in a window when there is a display, else headless). */
 #include "app.h"
+#include "cli.h"
 #include "demo_args.h"
 #include "report.h"
 #include "scenes.h"
@@ -58,6 +59,8 @@ int main(int argc, char **argv)
 		fclose(f);
 		remove(probe);
 	}
+	if (!cli_check_writable(PROG, "--screenshot", o.screenshot))
+		return 2;
 	FILE *csv = NULL, *pass_csv = NULL, *perf = NULL, *trace = NULL;
 	if ((o.csv && !(csv = open_output("--csv", o.csv))) ||
 	    (o.pass_csv && !(pass_csv = open_output("--pass-csv", o.pass_csv))) ||
@@ -70,6 +73,14 @@ int main(int argc, char **argv)
 
 	eng_result r;
 	eng_engine *e = eng_create(&o.engine, &r);
+	if (!e && r == ENG_ERR_SURFACE && !o.engine.gfx.headless) {
+		/* A display that cannot be opened: still show the numbers. */
+		fprintf(stderr, PROG ": no window could be opened: running headless\n");
+		o.engine.gfx.headless = true;
+		if (!o.frames && o.seconds == 0)
+			o.seconds = 6.0;
+		e = eng_create(&o.engine, &r);
+	}
 	if (!e) {
 		fprintf(stderr, PROG ": cannot start: %s\n", eng_result_str(r));
 		return 1;

@@ -102,7 +102,9 @@ eng_result eng_gfx_init(const eng_gfx_desc *desc)
 			return ENG_OK;
 		}
 		eng_warn("--api auto: %s unavailable (%s)%s", be->name, eng_result_str(last),
-			 i == 0 ? ", trying OpenGL" : "");
+			 i > 0		       ? ""
+			 : backend_for(ENG_API_GL) ? ", trying OpenGL"
+						   : "; this build has no OpenGL backend");
 	}
 	return last;
 }

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Bad input to srcprof-demo, srcprof-bench and srcprof-soak: every case must
+# exit with the given status and print a message naming the problem (never
+# crash or hang). Missing displays and drivers are simulated through the
+# loaders' environment variables. The README's bad-input table lists these.
+# usage: bad_input.sh <srcprof-demo> <srcprof-bench> <srcprof-soak> <gl: ON|OFF>
+set -u
+demo="$1" bench="$2" soak="$3" have_gl="$4"
+fails=0
+cases=0
+run() { # <want status> <pattern in output> <program> <args...>
+	local want="$1" pattern="$2" prog="$3"
+	shift 3
+	local out status
+	out="$(timeout 120 "$prog" "$@" 2>&1)"
+	status=$?
+	cases=$((cases + 1))
+	if [[ "$status" != "$want" ]] || ! grep -qE -- "$pattern" <<<"$out"; then
+		local args="$*"
+		echo "FAIL: $(basename "$prog") ${args:0:120} -> status $status (want $want), output:"
+		echo "$out" | head -5
+		fails=$((fails + 1))
+	else
+		local args="$*"
+		echo "ok   $(basename "$prog") ${args:0:120} -> $status"
+	fi
+}
+
+# srcprof-demo
+run 2 "--frames: 'abc' is not a whole number from 1 to" "$demo" --frames abc
+run 2 "--frames: '-5' is not a whole number" "$demo" --frames -5
+run 2 "--frames: '0' is not a whole number" "$demo" --frames 0
+run 2 "--frames: '99999999999' is not a whole number" "$demo" --frames 99999999999
+run 2 "--frames needs a value" "$demo" --frames
+run 2 "--sources: '1e3' is not a whole number" "$demo" --sources 1e3
+run 2 "--seconds: 'soon' is not a number" "$demo" --seconds soon
+run 2 "--seconds: '-1' is not a number" "$demo" --seconds -1
+run 2 "--size: '10' is not a whole number from 64" "$demo" --size 10x10
+run 2 "--size: 'big' is not WIDTHxHEIGHT" "$demo" --size big
+run 2 "--scene: no scene 'nope'" "$demo" --scene nope
+run 2 "--api: 'metal' is not vulkan, gl or auto" "$demo" --api metal
+run 2 "--gpu-timing: 'fast' is not auto, plain or flushed" "$demo" --gpu-timing fast
+run 2 "--gpu-budget: '0' is not a number from 0.01 to 100" "$demo" --gpu-budget 0
+run 2 "unknown option '--bogus'" "$demo" --bogus
+run 2 "--csv: cannot write '/nonexistent/x.csv'" "$demo" --headless --frames 2 --csv /nonexistent/x.csv
+run 2 "--trace: cannot write" "$demo" --headless --frames 2 --trace /nonexistent/t.json
+run 1 "/nonexistent/shaders/[a-z_]+\.(vert|frag)\.vk\.spv: No such file" "$demo" --api vulkan --headless --frames 2 --shader-dir /nonexistent/shaders
+run 1 "no device matches --device 99" "$demo" --api vulkan --headless --frames 2 --device 99
+VK_DRIVER_FILES=/nonexistent/icd.json run 1 "no physical device|no Vulkan" "$demo" --api vulkan --headless --frames 2
+run 0 "--list-scenes" "$demo" --help
+run 0 "srcprof-demo [0-9]" "$demo" --version
+run 0 "calibrated" "$demo" --list-scenes
+run 2 "--sources: '0' is not a whole number from 1 to 100000" "$demo" --sources 0
+run 2 "--sources: '100001' is not a whole number" "$demo" --sources 100001
+run 2 "--sources: '-3' is not a whole number" "$demo" --sources -3
+run 2 "--frames: '4294967296' is not a whole number" "$demo" --frames 4294967296
+run 2 "--frames: '1.5' is not a whole number" "$demo" --frames 1.5
+run 2 "--frames: ' 7' is not a whole number" "$demo" --frames " 7"
+run 2 "--seconds: 'inf' is not a number" "$demo" --seconds inf
+run 2 "--seconds: 'nan' is not a number" "$demo" --seconds nan
+run 2 "--seconds: '1e400' is not a number" "$demo" --seconds 1e400
+run 2 "--seconds needs a value" "$demo" --seconds ""
+run 2 "--size: '8193' is not a whole number from 64 to 8192" "$demo" --size 8193x100
+run 2 "--size: '' is not a whole number" "$demo" --size 640x
+run 2 "--size: 'x480' is not WIDTHxHEIGHT|--size: '' is not" "$demo" --size x480
+run 2 "--gpu-budget: 'lots' is not a number" "$demo" --gpu-budget lots
+run 2 "--gpu-budget: '101' is not a number from 0.01 to 100" "$demo" --gpu-budget 101
+run 2 "--gpu-budget: '-1' is not a number" "$demo" --gpu-budget -1
+run 2 "--script: '0' is not a whole number from 1" "$demo" --script 0:P
+run 2 "--script: unknown key 'Q'" "$demo" --script 10:Q
+run 2 "--script: '10' is not FRAME:KEY" "$demo" --script 10
+run 2 "--script: the list is longer than" "$demo" --script "$(printf '1:P,%.0s' {1..1100})"
+run 2 "--script: '1:P' is not FRAME:KEY \\(at most 256 events\\)|at most 256" "$demo" --script "$(printf '1:P,%.0s' {1..300})"
+run 2 "--scene needs a value" "$demo" --scene
+run 2 "--out-dir: cannot write into '/nonexistent'" "$demo" --headless --frames 2 --out-dir /nonexistent
+run 2 "--out-dir: longer than 900" "$demo" --out-dir "/tmp/$(printf 'd%.0s' {1..950})"
+run 2 "--screenshot: cannot write '/nonexistent/x.png'" "$demo" --headless --frames 2 --screenshot /nonexistent/x.png
+run 2 "--pass-csv: cannot write" "$demo" --headless --frames 2 --pass-csv /nonexistent/p.csv
+run 2 "--perf-log: cannot write" "$demo" --headless --frames 2 --perf-log /proc/nonexistent
+run 2 "--csv: cannot write '/': Is a directory" "$demo" --headless --frames 2 --csv /
+# No display: headless, saying so; a display that cannot be opened: the same.
+run 0 "no display: running headless" env -u DISPLAY -u WAYLAND_DISPLAY "$demo" --frames 2 --api vulkan
+run 0 "no window could be opened: running headless" env DISPLAY=:97 "$demo" --frames 2 --api vulkan
+# A corrupt shader file: refused before any driver sees it.
+bad_shaders="$(mktemp -d)"
+for f in "$SRCPROF_SHADER_DIR"/*.spv; do cp "$f" "$bad_shaders/"; done
+head -c 100 "$SRCPROF_SHADER_DIR/mesh.vert.vk.spv" >"$bad_shaders/mesh.vert.vk.spv"
+run 1 "mesh.vert.vk.spv: not a valid SPIR-V module: instruction at word [0-9]+ .*runs past the end|mesh.vert.vk.spv: not a valid SPIR-V" "$demo" --api vulkan --headless --frames 2 --shader-dir "$bad_shaders"
+rm -rf "$bad_shaders"
+if [[ "$have_gl" == ON ]]; then
+	__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent/egl.json run 1 "EGL|OpenGL" "$demo" --api gl --headless --frames 2
+	VK_DRIVER_FILES=/nonexistent/icd.json run 0 "vulkan unavailable \\(no driver\\), trying OpenGL" "$demo" --headless --frames 2
+else
+	VK_DRIVER_FILES=/nonexistent/icd.json run 1 "this build has no OpenGL backend" "$demo" --headless --frames 2
+fi
+
+# srcprof-bench
+run 2 "--frames: '4' is not a whole number from 5" "$bench" --frames 4
+run 2 "--frames: 'x' is not a whole number" "$bench" --frames x
+run 2 "--warmup: '-1' is not a whole number" "$bench" --warmup -1
+run 2 "--repeat: '0' is not a whole number from 1 to 32" "$bench" --repeat 0
+run 2 "--repeat: '33' is not a whole number from 1 to 32" "$bench" --repeat 33
+run 2 "--sources: '0' is not a whole number" "$bench" --sources 0
+run 2 "--sources: 'x' is not a whole number" "$bench" --sources 10,x
+run 2 "--sources: ',,' has no counts" "$bench" --sources ,,
+run 2 "--sources: at most 16 counts" "$bench" --sources 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17
+run 2 "--sources: '100001' is not a whole number" "$bench" --sources 100001
+run 2 "--sources needs a value" "$bench" --sources
+run 2 "--api: 'dx12' is not vulkan, gl or both" "$bench" --api dx12
+run 2 "--scene: no scene 'nope'" "$bench" --scene nope
+run 2 "--size: '32' is not a whole number from 64" "$bench" --size 32x32
+run 2 "--gpu-budget: '0' is not a number" "$bench" --gpu-budget 0
+run 2 "--json: cannot write '/nonexistent/b.json'" "$bench" --json /nonexistent/b.json
+run 2 "--csv: cannot write" "$bench" --csv /nonexistent/b.csv
+run 2 "--svg: cannot write" "$bench" --svg /nonexistent/b.svg
+run 2 "unknown option '--fast'" "$bench" --fast
+run 0 "usage: srcprof-bench" "$bench" --help
+VK_DRIVER_FILES=/nonexistent/icd.json run 1 "no physical device|no Vulkan" "$bench" --api vulkan --frames 5 --warmup 0 --repeat 1
+
+# srcprof-soak
+run 2 "--frames: '0' is not a whole number from 1" "$soak" --frames 0
+run 2 "--warmup: 100 leaves no frames of the 100" "$soak" --frames 100 --warmup 100
+run 2 "--churn: 30 is more than --sources 10" "$soak" --sources 10 --churn 30
+run 2 "--sources: '5000' is not a whole number from 1 to 4096" "$soak" --sources 5000
+run 2 "--kinds: no kind 'tree'" "$soak" --kinds mesh,tree
+run 2 "--kinds: ',' names no kind" "$soak" --kinds ,
+run 2 "--max-growth: '-1' is not a whole number" "$soak" --max-growth -1
+run 2 "--report-every: '0' is not a whole number" "$soak" --report-every 0
+run 2 "--api: 'both' is not vulkan or gl" "$soak" --api both
+run 2 "unknown option '--forever'" "$soak" --forever
+run 0 "usage: srcprof-soak" "$soak" --help
+VK_DRIVER_FILES=/nonexistent/icd.json run 1 "no physical device|no Vulkan" "$soak" --frames 10 --warmup 1
+
+echo "$cases cases, $fails failed"
+exit $((fails > 0))
