@@ -4,6 +4,9 @@
 
 #include "engine/engine.h"
 
+/* Base work of the calibrated scene's sources (eng_heavy_desc.base). */
+#define CALIBRATED_BASE 1.0f
+
 typedef struct scene_def {
 	const char *name;
 	const char *summary;

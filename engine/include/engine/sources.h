@@ -71,6 +71,7 @@ eng_source *eng_effect_create(const eng_effect_desc *desc);
 typedef struct eng_heavy_desc {
 	const char *name;
 	float k;         /* work units per pixel */
+	float base;      /* units every pixel pays besides k (default 0) */
 	eng_rect rect;   /* pixels within the main view */
 	float color[4];
 } eng_heavy_desc;

@@ -1,6 +1,6 @@
 /* The calibrated source: a rectangle of the main view whose fragment
- * shader runs k * ENG_HEAVY_ITERATIONS_PER_UNIT iterations of a dependent
- * loop per pixel. k = 0 is the same geometry with no loop, so
+ * shader runs (base + k) * ENG_HEAVY_ITERATIONS_PER_UNIT iterations of a
+ * dependent loop per pixel. k = 0 is the same geometry and base work, so
  * cost(k) - cost(0) is the work alone and should grow in proportion to k.
  * Blended, so no rasterizer can skip it as overdrawn. */
 #include "common.h"
@@ -8,7 +8,7 @@
 typedef struct heavy_source {
 	eng_source base;
 	eng_pipeline pipeline;
-	float k;
+	float k, base_units;
 	eng_rect rect;
 	float color[4];
 } heavy_source;
@@ -18,7 +18,7 @@ static void heavy_render(eng_source *s, const eng_view *view)
 	heavy_source *h = (heavy_source *)s;
 	quad_uniforms u = {
 		.tint = {h->color[0], h->color[1], h->color[2], h->color[3]},
-		.params = {h->k * ENG_HEAVY_ITERATIONS_PER_UNIT, 0, 0, 0},
+		.params = {(h->base_units + h->k) * ENG_HEAVY_ITERATIONS_PER_UNIT, 0, 0, 0},
 	};
 	eng_rect_mvp(view, h->rect, u.mvp);
 	eng_gfx_apply_pipeline(h->pipeline);
@@ -45,6 +45,7 @@ eng_source *eng_heavy_create(const eng_heavy_desc *desc)
 	eng_source_init(&h->base, &heavy_type, desc->name, "heavy");
 	h->base.flags = ENG_SOURCE_MAIN_ONLY;
 	h->k = desc->k < 0 ? 0 : desc->k;
+	h->base_units = desc->base < 0 ? 0 : desc->base;
 	h->rect = desc->rect;
 	if (!h->rect.w || !h->rect.h)
 		h->rect = (eng_rect){16, 16, 256, 256};
