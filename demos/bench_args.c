@@ -43,25 +43,24 @@ static void usage(FILE *f)
 		BENCH_ISOLATE_TOP);
 }
 
-static bool parse_list(const char *value, bench_opts *o)
+static bool source_count(char *item, void *user)
 {
-	char buf[512];
-	if (strlen(value) >= sizeof buf) {
-		fprintf(stderr, PROG ": --sources: the list is longer than %zu characters\n",
-			sizeof buf - 1);
+	bench_opts *o = user;
+	if (o->n_points == BENCH_MAX_POINTS) {
+		fprintf(stderr, PROG ": --sources: at most %d counts\n", BENCH_MAX_POINTS);
 		return false;
 	}
-	snprintf(buf, sizeof buf, "%s", value);
+	if (!cli_u32(PROG, "--sources", item, 1, 100000, &o->sources[o->n_points]))
+		return false;
+	o->n_points++;
+	return true;
+}
+
+static bool parse_list(const char *value, bench_opts *o)
+{
 	o->n_points = 0;
-	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		if (o->n_points == BENCH_MAX_POINTS) {
-			fprintf(stderr, PROG ": --sources: at most %d counts\n", BENCH_MAX_POINTS);
-			return false;
-		}
-		if (!cli_u32(PROG, "--sources", t, 1, 100000, &o->sources[o->n_points]))
-			return false;
-		o->n_points++;
-	}
+	if (!cli_list(PROG, "--sources", value, 511, source_count, o))
+		return false;
 	if (!o->n_points) {
 		fprintf(stderr, PROG ": --sources: '%s' has no counts\n", value);
 		return false;
@@ -78,22 +77,14 @@ int bench_parse_args(int argc, char **argv, bench_opts *o)
 			usage(stdout);
 			return 1;
 		} else if (!strcmp(a, "--api")) {
-			if (!(v = cli_value(PROG, argc, argv, &i)))
+			static const char *const apis[] = {"vulkan", "gl", "both"};
+			int c;
+			if (!(v = cli_value(PROG, argc, argv, &i)) ||
+			    (c = cli_choice(PROG, a, v, apis, 3)) < 0)
 				return -1;
-			if (!strcmp(v, "vulkan")) {
-				o->apis[0] = ENG_API_VULKAN;
-				o->n_apis = 1;
-			} else if (!strcmp(v, "gl")) {
-				o->apis[0] = ENG_API_GL;
-				o->n_apis = 1;
-			} else if (!strcmp(v, "both")) {
-				o->apis[0] = ENG_API_VULKAN;
-				o->apis[1] = ENG_API_GL;
-				o->n_apis = 2;
-			} else {
-				fprintf(stderr, PROG ": --api: '%s' is not vulkan, gl or both\n", v);
-				return -1;
-			}
+			o->apis[0] = c == 1 ? ENG_API_GL : ENG_API_VULKAN;
+			o->apis[1] = ENG_API_GL;
+			o->n_apis = c == 2 ? 2 : 1;
 		} else if (!strcmp(a, "--scene")) {
 			if (!(v = cli_value(PROG, argc, argv, &i)))
 				return -1;

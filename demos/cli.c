@@ -77,3 +77,41 @@ bool cli_check_writable(const char *prog, const char *opt, const char *path)
 		remove(path);
 	return true;
 }
+
+bool cli_list(const char *prog, const char *opt, const char *value, size_t max_len,
+	      bool (*item)(char *piece, void *user), void *user)
+{
+	size_t len = strlen(value);
+	if (len > max_len) {
+		fprintf(stderr, "%s: %s: the list is longer than %zu characters\n", prog, opt,
+			max_len);
+		return false;
+	}
+	char *buf = malloc(len + 1);
+	if (!buf) {
+		fprintf(stderr, "%s: %s: out of memory\n", prog, opt);
+		return false;
+	}
+	memcpy(buf, value, len + 1);
+	bool ok = true;
+	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t && ok;
+	     t = strtok_r(NULL, ",", &save))
+		ok = item(t, user);
+	free(buf);
+	return ok;
+}
+
+int cli_choice(const char *prog, const char *opt, const char *value, const char *const *names,
+	       int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(value, names[i]))
+			return i;
+	char list[256] = "";
+	size_t used = 0;
+	for (int i = 0; i < n && used < sizeof list; i++)
+		used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
+					 i == 0 ? "" : i + 1 == n ? " or " : ", ", names[i]);
+	fprintf(stderr, "%s: %s: '%s' is not %s\n", prog, opt, value, list);
+	return -1;
+}

@@ -3,6 +3,7 @@
 #define DEMOS_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Each returns false after printing "<prog>: <option>: <why>" to stderr. */
@@ -11,6 +12,14 @@ bool cli_u32(const char *prog, const char *opt, const char *value, uint32_t min,
 bool cli_double(const char *prog, const char *opt, const char *value, double min, double max,
 		double *out);
 bool cli_size(const char *prog, const char *opt, const char *value, uint32_t *w, uint32_t *h);
+/* Calls item(piece, user) for each comma-separated piece of value (empty
+ * pieces skipped); false when value is longer than max_len (printed) or
+ * when item returns false (it prints). */
+bool cli_list(const char *prog, const char *opt, const char *value, size_t max_len,
+	      bool (*item)(char *piece, void *user), void *user);
+/* value is one of names[0..n-1]: its index, else prints the choices and -1. */
+int cli_choice(const char *prog, const char *opt, const char *value, const char *const *names,
+	       int n);
 /* An output file can be written (made and removed if it was not there),
  * so that a bad path fails before minutes of work; else prints and false. */
 bool cli_check_writable(const char *prog, const char *opt, const char *path);

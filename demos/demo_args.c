@@ -16,36 +16,26 @@ void demo_options_init(demo_options *o)
 
 /* --script "FRAME:KEY,FRAME:KEY,...": key presses injected through the same
  * handler as real ones, at the start of the given frame (1 = first). */
-static bool parse_script(const char *text, demo_options *o)
+static bool script_item(char *item, void *user)
 {
-	char buf[4096];
-	if (strlen(text) >= sizeof buf) {
-		fprintf(stderr, PROG ": --script: the list is longer than %zu characters\n",
-			sizeof buf - 1);
+	demo_options *o = user;
+	char *colon = strchr(item, ':');
+	if (!colon || o->n_script == DEMO_MAX_SCRIPT) {
+		fprintf(stderr, PROG ": --script: '%s' is not FRAME:KEY (at most %d events)\n", item,
+			DEMO_MAX_SCRIPT);
 		return false;
 	}
-	snprintf(buf, sizeof buf, "%s", text);
-	for (char *save = NULL, *item = strtok_r(buf, ",", &save); item;
-	     item = strtok_r(NULL, ",", &save)) {
-		char *colon = strchr(item, ':');
-		if (!colon || o->n_script == DEMO_MAX_SCRIPT) {
-			fprintf(stderr, PROG ": --script: '%s' is not FRAME:KEY (at most %d events)\n",
-				item, DEMO_MAX_SCRIPT);
-			return false;
-		}
-		*colon = '\0';
-		uint32_t frame;
-		if (!cli_u32(PROG, "--script", item, 1, 1000000000, &frame))
-			return false;
-		int key = app_key_from_name(colon + 1);
-		if (key < 0) {
-			fprintf(stderr,
-				PROG ": --script: unknown key '%s' (P G O C T S + - 1-7 SPACE V ESC F1)\n",
-				colon + 1);
-			return false;
-		}
-		o->script[o->n_script++] = (script_event){frame, key};
+	*colon = '\0';
+	uint32_t frame;
+	if (!cli_u32(PROG, "--script", item, 1, 1000000000, &frame))
+		return false;
+	int key = app_key_from_name(colon + 1);
+	if (key < 0) {
+		fprintf(stderr, PROG ": --script: unknown key '%s' (P G O C T S + - 1-7 SPACE V ESC F1)\n",
+			colon + 1);
+		return false;
 	}
+	o->script[o->n_script++] = (script_event){frame, key};
 	return true;
 }
 
@@ -118,18 +108,13 @@ int demo_parse_args(int argc, char **argv, demo_options *o)
 			list_scenes();
 			return 1;
 		} else if (!strcmp(a, "--api")) {
-			if (!(v = cli_value(PROG, argc, argv, &i)))
+			static const char *const apis[] = {"vulkan", "gl", "auto"};
+			static const eng_api values[] = {ENG_API_VULKAN, ENG_API_GL, ENG_API_AUTO};
+			int c;
+			if (!(v = cli_value(PROG, argc, argv, &i)) ||
+			    (c = cli_choice(PROG, a, v, apis, 3)) < 0)
 				return -1;
-			if (!strcmp(v, "vulkan"))
-				o->engine.gfx.api = ENG_API_VULKAN;
-			else if (!strcmp(v, "gl"))
-				o->engine.gfx.api = ENG_API_GL;
-			else if (!strcmp(v, "auto"))
-				o->engine.gfx.api = ENG_API_AUTO;
-			else {
-				fprintf(stderr, PROG ": --api: '%s' is not vulkan, gl or auto\n", v);
-				return -1;
-			}
+			o->engine.gfx.api = values[c];
 		} else if (!strcmp(a, "--headless")) {
 			o->engine.gfx.headless = true;
 		} else if (!strcmp(a, "--scene")) {
@@ -164,19 +149,14 @@ int demo_parse_args(int argc, char **argv, demo_options *o)
 				return -1;
 			o->engine.gfx.device = v;
 		} else if (!strcmp(a, "--gpu-timing")) {
-			if (!(v = cli_value(PROG, argc, argv, &i)))
+			static const char *const modes[] = {"auto", "plain", "flushed"};
+			static const eng_gpu_timing values[] = {
+				ENG_GPU_TIMING_AUTO, ENG_GPU_TIMING_PLAIN, ENG_GPU_TIMING_FLUSHED};
+			int c;
+			if (!(v = cli_value(PROG, argc, argv, &i)) ||
+			    (c = cli_choice(PROG, a, v, modes, 3)) < 0)
 				return -1;
-			if (!strcmp(v, "auto"))
-				o->engine.gfx.gpu_timing = ENG_GPU_TIMING_AUTO;
-			else if (!strcmp(v, "plain"))
-				o->engine.gfx.gpu_timing = ENG_GPU_TIMING_PLAIN;
-			else if (!strcmp(v, "flushed"))
-				o->engine.gfx.gpu_timing = ENG_GPU_TIMING_FLUSHED;
-			else {
-				fprintf(stderr, PROG ": --gpu-timing: '%s' is not auto, plain or flushed\n",
-					v);
-				return -1;
-			}
+			o->engine.gfx.gpu_timing = values[c];
 		} else if (!strcmp(a, "--gpu-budget")) {
 			double pct;
 			if (!(v = cli_value(PROG, argc, argv, &i)) ||
@@ -220,7 +200,8 @@ int demo_parse_args(int argc, char **argv, demo_options *o)
 				return -1;
 			}
 		} else if (!strcmp(a, "--script")) {
-			if (!(v = cli_value(PROG, argc, argv, &i)) || !parse_script(v, o))
+			if (!(v = cli_value(PROG, argc, argv, &i)) ||
+			    !cli_list(PROG, a, v, 4095, script_item, o))
 				return -1;
 		} else {
 			fprintf(stderr, PROG ": unknown option '%s' (see --help)\n", a);

@@ -50,29 +50,20 @@ static void usage(FILE *f)
 		SOAK_MAX_SOURCES);
 }
 
+static bool kind_item(char *item, void *user)
+{
+	int k = cli_choice(PROG, "--kinds", item, soak_kind_names, SOAK_KINDS);
+	if (k < 0)
+		return false;
+	*(uint32_t *)user |= 1u << k;
+	return true;
+}
+
 static bool parse_kinds(const char *value, uint32_t *kinds)
 {
-	char buf[256];
-	if (strlen(value) >= sizeof buf) {
-		fprintf(stderr, PROG ": --kinds: the list is longer than %zu characters\n",
-			sizeof buf - 1);
-		return false;
-	}
-	snprintf(buf, sizeof buf, "%s", value);
 	*kinds = 0;
-	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		uint32_t k = 0;
-		while (k < SOAK_KINDS && strcmp(t, soak_kind_names[k]))
-			k++;
-		if (k == SOAK_KINDS) {
-			fprintf(stderr,
-				PROG ": --kinds: no kind '%s' (mesh particles effect video logic "
-				     "heavy)\n",
-				t);
-			return false;
-		}
-		*kinds |= 1u << k;
-	}
+	if (!cli_list(PROG, "--kinds", value, 255, kind_item, kinds))
+		return false;
 	if (!*kinds) {
 		fprintf(stderr, PROG ": --kinds: '%s' names no kind\n", value);
 		return false;
@@ -89,16 +80,12 @@ int soak_parse_args(int argc, char **argv, soak_opts *o)
 			usage(stdout);
 			return 1;
 		} else if (!strcmp(a, "--api")) {
-			if (!(v = cli_value(PROG, argc, argv, &i)))
+			static const char *const apis[] = {"vulkan", "gl"};
+			int c;
+			if (!(v = cli_value(PROG, argc, argv, &i)) ||
+			    (c = cli_choice(PROG, a, v, apis, 2)) < 0)
 				return -1;
-			if (!strcmp(v, "vulkan"))
-				o->api = ENG_API_VULKAN;
-			else if (!strcmp(v, "gl"))
-				o->api = ENG_API_GL;
-			else {
-				fprintf(stderr, PROG ": --api: '%s' is not vulkan or gl\n", v);
-				return -1;
-			}
+			o->api = c ? ENG_API_GL : ENG_API_VULKAN;
 		} else if (!strcmp(a, "--frames")) {
 			if (!(v = cli_value(PROG, argc, argv, &i)) ||
 			    !cli_u32(PROG, a, v, 1, 1000000000, &o->frames))

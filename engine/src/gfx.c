@@ -23,6 +23,13 @@ uint32_t eng_gfx_faults(void)
 	return g_faults;
 }
 
+uint32_t eng_timer_pool_growth(uint32_t capacity, uint32_t queries)
+{
+	if (g_faults & ENG_FAULT_TIMER_POOL_SMALL)
+		queries = 2 + 2 * 4;
+	return capacity >= queries ? 0 : queries + queries / 2;
+}
+
 uint32_t eng_gfx_generation(void)
 {
 	return g_generation;

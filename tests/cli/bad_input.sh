@@ -122,7 +122,7 @@ run 2 "--frames: '0' is not a whole number from 1" "$soak" --frames 0
 run 2 "--warmup: 100 leaves no frames of the 100" "$soak" --frames 100 --warmup 100
 run 2 "--churn: 30 is more than --sources 10" "$soak" --sources 10 --churn 30
 run 2 "--sources: '5000' is not a whole number from 1 to 4096" "$soak" --sources 5000
-run 2 "--kinds: no kind 'tree'" "$soak" --kinds mesh,tree
+run 2 "--kinds: 'tree' is not mesh, particles, effect, video, logic or heavy" "$soak" --kinds mesh,tree
 run 2 "--kinds: ',' names no kind" "$soak" --kinds ,
 run 2 "--max-growth: '-1' is not a whole number" "$soak" --max-growth -1
 run 2 "--report-every: '0' is not a whole number" "$soak" --report-every 0

@@ -35,11 +35,9 @@ const char *gl_timer_mode(void)
 static uint32_t timer_reserve(void *user, uint32_t slot, uint32_t queries)
 {
 	(void)user;
-	if (eng_gfx_faults() & ENG_FAULT_TIMER_POOL_SMALL)
-		queries = 2 + 2 * 4;
-	if (T.capacity[slot] >= queries)
+	uint32_t want = eng_timer_pool_growth(T.capacity[slot], queries);
+	if (!want)
 		return T.capacity[slot];
-	uint32_t want = queries + queries / 2;
 	GLuint *q = realloc(T.queries[slot], (size_t)want * sizeof *q);
 	if (!q) {
 		eng_warn("gl: cannot grow the timestamp queries to %u", want);

@@ -15,6 +15,7 @@
  * value (a timer that starts where the last one ended), which halves the
  * flushes when consecutive sources are timed. */
 #include "srcprof/clock.h"
+#include "gfx_backend.h"
 #include "vk_internal.h"
 
 #include <stdlib.h>
@@ -56,11 +57,9 @@ const char *vk_timer_mode(void)
 static uint32_t timer_reserve(void *user, uint32_t slot, uint32_t queries)
 {
 	(void)user;
-	if (eng_gfx_faults() & ENG_FAULT_TIMER_POOL_SMALL)
-		queries = 2 + 2 * 4;
-	if (T.capacity[slot] >= queries)
+	uint32_t want = eng_timer_pool_growth(T.capacity[slot], queries);
+	if (!want)
 		return T.capacity[slot];
-	uint32_t want = queries + queries / 2;
 	if (T.pool[slot])
 		vkDestroyQueryPool(vk.device, T.pool[slot], NULL);
 	T.pool[slot] = VK_NULL_HANDLE;
