@@ -88,12 +88,14 @@ int main(int argc, char **argv)
 	}
 	char *json = slurp(argv[1]), *csv = slurp(argv[2]), *svg = slurp(argv[3]);
 	EXPECT(json && csv && svg, "an output is missing");
-	if (!json || !csv || !svg)
+	cJSON *root = json && csv && svg ? cJSON_Parse(json) : NULL;
+	EXPECT(!json || root, "JSON does not parse");
+	if (!root) {
+		free(json);
+		free(csv);
+		free(svg);
 		return 1;
-	cJSON *root = cJSON_Parse(json);
-	EXPECT(root, "JSON does not parse");
-	if (!root)
-		return 1;
+	}
 	const char *top[] = {"generator", "machine", "git", "scene", "frames", "points"};
 	for (size_t i = 0; i < sizeof top / sizeof *top; i++)
 		EXPECT(cJSON_GetObjectItem(root, top[i]), "missing key '%s'", top[i]);
@@ -149,5 +151,8 @@ int main(int argc, char **argv)
 	printf("bench_check: %d points, %d source rows, %d bars: %s\n", cJSON_GetArraySize(points),
 	       rows, bars, failures ? "FAILED" : "ok");
 	cJSON_Delete(root);
+	free(json);
+	free(csv);
+	free(svg);
 	return failures ? 1 : 0;
 }
