@@ -420,14 +420,16 @@ static void choose_gpu_timed(eng_engine *e)
 	if (timer && timer->subtract_empty_timer && budget < 1.0 && n) {
 		source_profiler_stats_t st;
 		source_profiler_get_stats(&st);
-		/* Until the profiler has measured a timer, assume 300 us. */
-		double per_timer = st.gpu_timer_overhead_ns ? (double)st.gpu_timer_overhead_ns : 300e3;
+		/* Every frame is timed until the profiler has measured what a
+		 * timer costs (a frame or two, the frames in flight): the
+		 * sampling rate is chosen from that cost. */
+		double per_timer = (double)st.gpu_timer_overhead_ns;
 		double cost = per_timer * (double)n * e->n_views;
 		if (e->frame_time_ns)
 			e->frame_ns_avg = e->frame_ns_avg
 						  ? 0.95 * e->frame_ns_avg + 0.05 * (double)e->frame_time_ns
 						  : (double)e->frame_time_ns;
-		double every = e->frame_ns_avg ? cost / (budget * e->frame_ns_avg) : 1.0;
+		double every = e->frame_ns_avg && cost > 0 ? cost / (budget * e->frame_ns_avg) : 1.0;
 		e->gpu_every = every < 1.0 ? 1 : every > 100000.0 ? 100000 : (uint32_t)every;
 		timed = ++e->gpu_wait >= e->gpu_every;
 		if (timed)

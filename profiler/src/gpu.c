@@ -183,7 +183,10 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The median of the pass's last 16 empty timers becomes its overhead. */
+/* The median of the pass's last 16 empty timers becomes its overhead; until
+ * it has 4, their minimum: a timer is only ever slowed down (a preempted
+ * queue thread), and one slow first sample must not swallow every render
+ * measured against it. */
 static void record_empty(uint32_t pass, uint64_t ns)
 {
 	if (pass >= SOURCE_PROFILER_MAX_PASSES)
@@ -196,8 +199,8 @@ static void record_empty(uint32_t pass, uint64_t ns)
 	uint32_t sorted[16];
 	memcpy(sorted, ring, gg.empty_count[pass] * sizeof *sorted);
 	qsort(sorted, gg.empty_count[pass], sizeof *sorted, cmp_u32);
-	atomic_store_explicit(&g_overhead[pass], sorted[gg.empty_count[pass] / 2],
-			      memory_order_relaxed);
+	uint32_t n = gg.empty_count[pass];
+	atomic_store_explicit(&g_overhead[pass], sorted[n < 4 ? 0 : n / 2], memory_order_relaxed);
 }
 
 /* The pass's first timer this frame: time an empty one here first, in the

@@ -605,8 +605,12 @@ static void gpu_sums(sp_entry *e, unsigned slot, uint32_t frame)
 	for (uint32_t i = a->first_timer; i != SP_NO_ENTRY; i = timers[i].next) {
 		const sp_gpu_timer *t = &timers[i];
 		uint64_t begin = ns[2 + 2 * i], end = ns[3 + 2 * i];
+		/* Less the timer's own cost; a render at or below that cost
+		 * reads 1 ns ("below what the timer resolves"), not 0, which
+		 * would mean "not rendered". */
 		uint64_t overhead = sp_gpu_overhead(t->pass);
-		end = end - begin > overhead ? end - overhead : begin;
+		if (overhead)
+			end = end - begin > overhead ? end - overhead : begin + 1;
 		uint32_t dur = sp_sat32(end - begin, &sp_saturated_local);
 		if (t->first)
 			a->gpu_first_ns = dur;

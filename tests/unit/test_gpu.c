@@ -387,6 +387,10 @@ TEST(a_render_without_a_timer_leaves_no_gpu_sample_for_that_frame)
 	CHECK_EQ(fx_result(&a).render_gpu_avg, 400);
 }
 
+/* Extra cost of the next write of the first timer's begin stamp (query 2):
+ * a queue thread preempted once. */
+static uint64_t costly_stall_once;
+
 /* A backend whose every stamp costs 50 ns of GPU time, like a flush. */
 static void costly_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
 {
@@ -394,6 +398,10 @@ static void costly_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp
 	(void)kind;
 	fx_backend.stamps[slot][query] = fx_gpu_now;
 	fx_gpu_now += 50;
+	if (query == 2) {
+		fx_gpu_now += costly_stall_once;
+		costly_stall_once = 0;
+	}
 }
 
 static uint32_t costly_reserve(void *user, uint32_t slot, uint32_t queries)
@@ -427,4 +435,41 @@ TEST(empty_timer_cost_is_measured_and_subtracted)
 	CHECK_EQ(fx_result(&a).render_gpu_avg, 700);
 	CHECK_EQ(fx_result(&b).render_gpu_avg, 700);
 	CHECK_EQ(fx_gpu_samples(&a), 5);
+}
+
+static const sp_gpu_timer_backend costly_backend = {
+	.mode = "costly",
+	.reserve = costly_reserve,
+	.write = costly_write,
+	.read = costly_read,
+	.subtract_empty_timer = true,
+};
+
+TEST(one_slow_first_empty_timer_does_not_swallow_later_renders)
+{
+	fx_init(true);
+	source_profiler_set_gpu_backend(&costly_backend);
+	costly_stall_once = 4950; /* frame 0's empty timer reads 5000 */
+	for (int f = 0; f < 6; f++)
+		fx_frame(both, 2, 10, 10, 700);
+	/* Frame 0's renders (750 each) are at or below the 5000 overhead then
+	 * known: 1 ns, "rendered, below resolution". From frame 1 the minimum
+	 * of the first empty timers (50) applies, then their median. */
+	CHECK_EQ(stats().gpu_timer_overhead_ns, 50);
+	CHECK_EQ(fx_gpu_samples(&a), 5);
+	CHECK_EQ(fx_result(&a).render_gpu_avg, (1 + 4 * 700) / 5);
+	CHECK_EQ(fx_result(&a).render_gpu_max, 700);
+	CHECK_EQ(fx_result(&b).render_gpu_avg, (1 + 4 * 700) / 5);
+}
+
+TEST(a_render_cheaper_than_its_timer_reads_one_ns_not_zero)
+{
+	fx_init(true);
+	source_profiler_set_gpu_backend(&costly_backend);
+	for (int f = 0; f < 4; f++)
+		fx_frame(both, 2, 10, 10, 0);
+	CHECK_EQ(stats().gpu_timer_overhead_ns, 50);
+	CHECK_EQ(fx_gpu_samples(&a), 3);
+	CHECK_EQ(fx_result(&a).render_gpu_avg, 1);
+	CHECK_EQ(fx_result(&a).render_gpu_sum, 1);
 }
