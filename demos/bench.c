@@ -45,6 +45,7 @@ static void machine_line(char *out, size_t size)
 
 int main(int argc, char **argv)
 {
+	eng_pin_allocator();
 	bench_opts o;
 	bench_opts_init(&o);
 	int p = bench_parse_args(argc, argv, &o);

@@ -16,6 +16,7 @@
 #define BENCH_MAX_POINTS 16
 #define BENCH_MAX_PAIRS 32
 #define BENCH_ISOLATE_TOP 20 /* --isolate measures the costliest sources */
+#define BENCH_ISOLATE_ROUNDS 9 /* in rounds paired in time */
 
 typedef struct bench_opts {
 	eng_api apis[2];
@@ -40,6 +41,9 @@ typedef struct bench_source {
 	double share;                            /* of the frame's GPU time */
 	double tick_avg, render_avg, render_sum; /* CPU, us */
 	double isolated;                         /* alone, us; < 0: not measured */
+	/* Median over paired rounds of (in-frame / alone), each round a short
+	 * in-frame window then the source alone; 0: not measured. */
+	double in_over_alone;
 } bench_source;
 
 typedef struct bench_frames { /* frame times of one mode, ms */

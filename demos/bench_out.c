@@ -56,12 +56,16 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 					b->name, b->type, b->gpu_avg, b->gpu_p50, b->gpu_p95, b->gpu_max,
 					b->share * 100, b->tick_avg, b->render_avg);
 				if (b->isolated >= 0)
-					fprintf(out, " %9.1f %8.3f", b->isolated,
-						b->isolated > 0 ? b->gpu_avg / b->isolated : 0);
+					fprintf(out, " %9.1f %8.3f", b->isolated, b->in_over_alone);
 				fputc('\n', out);
 			}
 			if (p->n_src > shown)
 				fprintf(out, "... %u more sources\n", p->n_src - shown);
+			if (iso)
+				fprintf(out, "alone: the source's draws in a submission of their own "
+					     "(with minus without); in/alone:\nthe median over %d rounds, "
+					     "each a 5-frame in-frame window then the source alone\n",
+					BENCH_ISOLATE_ROUNDS);
 			free(s);
 		}
 		fprintf(out, "overhead, %u interleaved pairs (median, spread):\n", p->pairs);
@@ -180,7 +184,8 @@ bool bench_write_json(const char *path, const bench_opts *o, const bench_result 
 				b->gpu_avg, b->gpu_p50, b->gpu_p95, b->gpu_max, b->gpu_samples, b->share,
 				b->tick_avg, b->render_avg, b->render_sum);
 			if (b->isolated >= 0)
-				fprintf(f, ", \"isolated_us\": %.3f", b->isolated);
+				fprintf(f, ", \"isolated_us\": %.3f, \"in_frame_over_alone\": %.4f",
+					b->isolated, b->in_over_alone);
 			fputc('}', f);
 		}
 		fprintf(f, "]}");

@@ -256,6 +256,62 @@ static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_p
 	return ok;
 }
 
+/* Frames in each --isolate round's in-frame window (the window holds the
+ * last 5; the first two settle the switch from isolating). */
+#define ISO_FRAMES 7
+
+static double median_of(double *v, uint32_t n)
+{
+	qsort(v, n, sizeof *v, cmp_double);
+	return n ? (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : 0;
+}
+
+/* --isolate: the costliest sources, each measured alone (its draws in a
+ * submission of its own, with minus without: eng_measure_isolated) and
+ * compared with its in-frame GPU time. This machine's speed drifts by
+ * 10-30% over seconds, so the two are paired in time: each round takes a
+ * 5-frame in-frame window, then each source alone; the figures are the
+ * medians over the rounds (the calibrated test's method). */
+static bool isolate(eng_engine *e, const bench_opts *o, uint32_t sources, bench_point *pt)
+{
+	bench_source *sorted = malloc(pt->n_src * sizeof *sorted);
+	uint32_t top = pt->n_src < BENCH_ISOLATE_TOP ? pt->n_src : BENCH_ISOLATE_TOP;
+	uint32_t idx[BENCH_ISOLATE_TOP];
+	double alone[BENCH_ISOLATE_TOP][BENCH_ISOLATE_ROUNDS], ratio[BENCH_ISOLATE_TOP][BENCH_ISOLATE_ROUNDS];
+	if (!sorted)
+		return false;
+	memcpy(sorted, pt->src, pt->n_src * sizeof *sorted);
+	qsort(sorted, pt->n_src, sizeof *sorted, by_gpu);
+	for (uint32_t t = 0; t < top; t++)
+		for (uint32_t i = 0; i < pt->n_src; i++)
+			if (strcmp(pt->src[i].name, sorted[t].name) == 0)
+				idx[t] = i;
+	free(sorted);
+	bool ok = true;
+	uint32_t rounds = 0;
+	for (uint32_t r = 0; ok && r < BENCH_ISOLATE_ROUNDS; r++) {
+		source_profiler_reset_video(1, 1); /* a window of 5 frames */
+		ok = frames(e, ISO_FRAMES, NULL, o, "isolating: in frame", sources);
+		for (uint32_t t = 0; ok && t < top; t++) {
+			eng_source *s = eng_source_at(e, idx[t]);
+			profiler_result_t res;
+			uint64_t ns = 0;
+			progress(o, "isolating: alone", sources, r * top + t, BENCH_ISOLATE_ROUNDS * top);
+			ok = source_profiler_fill_result(s, &res) &&
+			     eng_measure_isolated(e, s, 5, &ns) == ENG_OK;
+			alone[t][r] = (double)ns / 1e3;
+			ratio[t][r] = ns ? (double)res.render_gpu_sum / (double)ns : 0;
+		}
+		if (ok)
+			rounds++;
+	}
+	for (uint32_t t = 0; rounds && t < top; t++) {
+		pt->src[idx[t]].isolated = median_of(alone[t], rounds);
+		pt->src[idx[t]].in_over_alone = median_of(ratio[t], rounds);
+	}
+	return ok;
+}
+
 bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, bench_point *pt)
 {
 	memset(pt, 0, sizeof *pt);
@@ -287,27 +343,8 @@ bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, bench_p
 		collect_sources(e, pt);
 	}
 	free(ms);
-	if (ok && o->isolate) {
-		/* The costliest sources, by their in-frame figure. */
-		bench_source *sorted = malloc(pt->n_src * sizeof *sorted);
-		if (sorted) {
-			memcpy(sorted, pt->src, pt->n_src * sizeof *sorted);
-			qsort(sorted, pt->n_src, sizeof *sorted, by_gpu);
-			uint32_t top = pt->n_src < BENCH_ISOLATE_TOP ? pt->n_src : BENCH_ISOLATE_TOP;
-			for (uint32_t t = 0; t < top; t++) {
-				for (uint32_t i = 0; i < pt->n_src; i++) {
-					eng_source *s = eng_source_at(e, i);
-					if (strcmp(s->name, sorted[t].name) != 0)
-						continue;
-					uint64_t ns;
-					progress(o, "isolating", sources, t, top);
-					if (eng_measure_isolated(e, s, 9, &ns) == ENG_OK)
-						pt->src[i].isolated = (double)ns / 1e3;
-				}
-			}
-			free(sorted);
-		}
-	}
+	if (ok && o->isolate)
+		ok = isolate(e, o, sources, pt);
 	stop(e, pt);
 	ok = ok && overhead(api, o, sources, pt);
 	if (o->progress)

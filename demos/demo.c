@@ -31,6 +31,7 @@ static FILE *open_output(const char *opt, const char *path)
 
 int main(int argc, char **argv)
 {
+	eng_pin_allocator();
 	demo_options o;
 	demo_options_init(&o);
 	int p = demo_parse_args(argc, argv, &o);

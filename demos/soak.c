@@ -147,6 +147,7 @@ static bool verdict(bool ok, const char *what)
 
 int main(int argc, char **argv)
 {
+	eng_pin_allocator();
 	soak_opts o;
 	soak_opts_init(&o);
 	int p = soak_parse_args(argc, argv, &o);

@@ -7,6 +7,7 @@
 #include "srcprof/perf_block.h"
 #include "srcprof/source_profiler.h"
 
+#include <malloc.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +154,14 @@ static void update_views(eng_engine *e)
 		v->proj[1][1] *= -1.0f; /* Vulkan clip space: y down (GL matches, see gl backend) */
 		glm_mat4_mul(v->proj, v->view, v->view_proj);
 	}
+}
+
+void eng_pin_allocator(void)
+{
+	/* The largest mmap threshold glibc accepts on 64-bit (32 MiB), and a
+	 * heap top that is never given back. */
+	mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
+	mallopt(M_TRIM_THRESHOLD, 1024 * 1024 * 1024);
 }
 
 eng_engine *eng_create(const eng_desc *desc, eng_result *result)
