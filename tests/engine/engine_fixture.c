@@ -2,6 +2,7 @@
 
 eng_engine *tfx_engine(eng_api api, uint32_t width, uint32_t height, uint32_t views)
 {
+	eng_pin_allocator(); /* as the programs do */
 	source_profiler_shutdown();
 	eng_desc d = {
 		.gfx = {.api = api,
