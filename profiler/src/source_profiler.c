@@ -498,6 +498,11 @@ void source_profiler_render_begin(void)
 	sp_gpu_frame_begin(g.frame % SP_FBS, g.frame, g.gpu_frame, LD(g_sources));
 }
 
+void source_profiler_gpu_skip_frame(void)
+{
+	g.gpu_frame = false;
+}
+
 uint64_t source_profiler_source_render_begin(sp_gpu_timer **timer)
 {
 	if (timer)

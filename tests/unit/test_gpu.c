@@ -473,3 +473,37 @@ TEST(a_render_cheaper_than_its_timer_reads_one_ns_not_zero)
 	CHECK_EQ(fx_result(&a).render_gpu_avg, 1);
 	CHECK_EQ(fx_result(&a).render_gpu_sum, 1);
 }
+
+TEST(a_skipped_frame_writes_and_reads_no_stamps_and_keeps_gpu_on)
+{
+	fx_init(true);
+	for (int f = 0; f < 3; f++)
+		fx_frame(one, 1, 10, 10, 500);
+	uint32_t writes = fx_backend.writes, reads = fx_backend.reads;
+	CHECK_EQ(fx_gpu_samples(&a), 2);
+	for (int f = 0; f < 4; f++) {
+		fx_begin();
+		fx_tick(&a, 10);
+		source_profiler_gpu_skip_frame();
+		sp_gpu_timer *t = (sp_gpu_timer *)1;
+		source_profiler_render_begin();
+		uint64_t start = source_profiler_source_render_begin(&t);
+		CHECK(t == NULL);
+		fx_now += 10;
+		source_profiler_source_render_end(&a, start, t);
+		source_profiler_render_end();
+		source_profiler_frame_collect();
+		CHECK(stats().gpu_enabled);
+	}
+	/* The frame before the skips is collected during them: one read. */
+	CHECK_EQ(fx_backend.writes, writes);
+	CHECK_EQ(fx_backend.reads, reads + 1);
+	CHECK_EQ(fx_gpu_samples(&a), 3);
+	CHECK_EQ(fx_cpu_samples(&a), 6);
+	/* Skipping lasts one frame: the next ones are timed again. */
+	for (int f = 0; f < 3; f++)
+		fx_frame(one, 1, 10, 10, 700);
+	CHECK_EQ(fx_gpu_samples(&a), 5);
+	CHECK_EQ(fx_result(&a).render_gpu_max, 700);
+	CHECK_EQ(fx_result(&a).render_gpu_avg, (3 * 500 + 2 * 700) / 5);
+}

@@ -123,6 +123,14 @@ void source_profiler_source_tick_end(const void *source, uint64_t start);
  * render_begin and render_end. */
 void source_profiler_render_begin(void);
 
+/* Graphics thread, between frame_begin and render_begin: this frame opens
+ * no GPU range - no stamp written, nothing read back - and is a GPU-off
+ * frame for every source, while GPU timing stays on (get_stats still says
+ * gpu_enabled). For engines that GPU-time one frame in N where a timer is
+ * costly: the frame range's own stamps would cost every other frame too.
+ * Not part of the OBS API. */
+void source_profiler_gpu_skip_frame(void);
+
 /* Returns the start time of a render (0 while off) and sets *timer to a GPU
  * timer when GPU timing is on, else NULL. `timer` may be NULL. */
 uint64_t source_profiler_source_render_begin(sp_gpu_timer **timer);
