@@ -20,11 +20,16 @@ eng_engine *tfx_engine(eng_api api, uint32_t width, uint32_t height, uint32_t vi
 	return e;
 }
 
+uint32_t tfx_timed_frames;
+
 bool tfx_frames(eng_engine *e, uint32_t n)
 {
-	for (uint32_t i = 0; i < n; i++)
+	for (uint32_t i = 0; i < n; i++) {
 		if (eng_frame(e) != ENG_OK)
 			return false;
+		if (eng_gpu_timed_count(e))
+			tfx_timed_frames++;
+	}
 	return true;
 }
 

@@ -12,6 +12,9 @@
 eng_engine *tfx_engine(eng_api api, uint32_t width, uint32_t height, uint32_t views);
 /* Runs n frames; false on any frame error. */
 bool tfx_frames(eng_engine *e, uint32_t n);
+/* Frames tfx_frames ran with sources GPU-timed (the engine samples on
+ * software devices), since the process started. */
+extern uint32_t tfx_timed_frames;
 profiler_result_t tfx_result(const void *source);
 source_profiler_stats_t tfx_stats(void);
 /* Destroys the engine and returns the validation messages it saw. */

@@ -26,6 +26,7 @@ TEST(gpu_results_that_never_become_available_drop_gpu_samples_only)
 {
 	eng_engine *e = with_meshes(3);
 	CHECK(e != NULL);
+	eng_set_gpu_budget(e, 1.0); /* every frame GPU-timed */
 	CHECK(tfx_frames(e, 10));
 	source_profiler_stats_t before = tfx_stats();
 	eng_gfx_inject_faults(ENG_FAULT_TIMER_UNAVAILABLE);

@@ -93,7 +93,10 @@ typedef struct eng_desc {
  * back page by page: on lavapipe a 1,000-mesh frame then ran 3-8x slower
  * for the rest of the process (measured: 12 frames 26.6 s against 5.6 s
  * pinned), depending on what ran before - GPU timing turned on, then off,
- * was enough. Costs the peak heap staying resident. */
+ * was enough. Also keeps every thread on one arena (the drivers' threads'
+ * own arenas shrank and regrew each frame: 4x slower frames at 10,000
+ * sources after GPU timing). Costs the peak heap staying resident. Call
+ * before any thread starts. */
 void eng_pin_allocator(void);
 
 /* Creates the window (unless headless), the device and the views, and
@@ -153,6 +156,16 @@ uint32_t eng_gpu_timed_count(const eng_engine *e);
 uint32_t eng_gpu_timed_every(const eng_engine *e);
 /* Makes the next frame a GPU-timed one (benchmarks align their blocks). */
 void eng_gpu_restart_sampling(eng_engine *e);
+
+/* What the engine asks of the profiler, from the next frame (benchmarks
+ * switch between these without disturbing the profiler's state, which
+ * source_profiler_enable(false) would free): ENG_PROFILE_OFF makes no
+ * profiler call at all, as if built without it; ENG_PROFILE_CPU times ticks
+ * and renders on the CPU and opens no GPU frame; ENG_PROFILE_ALL (the
+ * default) times on the GPU as the sampler decides. The profiler's own
+ * switches still apply on top. */
+typedef enum eng_profile { ENG_PROFILE_ALL, ENG_PROFILE_CPU, ENG_PROFILE_OFF } eng_profile;
+void eng_set_profile(eng_engine *e, eng_profile profile);
 void eng_set_gpu_budget(eng_engine *e, double budget);
 
 /* The GPU cost of `s` alone: its prepare and its draws in every view,

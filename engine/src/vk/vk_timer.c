@@ -25,6 +25,7 @@
 
 static struct {
 	bool ready, flushed;
+	bool frame_open; /* the profiler opened a GPU range this frame */
 	VkQueryPool pool[VK_FIF];
 	uint32_t capacity[VK_FIF]; /* real stamps per slot; the pool holds twice that */
 	VkCommandBuffer cmd;       /* the frame being recorded */
@@ -112,6 +113,8 @@ static bool share_last(uint32_t slot, uint32_t query)
 static void timer_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
 {
 	(void)user;
+	if (kind == SP_GPU_STAMP_FRAME_END)
+		T.frame_open = false;
 	if (!T.cmd || query >= T.capacity[slot])
 		return;
 	if (kind == SP_GPU_STAMP_FRAME_BEGIN) {
@@ -120,6 +123,7 @@ static void timer_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp 
 		vkResetQueryPool(vk.device, T.pool[slot], 0, 2 * T.capacity[slot]);
 		T.n_alias[slot] = 0;
 		T.last_slot = slot;
+		T.frame_open = true;
 	} else if (T.flushed && kind != SP_GPU_STAMP_TIMER_END && !T.work_since_last &&
 		   T.last_slot == slot && share_last(slot, query)) {
 		return;
@@ -213,10 +217,11 @@ static void calibrate(void)
 
 /* Flushed mode: settles whatever a render pass begin left pending (its
  * clear) before any timer starts, so the first source of a pass is not
- * charged for it. Uses a query of its own, reset from the host. */
+ * charged for it. Uses a query of its own, reset from the host. Only in a
+ * frame the profiler times: elsewhere it would be two flushes for nothing. */
 void vk_timer_settle(VkCommandBuffer cmd)
 {
-	if (!T.ready || !T.flushed || !T.scratch[T.scratch_slot])
+	if (!T.ready || !T.flushed || !T.frame_open || !T.scratch[T.scratch_slot])
 		return;
 	if (T.scratch_used + 2 > VK_SCRATCH_QUERIES)
 		return;
@@ -296,6 +301,7 @@ const sp_gpu_timer_backend *vk_timer_backend(void)
 void vk_timer_begin_frame(uint32_t cmd_slot, VkCommandBuffer cmd)
 {
 	T.cmd = cmd;
+	T.frame_open = false;
 	if (!T.ready || !cmd)
 		return;
 	/* The command buffer slot's last use finished: its settle stamps can
