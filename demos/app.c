@@ -252,7 +252,7 @@ void app_key(demo_app *a, int key)
 		say(a, "Esc: quitting");
 		break;
 	default:
-		if (key >= GLFW_KEY_1 && key <= GLFW_KEY_7)
+		if (key >= GLFW_KEY_1 && key <= GLFW_KEY_8)
 			switch_scene(a, (uint32_t)(key - GLFW_KEY_1));
 		break;
 	}
@@ -292,7 +292,7 @@ int app_key_from_name(const char *name)
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (strcmp(keys[i].name, name) == 0)
 			return keys[i].key;
-	if (name[0] >= '1' && name[0] <= '7' && name[1] == '\0')
+	if (name[0] >= '1' && name[0] <= '8' && name[1] == '\0')
 		return GLFW_KEY_1 + (name[0] - '1');
 	return -1;
 }

@@ -70,6 +70,7 @@ typedef struct bench_point {
 	uint32_t pairs;
 	bench_ratio ratio_cpu, ratio_gpu;
 	uint32_t gpu_every;        /* one frame in this many GPU-timed in gpu blocks */
+	bool composed;             /* CPU+GPU ratio composed from untimed and timed blocks */
 	uint32_t failures;         /* validation messages, frame errors */
 } bench_point;
 

@@ -29,6 +29,15 @@ static double pct(double ratio)
 	return (ratio - 1.0) * 100.0;
 }
 
+/* The mean of the sources' in-frame GPU averages, us. */
+static double source_gpu_mean(const bench_point *p)
+{
+	double sum = 0;
+	for (uint32_t i = 0; i < p->n_src; i++)
+		sum += p->src[i].gpu_avg;
+	return p->n_src ? sum / p->n_src : 0;
+}
+
 void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 {
 	for (uint32_t i = 0; i < r->n_points; i++) {
@@ -74,27 +83,61 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 		fprintf(out, "  CPU      mean %8.2f ms  %+6.2f%% (%+.2f .. %+.2f)\n", p->cpu.mean,
 			pct(p->ratio_cpu.median), pct(p->ratio_cpu.min), pct(p->ratio_cpu.max));
 		fprintf(out, "  CPU+GPU  mean %8.2f ms  %+6.2f%% (%+.2f .. %+.2f), one frame in %u "
-			     "GPU-timed (budget %.1f%%)\n",
+			     "GPU-timed (budget %.1f%%)%s\n",
 			p->gpu.mean, pct(p->ratio_gpu.median), pct(p->ratio_gpu.min),
-			pct(p->ratio_gpu.max), p->gpu_every, o->gpu_budget * 100);
+			pct(p->ratio_gpu.max), p->gpu_every, o->gpu_budget * 100,
+			p->composed ? ",\n           composed: untimed blocks + (timed block - untimed) / N; mean and "
+				      "frames: untimed"
+				    : "");
 		if (p->software)
 			fprintf(out, "  note: on this software device GPU timing changes the driver's "
 				     "work (each timer\n  flushes, splitting the frame into small "
 				     "scenes, and frames after a timed one\n  can run slower): the "
 				     "CPU+GPU figure measures that; the CPU figure is the\n  "
-				     "profiler's own cost. Each block runs in an engine of its own.\n");
+				     "profiler's own cost.\n");
 		if (p->failures)
 			fprintf(out, "  %u validation messages during the run\n", p->failures);
 	}
 	if (r->n_points > 1) {
-		fprintf(out, "\nscaling (%s):\n%6s %8s %10s %12s %12s %12s %12s\n", o->scene->name, "api",
-			"sources", "frame ms", "us/source", "CPU prof", "GPU prof", "GPU/source");
+		fprintf(out,
+			"\nscaling (%s):\n%6s %8s %10s %10s %10s %10s %10s %10s\n"
+			"%6s %8s %10s %10s %10s %10s %10s %10s\n",
+			o->scene->name, "api", "sources", "frame ms", "us/source", "marginal", "src GPU",
+			"CPU prof", "GPU prof", "", "", "(off)", "", "us/source", "us", "", "");
 		for (uint32_t i = 0; i < r->n_points; i++) {
 			const bench_point *p = &r->points[i];
 			double n = p->sources ? p->sources : 1;
-			fprintf(out, "%6s %8u %10.2f %12.2f %11.2f%% %11.2f%% %12.1f\n", p->api, p->sources,
-				p->off.mean, p->off.mean * 1000 / n, pct(p->ratio_cpu.median),
-				pct(p->ratio_gpu.median), p->frame_gpu_avg / n);
+			const bench_point *prev = i && !strcmp(r->points[i - 1].api, p->api) &&
+							  r->points[i - 1].sources < p->sources
+						  ? &r->points[i - 1]
+						  : NULL;
+			fprintf(out, "%6s %8u %10.2f %10.2f ", p->api, p->sources, p->off.mean,
+				p->off.mean * 1000 / n);
+			if (prev)
+				fprintf(out, "%10.2f ", (p->off.mean - prev->off.mean) * 1000 /
+							   (double)(p->sources - prev->sources));
+			else
+				fprintf(out, "%10s ", "-");
+			fprintf(out, "%10.1f %9.2f%% %9.2f%%\n", source_gpu_mean(p),
+				pct(p->ratio_cpu.median), pct(p->ratio_gpu.median));
+		}
+		fprintf(out, "marginal: frame cost added per source since the previous count; src GPU: "
+			     "the mean of the\nsources' in-frame GPU figures\n");
+		for (uint32_t i = 0; i < r->n_points;) {
+			uint32_t j = i;
+			double lo = 1e300, hi = 0;
+			for (; j < r->n_points && !strcmp(r->points[j].api, r->points[i].api); j++) {
+				double v = source_gpu_mean(&r->points[j]);
+				lo = v < lo ? v : lo;
+				hi = v > hi ? v : hi;
+			}
+			if (j - i > 1 && lo > 0)
+				fprintf(out, "%s: per-source GPU cost %.1f .. %.1f us from %u to %u sources "
+					     "(max/min %.2f: %s)\n",
+					r->points[i].api, lo, hi, r->points[i].sources,
+					r->points[j - 1].sources, hi / lo,
+					hi / lo <= 1.2 ? "flat within 20%" : "NOT flat within 20%");
+			i = j;
 		}
 	}
 	fprintf(out, "\n%s; git %s; %.0f s\n", r->machine, r->git, r->wall_s);
@@ -160,6 +203,8 @@ bool bench_write_json(const char *path, const bench_opts *o, const bench_result 
 			p->failures);
 		/* Where GPU timing changes the driver's work, say so with the figures. */
 		fprintf(f, "\"gpu_timing_changes_work\": %s, ", p->software ? "true" : "false");
+		fprintf(f, "\"overhead_method\": \"%s\", \"source_gpu_mean_us\": %.3f, ",
+			p->composed ? "composed" : "direct", source_gpu_mean(p));
 		json_frames(f, "frames_timed", &p->timed);
 		fprintf(f, ",\n     ");
 		json_frames(f, "frames_off", &p->off);

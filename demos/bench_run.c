@@ -6,16 +6,8 @@
  *    CPU tick and render averages, the frame's own GPU time.
  * 3. --isolate: the costliest sources each rendered alone (own submission,
  *    fence, wall clock) to compare with their in-frame figures.
- * 4. Overhead: blocks of frames with the profiler off, CPU-only, and
- *    CPU+GPU at the default GPU budget, interleaved (the order rotates each
- *    pair), each block's mean frame time compared with its pair's "off".
- *    A CPU+GPU block spans whole sampling periods (one GPU-timed frame in
- *    N), starting on a timed frame, so it carries its fair share. Each
- *    block runs in an engine of its own, created in its mode, so that no
- *    block inherits the state an earlier one left in the driver or the
- *    heap (before the programs pinned malloc's thresholds, a lavapipe
- *    frame after GPU timing was turned off ran 1.7 s against 0.2 s never
- *    timed, grid of 1,000).
+ * 4. Overhead: the profiler off, CPU-only, and CPU+GPU at the default GPU
+ *    budget, in short blocks interleaved in one engine (see overhead()).
  */
 #include "bench.h"
 
@@ -135,15 +127,6 @@ static void collect_sources(eng_engine *e, bench_point *pt)
 	free(v);
 }
 
-/* The mean of a block's frames, ms. */
-static double block_mean(const double *ms, uint32_t n)
-{
-	double sum = 0;
-	for (uint32_t i = 0; i < n; i++)
-		sum += ms[i];
-	return n ? sum / n : 0;
-}
-
 static void ratio_stats(bench_ratio *r, uint32_t n)
 {
 	double sorted[BENCH_MAX_PAIRS];
@@ -197,52 +180,133 @@ static void stop(eng_engine *e, bench_point *pt)
 	source_profiler_shutdown();
 }
 
+/* Frames per overhead block. */
+#define OVH_BLOCK 8
+
+static void set_mode(eng_engine *e, int mode)
+{
+	eng_set_profile(e, mode == MODE_OFF   ? ENG_PROFILE_OFF
+			   : mode == MODE_CPU ? ENG_PROFILE_CPU
+					      : ENG_PROFILE_ALL);
+}
+
+/* One block: `n` frames in `mode` (it applies from the block's first
+ * frame), then a wait until the GPU is idle, so that the block's time holds
+ * all of its frames' GPU work and none of the next block's. `timed_at`:
+ * the frame (0-based) to make GPU-timed, or UINT32_MAX. Returns the
+ * block's wall time in ms; each frame's time goes to pool[]. */
+static double run_block(eng_engine *e, int mode, uint32_t n, uint32_t timed_at, double *pool,
+			uint32_t *pooled, uint32_t cap, bool *ok)
+{
+	set_mode(e, mode);
+	uint64_t t0 = srcprof_clock_monotonic_ns();
+	for (uint32_t i = 0; *ok && i < n; i++) {
+		if (i == timed_at)
+			eng_gpu_restart_sampling(e);
+		uint64_t f0 = srcprof_clock_monotonic_ns();
+		*ok = eng_frame(e) == ENG_OK;
+		if (*pooled < cap)
+			pool[(*pooled)++] = (double)(srcprof_clock_monotonic_ns() - f0) / 1e6;
+	}
+	eng_gfx_wait_frame(0);
+	return (double)(srcprof_clock_monotonic_ns() - t0) / 1e6;
+}
+
+/* Profiler overhead: the scene with the profiler off, with CPU timing, and
+ * with CPU+GPU timing at the default GPU budget, in one engine, switched
+ * block by block (OVH_BLOCK frames, the order of the three rotating) so
+ * that the machine's drift - 20-30% over seconds here - hits every mode
+ * alike. Each pair gives a ratio per mode against "off"; the report takes
+ * the median over the pairs.
+ *
+ * With GPU timing, one frame in N is timed (the engine's sampler). Where N
+ * is small, a pair's GPU blocks span whole sampling periods and are timed
+ * as the sampler says ("direct"). Where N is large (a software device and
+ * many sources: hundreds of frames), a pair holds --frames untimed GPU
+ * frames in blocks and one block whose second frame is timed; a sampling period then
+ * costs (N - 1) untimed frames and one timed one, so the mean frame is
+ * untimed + (timed block - untimed block) / N ("composed", the same
+ * quantity without running N frames per mode per pair). */
 static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_point *pt)
 {
-	uint32_t block = o->frames / 4 < 20 ? 20 : o->frames / 4;
-	/* Frames each new engine runs first: pipelines, caches and, with GPU
-	 * timing, the timer's own cost and so the sampling rate settle. */
-	uint32_t settle = o->warmup / 2 < 4 ? 4 : o->warmup / 2;
-	/* Pooled frame times per mode, sized for the longest GPU blocks. */
-	uint32_t cap = o->repeat * (block + 100000);
-	double *pool[3], *ms = malloc((size_t)(block + 100000) * sizeof *ms);
+	eng_engine *e = start(o, api, sources, MODE_GPU, o->gpu_budget, pt);
+	if (!e)
+		return false;
+	uint32_t cap = o->repeat * 4096;
+	double *pool[3];
 	uint32_t pooled[3] = {0};
 	for (int m = 0; m < 3; m++)
 		pool[m] = malloc((size_t)cap * sizeof(double));
-	bool ok = ms && pool[0] && pool[1] && pool[2];
-	for (uint32_t p = 0; ok && p < o->repeat && p < BENCH_MAX_PAIRS; p++) {
-		double mean[3] = {0};
-		for (int k = 0; ok && k < 3; k++) {
-			int mode = (int)((p + (uint32_t)k) % 3);
-			eng_engine *e = start(o, api, sources, mode, o->gpu_budget, pt);
-			ok = e && frames(e, settle, NULL, o, "overhead: new engine", sources);
-			uint32_t n = block;
-			if (ok && mode == MODE_GPU) {
-				uint32_t every = eng_gpu_timed_every(e);
-				n = every * ((block + every - 1) / every);
-				if (n > 100000)
-					n = 100000;
-				eng_gpu_restart_sampling(e);
-				pt->gpu_every = every;
-			}
-			const char *what = mode == MODE_OFF ? "overhead: profiler off"
-					   : mode == MODE_CPU ? "overhead: CPU timing"
-							      : "overhead: CPU+GPU timing";
-			ok = ok && frames(e, n, ms, o, what, sources);
-			if (e)
-				stop(e, pt);
-			mean[mode] = block_mean(ms, n);
-			if (pooled[mode] + n <= cap) {
-				memcpy(pool[mode] + pooled[mode], ms, n * sizeof *ms);
-				pooled[mode] += n;
-			}
-		}
-		if (ok) {
-			pt->ratio_cpu.pair[p] = mean[MODE_CPU] / mean[MODE_OFF];
-			pt->ratio_gpu.pair[p] = mean[MODE_GPU] / mean[MODE_OFF];
-			pt->pairs = p + 1;
-		}
+	bool ok = pool[0] && pool[1] && pool[2];
+	/* Settle: pipelines and caches, the timer's own cost, then a few
+	 * lone timed frames so the sampler knows what one costs. */
+	uint32_t settle = o->warmup / 2 < 4 ? 4 : o->warmup / 2;
+	ok = ok && frames(e, settle, NULL, o, "overhead: settling", sources);
+	for (int k = 0; ok && k < 3; k++) {
+		eng_gpu_restart_sampling(e);
+		ok = frames(e, 5, NULL, o, "overhead: settling", sources);
 	}
+	/* Blocks per mode in a pair: --frames frames. */
+	const uint32_t base_rounds = (o->frames + OVH_BLOCK - 1) / OVH_BLOCK;
+	const uint32_t composed_above = 2 * base_rounds * OVH_BLOCK;
+	for (uint32_t p = 0; ok && p < o->repeat && p < BENCH_MAX_PAIRS; p++) {
+		uint32_t every = eng_gpu_timed_every(e);
+		pt->gpu_every = every;
+		pt->composed = every > composed_above;
+		/* Direct: GPU frames per pair, whole sampling periods. */
+		uint32_t per_mode = pt->composed ? base_rounds * OVH_BLOCK
+						 : every * ((base_rounds * OVH_BLOCK + every - 1) / every);
+		uint32_t rounds = (per_mode + OVH_BLOCK - 1) / OVH_BLOCK;
+		double sum[3] = {0}, timed_block = 0;
+		for (uint32_t r = 0; ok && r <= rounds; r++) {
+			bool extra = r == rounds; /* composed: the timed GPU block */
+			if (extra && !pt->composed)
+				break;
+			uint32_t n = extra ? OVH_BLOCK
+					   : (per_mode - r * OVH_BLOCK < OVH_BLOCK ? per_mode - r * OVH_BLOCK
+										   : OVH_BLOCK);
+			for (int k = 0; ok && k < 3; k++) {
+				/* Rotate the order through all six permutations. */
+				static const int perm[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1},
+							       {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
+				int mode = perm[(p * (rounds + 1) + r) % 6][k];
+				if (extra && mode != MODE_GPU)
+					continue;
+				uint32_t timed_at = UINT32_MAX;
+				if (mode == MODE_GPU && !pt->composed && r == 0)
+					timed_at = 0; /* whole periods from here */
+				if (mode == MODE_GPU && extra)
+					timed_at = 1;
+				const char *what = mode == MODE_OFF ? "overhead: profiler off"
+						   : mode == MODE_CPU ? "overhead: CPU timing"
+								      : "overhead: CPU+GPU timing";
+				progress(o, what, sources, p * (rounds + 1) + r, o->repeat * (rounds + 1));
+				/* The frame statistics pool untimed blocks only in
+				 * composed mode: the timed one stands for 1 in N. */
+				uint32_t no_pool = 0;
+				double ms = run_block(e, mode, n, timed_at, pool[mode],
+						      extra ? &no_pool : &pooled[mode], extra ? 0 : cap,
+						      &ok);
+				if (extra)
+					timed_block = ms;
+				else
+					sum[mode] += ms;
+			}
+		}
+		if (!ok)
+			break;
+		double gpu = sum[MODE_GPU];
+		if (pt->composed) {
+			/* Per frame: untimed + the timed block's extra / N. */
+			double untimed_block = sum[MODE_GPU] / rounds;
+			gpu = sum[MODE_GPU] + (timed_block - untimed_block) * per_mode / every;
+		}
+		pt->ratio_cpu.pair[p] = sum[MODE_CPU] / sum[MODE_OFF];
+		pt->ratio_gpu.pair[p] = gpu / sum[MODE_OFF];
+		pt->pairs = p + 1;
+	}
+	set_mode(e, MODE_GPU);
+	stop(e, pt);
 	if (pt->pairs) {
 		ratio_stats(&pt->ratio_cpu, pt->pairs);
 		ratio_stats(&pt->ratio_gpu, pt->pairs);
@@ -250,7 +314,6 @@ static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_p
 		frame_stats(pool[MODE_CPU], pooled[MODE_CPU], &pt->cpu);
 		frame_stats(pool[MODE_GPU], pooled[MODE_GPU], &pt->gpu);
 	}
-	free(ms);
 	for (int m = 0; m < 3; m++)
 		free(pool[m]);
 	return ok;

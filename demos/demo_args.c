@@ -31,7 +31,7 @@ static bool script_item(char *item, void *user)
 		return false;
 	int key = app_key_from_name(colon + 1);
 	if (key < 0) {
-		fprintf(stderr, PROG ": --script: unknown key '%s' (P G O C T S + - 1-7 SPACE V ESC F1)\n",
+		fprintf(stderr, PROG ": --script: unknown key '%s' (P G O C T S + - 1-8 SPACE V ESC F1)\n",
 			colon + 1);
 		return false;
 	}
@@ -80,7 +80,7 @@ static void usage(FILE *f)
 		"hotkeys (windowed):\n"
 		"  P profiler on/off, G GPU timing on/off, O overlay on/off, F1 help,\n"
 		"  C CSV snapshot, T 5-second trace, S screenshot, + / - add/remove 10 sources,\n"
-		"  1-7 switch scene, Space pause ticking, V vsync on/off, Esc quit\n");
+		"  1-8 switch scene, Space pause ticking, V vsync on/off, Esc quit\n");
 }
 
 static int list_scenes(void)

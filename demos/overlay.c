@@ -174,7 +174,7 @@ static void help(demo_app *a, float x, float y)
 		"C  CSV snapshot             T  5-second trace (Perfetto JSON)",
 		"S  screenshot PNG           Space  pause ticking",
 		"+ / -  add / remove 10 sources",
-		"1-7  scene: default grid multiview media effects calibrated stress",
+		"1-8  scene: default grid multiview media effects calibrated stress tiles",
 		"V  vsync on/off             Esc  quit",
 	};
 	const int n = (int)(sizeof lines / sizeof lines[0]);

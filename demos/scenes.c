@@ -154,6 +154,31 @@ static bool build_stress(eng_engine *e, uint32_t n)
 	return ok;
 }
 
+/* Equal rectangles on a fixed pixel grid (cells of 12 x 7 pixels from the
+ * main view's top left, 106 across: room for 10,812 at 1280 x 720), so that
+ * every source does the same work whatever their number: the scene for
+ * sweeps of per-source cost. Main view only, no overlap. */
+static bool build_tiles(eng_engine *e, uint32_t n)
+{
+	const uint32_t cols = 106, rows = 103;
+	if (n > cols * rows) {
+		eng_error("scene tiles holds at most %u sources (%u asked)", cols * rows, n);
+		return false;
+	}
+	bool ok = true;
+	for (uint32_t i = 0; i < n && ok; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "tile-%u", i);
+		ok &= add(e, eng_heavy_create(&(eng_heavy_desc){
+				     .name = name,
+				     .k = 8,
+				     .rect = {(int32_t)(4 + (i % cols) * 12), (int32_t)(2 + (i / cols) * 7),
+					      10, 5},
+			     }));
+	}
+	return ok;
+}
+
 static const scene_def g_scenes[] = {
 	{"default", "one of every source type (particles, video, effect, heavy, logic) and meshes",
 	 12, 2, build_mix},
@@ -167,6 +192,8 @@ static const scene_def g_scenes[] = {
 	{"calibrated", "heavy sources with k = 0, 1, 2, 4, 8 (GPU cost linear in k)", 5, 2,
 	 build_calibrated},
 	{"stress", "10,000 small meshes", 10000, 2, build_stress},
+	{"tiles", "N equal 10x5-pixel rectangles (heavy, k = 8) on a fixed grid: the same work "
+		  "per source at any N (sweeps)", 100, 1, build_tiles},
 };
 
 uint32_t scene_count(void)

@@ -4,6 +4,7 @@
  * source, the SVG is well-formed XML with one bar per source shown. */
 #include <cjson/cJSON.h>
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,7 +120,11 @@ int main(int argc, char **argv)
 		const cJSON *ov = cJSON_GetObjectItem(pt, "overhead_cpu_gpu");
 		EXPECT(num(ov, "min") <= num(ov, "median") && num(ov, "median") <= num(ov, "max"),
 		       "overhead spread out of order");
-		double share = 0;
+		const cJSON *method = cJSON_GetObjectItem(pt, "overhead_method");
+		EXPECT(cJSON_IsString(method) && (!strcmp(method->valuestring, "direct") ||
+						  !strcmp(method->valuestring, "composed")),
+		       "overhead_method is neither direct nor composed");
+		double share = 0, gpu_sum = 0;
 		const cJSON *src, *detail = cJSON_GetObjectItem(pt, "sources_detail");
 		int n = 0;
 		cJSON_ArrayForEach(src, detail)
@@ -129,12 +134,17 @@ int main(int argc, char **argv)
 			EXPECT(p50 <= p95 && p95 <= max, "source %d: p50 %g p95 %g max %g out of order", n,
 			       p50, p95, max);
 			share += num(src, "share");
+			gpu_sum += num(src, "gpu_avg_us");
 			num(src, "tick_avg_us");
 			num(src, "render_avg_us");
 			n++;
 		}
 		EXPECT(n == (int)num(pt, "sources") || n > 0, "no sources listed");
 		EXPECT(share <= 1.0 + 1e-9, "shares add up to %.1f%%", share * 100);
+		double mean = n ? gpu_sum / n : 0;
+		EXPECT(fabs(num(pt, "source_gpu_mean_us") - mean) <= 0.01 + 1e-3 * mean,
+		       "source_gpu_mean_us %g is not the sources' mean %g",
+		       num(pt, "source_gpu_mean_us"), mean);
 		if (first_sources < 0)
 			first_sources = n;
 		total_sources += n;
