@@ -91,10 +91,9 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 				    : "");
 		if (p->software)
 			fprintf(out, "  note: on this software device GPU timing changes the driver's "
-				     "work (each timer\n  flushes, splitting the frame into small "
-				     "scenes, and frames after a timed one\n  can run slower): the "
-				     "CPU+GPU figure measures that; the CPU figure is the\n  "
-				     "profiler's own cost.\n");
+				     "work (each timer\n  flushes, splitting a timed frame into small "
+				     "scenes): the CPU+GPU figure\n  measures that; the CPU figure is "
+				     "the profiler's own cost.\n");
 		if (p->failures)
 			fprintf(out, "  %u validation messages during the run\n", p->failures);
 	}

@@ -139,10 +139,10 @@ static void ratio_stats(bench_ratio *r, uint32_t n)
 
 enum { MODE_OFF, MODE_CPU, MODE_GPU };
 
-/* A new engine with the scene built, profiling as `mode` says from its
- * first frame. NULL with a message. */
-static eng_engine *start(const bench_opts *o, eng_api api, uint32_t sources, int mode,
-			 double gpu_budget, bench_point *pt)
+/* A new engine with the scene built, CPU and GPU profiling on, GPU-timing
+ * at `gpu_budget`. NULL with a message. */
+static eng_engine *start(const bench_opts *o, eng_api api, uint32_t sources, double gpu_budget,
+			 bench_point *pt)
 {
 	source_profiler_shutdown();
 	eng_result r;
@@ -154,8 +154,6 @@ static eng_engine *start(const bench_opts *o, eng_api api, uint32_t sources, int
 						   .shader_dir = o->shader_dir},
 					   .views = o->scene->views,
 					   .fixed_dt = 1.0 / 60.0,
-					   .no_profile = mode == MODE_OFF,
-					   .no_gpu_profile = mode != MODE_GPU,
 					   .gpu_budget = gpu_budget,
 				   },
 				   &r);
@@ -194,7 +192,8 @@ static void set_mode(eng_engine *e, int mode)
  * frame), then a wait until the GPU is idle, so that the block's time holds
  * all of its frames' GPU work and none of the next block's. `timed_at`:
  * the frame (0-based) to make GPU-timed, or UINT32_MAX. Returns the
- * block's wall time in ms; each frame's time goes to pool[]. */
+ * block's wall time in ms; each frame's time goes to pool[] unless it is
+ * NULL. */
 static double run_block(eng_engine *e, int mode, uint32_t n, uint32_t timed_at, double *pool,
 			uint32_t *pooled, uint32_t cap, bool *ok)
 {
@@ -205,7 +204,7 @@ static double run_block(eng_engine *e, int mode, uint32_t n, uint32_t timed_at, 
 			eng_gpu_restart_sampling(e);
 		uint64_t f0 = srcprof_clock_monotonic_ns();
 		*ok = eng_frame(e) == ENG_OK;
-		if (*pooled < cap)
+		if (pool && *pooled < cap)
 			pool[(*pooled)++] = (double)(srcprof_clock_monotonic_ns() - f0) / 1e6;
 	}
 	eng_gfx_wait_frame(0);
@@ -229,7 +228,7 @@ static double run_block(eng_engine *e, int mode, uint32_t n, uint32_t timed_at, 
  * quantity without running N frames per mode per pair). */
 static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_point *pt)
 {
-	eng_engine *e = start(o, api, sources, MODE_GPU, o->gpu_budget, pt);
+	eng_engine *e = start(o, api, sources, o->gpu_budget, pt);
 	if (!e)
 		return false;
 	uint32_t cap = o->repeat * 4096;
@@ -258,10 +257,8 @@ static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_p
 						 : every * ((base_rounds * OVH_BLOCK + every - 1) / every);
 		uint32_t rounds = (per_mode + OVH_BLOCK - 1) / OVH_BLOCK;
 		double sum[3] = {0}, timed_block = 0;
-		for (uint32_t r = 0; ok && r <= rounds; r++) {
+		for (uint32_t r = 0; ok && r < rounds + pt->composed; r++) {
 			bool extra = r == rounds; /* composed: the timed GPU block */
-			if (extra && !pt->composed)
-				break;
 			uint32_t n = extra ? OVH_BLOCK
 					   : (per_mode - r * OVH_BLOCK < OVH_BLOCK ? per_mode - r * OVH_BLOCK
 										   : OVH_BLOCK);
@@ -283,10 +280,8 @@ static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_p
 				progress(o, what, sources, p * (rounds + 1) + r, o->repeat * (rounds + 1));
 				/* The frame statistics pool untimed blocks only in
 				 * composed mode: the timed one stands for 1 in N. */
-				uint32_t no_pool = 0;
-				double ms = run_block(e, mode, n, timed_at, pool[mode],
-						      extra ? &no_pool : &pooled[mode], extra ? 0 : cap,
-						      &ok);
+				double ms = run_block(e, mode, n, timed_at, extra ? NULL : pool[mode],
+						      &pooled[mode], cap, &ok);
 				if (extra)
 					timed_block = ms;
 				else
@@ -381,7 +376,7 @@ bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, bench_p
 	pt->sources = sources;
 	pt->api = api == ENG_API_GL ? "gl" : "vulkan";
 	/* Every frame GPU-timed (budget 1) for the per-source figures. */
-	eng_engine *e = start(o, api, sources, MODE_GPU, 1.0, pt);
+	eng_engine *e = start(o, api, sources, 1.0, pt);
 	if (!e)
 		return false;
 	bool ok = true;

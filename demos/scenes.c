@@ -160,7 +160,7 @@ static bool build_stress(eng_engine *e, uint32_t n)
  * sweeps of per-source cost. Main view only, no overlap. */
 static bool build_tiles(eng_engine *e, uint32_t n)
 {
-	const uint32_t cols = 106, rows = 103;
+	const uint32_t cols = 106, rows = 102; /* the last row ends at y 714 */
 	if (n > cols * rows) {
 		eng_error("scene tiles holds at most %u sources (%u asked)", cols * rows, n);
 		return false;

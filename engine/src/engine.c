@@ -46,11 +46,12 @@ struct eng_engine {
 	uint32_t timed_bits; /* bit i: the frame i + 1 frames back was timed */
 	double timed_sum_ns; /* the last timed frame and the two after it */
 	uint32_t timed_sum_n;
-	double untimed_ns_avg; /* frames with no timed frame in the two before */
-	double untimed_ns[32]; /* the last of those, ring */
+	double untimed_ns[32]; /* frames with no timed frame in the two before, ring */
 	uint32_t n_untimed, untimed_head;
+	double untimed_ns_median; /* of untimed_ns */
 	double excess_ns[8]; /* recent timed frames' extra cost, ring */
 	uint32_t n_excess, excess_head;
+	double excess_ns_median; /* of excess_ns; 0 until there is one */
 	uint64_t failures, failures_logged, last_failure_log;
 	double frame_ns_avg;
 };
@@ -450,40 +451,42 @@ static double median(const double *values, uint32_t n)
 }
 
 /* What a timed frame costs beyond an untimed one, measured: the timed
- * frame and the two after it (its GPU work is waited for a frame later,
- * and a flushed frame can slow the next one down) against three untimed
- * frames (the median of the last 32). Called at the start of each frame with the last frame's
- * duration. The median of the last 8, 0 until there is one. */
-static double timed_frame_excess(eng_engine *e, bool last_timed)
+ * frame and the two after it (its GPU work is waited for a frame later)
+ * against three untimed frames (the median of the last 32 untimed frames
+ * with no timed frame in the two before them). Called at the start of each frame
+ * with the last frame's duration; keeps the median of the last 8 lone
+ * timed frames' excess in e->excess_ns_median. */
+static void measure_timed_frames(eng_engine *e, bool last_timed)
 {
 	double d = (double)e->frame_time_ns;
-	uint32_t bits = e->timed_bits = (e->timed_bits << 1) | (last_timed ? 1u : 0u);
-	if (d > 0) {
-		if (!(bits & 7u)) {
-			/* The median of the last 32: robust to a preempted frame. */
-			e->untimed_ns[e->untimed_head] = d;
-			e->untimed_head = (e->untimed_head + 1) % 32u;
-			if (e->n_untimed < 32)
-				e->n_untimed++;
-			e->untimed_ns_avg = median(e->untimed_ns, e->n_untimed);
-		}
-		if (bits & 7u) {
-			e->timed_sum_ns += d;
-			e->timed_sum_n++;
-		}
-		/* Three frames since a lone timed one: its cost is known. */
-		if ((bits & 15u) == 4u && e->timed_sum_n == 3 && e->untimed_ns_avg > 0) {
-			e->excess_ns[e->excess_head] = e->timed_sum_ns - 3.0 * e->untimed_ns_avg;
-			e->excess_head = (e->excess_head + 1) % 8u;
-			if (e->n_excess < 8)
-				e->n_excess++;
-		}
-		if (!(bits & 7u) || (bits & 7u) == 4u) {
-			e->timed_sum_ns = 0;
-			e->timed_sum_n = 0;
-		}
+	uint32_t recent = (e->timed_bits = (e->timed_bits << 1) | (last_timed ? 1u : 0u)) & 7u;
+	if (d <= 0)
+		return;
+	if (!recent) {
+		e->untimed_ns[e->untimed_head] = d;
+		e->untimed_head = (e->untimed_head + 1) % 32u;
+		if (e->n_untimed < 32)
+			e->n_untimed++;
+		e->untimed_ns_median = median(e->untimed_ns, e->n_untimed);
+		e->timed_sum_ns = 0;
+		e->timed_sum_n = 0;
+		return;
 	}
-	return e->n_excess ? median(e->excess_ns, e->n_excess) : 0;
+	e->timed_sum_ns += d;
+	e->timed_sum_n++;
+	if (recent != 4u)
+		return;
+	/* Three frames since a timed one, none timed after it: a lone timed
+	 * frame (the sum started right after untimed frames) when n is 3. */
+	if (e->timed_sum_n == 3 && e->untimed_ns_median > 0) {
+		e->excess_ns[e->excess_head] = e->timed_sum_ns - 3.0 * e->untimed_ns_median;
+		e->excess_head = (e->excess_head + 1) % 8u;
+		if (e->n_excess < 8)
+			e->n_excess++;
+		e->excess_ns_median = median(e->excess_ns, e->n_excess);
+	}
+	e->timed_sum_ns = 0;
+	e->timed_sum_n = 0;
 }
 
 /* Decides whether this frame's renders get GPU timers. Where a timer costs
@@ -491,7 +494,7 @@ static double timed_frame_excess(eng_engine *e, bool last_timed)
  * the frame itself, so one frame in N is timed - all of its sources, which
  * is the regime the calibrated checks validate - and N grows until the
  * timed frames cost about `gpu_budget` of the frame time. What a timed
- * frame costs is measured (timed_frame_excess); until it is, it is
+ * frame costs is measured (measure_timed_frames); until it is, it is
  * estimated from the profiler's empty timers, which see only the GPU side
  * of a flush. Only frames with GPU timing on count towards N. Untimed
  * frames leave the sources without a GPU sample (the profiler keeps their
@@ -502,7 +505,7 @@ static void choose_gpu_timed(eng_engine *e)
 	double budget = e->desc.gpu_budget > 0 ? e->desc.gpu_budget : 0.01;
 	uint32_t n = e->n_sources;
 	bool timed = true;
-	double excess = timed_frame_excess(e, e->gpu_timed > 0);
+	measure_timed_frames(e, e->gpu_timed > 0);
 	if (e->profile != ENG_PROFILE_ALL) {
 		timed = false;
 	} else if (timer && timer->subtract_empty_timer && budget < 1.0 && n) {
@@ -513,13 +516,13 @@ static void choose_gpu_timed(eng_engine *e)
 		 * sampling rate is chosen from that cost. */
 		double per_timer = (double)st.gpu_timer_overhead_ns;
 		double cost = per_timer * (double)n * e->n_views;
-		if (per_timer > 0 && excess > cost)
-			cost = excess;
+		if (per_timer > 0 && e->excess_ns_median > cost)
+			cost = e->excess_ns_median;
 		if (e->frame_time_ns)
 			e->frame_ns_avg = e->frame_ns_avg
 						  ? 0.95 * e->frame_ns_avg + 0.05 * (double)e->frame_time_ns
 						  : (double)e->frame_time_ns;
-		double frame = e->untimed_ns_avg > 0 ? e->untimed_ns_avg : e->frame_ns_avg;
+		double frame = e->untimed_ns_median > 0 ? e->untimed_ns_median : e->frame_ns_avg;
 		double every = frame > 0 && cost > 0 ? cost / (budget * frame) : 1.0;
 		e->gpu_every = every < 1.0 ? 1 : every > 100000.0 ? 100000 : (uint32_t)every;
 		if (!st.gpu_enabled) {
@@ -536,8 +539,9 @@ static void choose_gpu_timed(eng_engine *e)
 		e->sources[i]->gpu_timed = timed;
 	e->gpu_timed = timed ? n : 0;
 	/* An untimed frame writes no stamps at all: on a software device the
-	 * frame range's own two would flush, and reading them back waits for
-	 * the device, which alone cost 30% of the frame (grid of 100). */
+	 * frame range's stamps and the passes' settling stamps each flush, and
+	 * reading them back waits for the device; together they made untimed
+	 * frames 30% slower than profiler-off ones (grid of 100). */
 	if (!timed && e->profile != ENG_PROFILE_OFF)
 		source_profiler_gpu_skip_frame();
 }
@@ -672,15 +676,11 @@ eng_result eng_frame(eng_engine *e)
 		PERF_BLOCK("tick");
 		for (uint32_t i = 0; i < e->n_sources; i++) {
 			eng_source *s = e->sources[i];
-			if (!prof) {
-				if (s->type->tick)
-					s->type->tick(s, dt);
-				continue;
-			}
-			uint64_t t = source_profiler_source_tick_start();
+			uint64_t t = prof ? source_profiler_source_tick_start() : 0;
 			if (s->type->tick)
 				s->type->tick(s, dt);
-			source_profiler_source_tick_end(s, t);
+			if (prof)
+				source_profiler_source_tick_end(s, t);
 		}
 		if (e->overlay.tick) {
 			uint64_t t = prof ? source_profiler_source_tick_start() : 0;
