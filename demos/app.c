@@ -113,6 +113,9 @@ static void start_trace(demo_app *a)
 		return;
 	}
 	a->trace_running = true;
+	/* Where the engine GPU-times one frame in N, N frames can outlast the
+	 * trace: time the first one so the GPU track is never empty. */
+	eng_gpu_restart_sampling(a->engine);
 	say(a, "T: capturing a 5-second trace%s", a->profiler_on ? "" : " (profiler is off: only "
 									      "PERF blocks and frames)");
 }

@@ -450,12 +450,22 @@ static double median(const double *values, uint32_t n)
 	return v[n / 2];
 }
 
+/* Adds v to a ring of `cap` <= 32 values and returns their median. */
+static double ring_median(double *ring, uint32_t cap, uint32_t *head, uint32_t *n, double v)
+{
+	ring[*head] = v;
+	*head = (*head + 1) % cap;
+	if (*n < cap)
+		(*n)++;
+	return median(ring, *n);
+}
+
 /* What a timed frame costs beyond an untimed one, measured: the timed
  * frame and the two after it (its GPU work is waited for a frame later)
  * against three untimed frames (the median of the last 32 untimed frames
- * with no timed frame in the two before them). Called at the start of each frame
- * with the last frame's duration; keeps the median of the last 8 lone
- * timed frames' excess in e->excess_ns_median. */
+ * with no timed frame in the two before them). Called at the start of
+ * each frame with the last frame's duration; keeps the median of the last
+ * 8 lone timed frames' excess in e->excess_ns_median. */
 static void measure_timed_frames(eng_engine *e, bool last_timed)
 {
 	double d = (double)e->frame_time_ns;
@@ -463,11 +473,8 @@ static void measure_timed_frames(eng_engine *e, bool last_timed)
 	if (d <= 0)
 		return;
 	if (!recent) {
-		e->untimed_ns[e->untimed_head] = d;
-		e->untimed_head = (e->untimed_head + 1) % 32u;
-		if (e->n_untimed < 32)
-			e->n_untimed++;
-		e->untimed_ns_median = median(e->untimed_ns, e->n_untimed);
+		e->untimed_ns_median =
+			ring_median(e->untimed_ns, 32, &e->untimed_head, &e->n_untimed, d);
 		e->timed_sum_ns = 0;
 		e->timed_sum_n = 0;
 		return;
@@ -479,11 +486,8 @@ static void measure_timed_frames(eng_engine *e, bool last_timed)
 	/* Three frames since a timed one, none timed after it: a lone timed
 	 * frame (the sum started right after untimed frames) when n is 3. */
 	if (e->timed_sum_n == 3 && e->untimed_ns_median > 0) {
-		e->excess_ns[e->excess_head] = e->timed_sum_ns - 3.0 * e->untimed_ns_median;
-		e->excess_head = (e->excess_head + 1) % 8u;
-		if (e->n_excess < 8)
-			e->n_excess++;
-		e->excess_ns_median = median(e->excess_ns, e->n_excess);
+		e->excess_ns_median = ring_median(e->excess_ns, 8, &e->excess_head, &e->n_excess,
+						  e->timed_sum_ns - 3.0 * e->untimed_ns_median);
 	}
 	e->timed_sum_ns = 0;
 	e->timed_sum_n = 0;
