@@ -67,8 +67,12 @@ typedef struct bench_point {
 	double timer_overhead;     /* us, an empty timer (subtracted) */
 	bench_frames timed;        /* every frame GPU-timed (the figures above) */
 	bench_frames off, cpu, gpu; /* the overhead blocks, pooled */
+	bench_frames empty;        /* the scene's frame with its sources left out */
 	uint32_t pairs;
 	bench_ratio ratio_cpu, ratio_gpu;
+	/* What each source costs, us: per pair, (off - empty) / sources over
+	 * the pair's frames (not a ratio; the same pairing and statistics). */
+	bench_ratio source_cost;
 	uint32_t gpu_every;        /* one frame in this many GPU-timed in gpu blocks */
 	bool composed;             /* CPU+GPU ratio composed from untimed and timed blocks */
 	uint32_t failures;         /* validation messages, frame errors */

@@ -38,6 +38,75 @@ static double source_gpu_mean(const bench_point *p)
 	return p->n_src ? sum / p->n_src : 0;
 }
 
+/* Whether v[0..n-1] (all > 0) stay within 20% (max / min <= 1.2); the
+ * range goes to *lo, *hi. */
+static bool flat(const double *v, uint32_t n, double *lo, double *hi)
+{
+	*lo = 1e300;
+	*hi = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		*lo = v[i] < *lo ? v[i] : *lo;
+		*hi = v[i] > *hi ? v[i] : *hi;
+	}
+	return *lo > 0 && *hi / *lo <= 1.2;
+}
+
+/* How frame and profiler cost grow with the number of sources, per API,
+ * and whether the cost per source stays flat. */
+static void print_scaling(FILE *out, const bench_opts *o, const bench_result *r)
+{
+	fprintf(out,
+		"\nscaling (%s):\n%6s %8s %9s %9s %10s %10s %9s %9s %10s\n"
+		"%6s %8s %9s %9s %10s %10s %9s %9s %10s%s\n",
+		o->scene->name, "api", "sources", "frame ms", "none ms", "us/source", "src GPU",
+		"CPU prof", "GPU prof", "GPU prof", "", "", "(off)", "", "", "us", "", "",
+		"us/source", "");
+	for (uint32_t i = 0; i < r->n_points; i++) {
+		const bench_point *p = &r->points[i];
+		double n = p->sources ? p->sources : 1;
+		fprintf(out, "%6s %8u %9.2f %9.2f %10.2f %10.1f %8.2f%% %8.2f%% %10.2f  (%.2f .. %.2f)\n",
+			p->api, p->sources, p->off.mean, p->empty.mean, p->source_cost.median,
+			source_gpu_mean(p), pct(p->ratio_cpu.median), pct(p->ratio_gpu.median),
+			pct(p->ratio_gpu.median) / 100 * p->off.mean * 1000 / n, p->source_cost.min,
+			p->source_cost.max);
+	}
+	fprintf(out, "us/source: (frame with the profiler off - frame with no sources) / sources, "
+		     "median (spread)\nof the interleaved pairs; src GPU: the mean of the sources' in-frame "
+		     "GPU figures;\nGPU prof us/source: the CPU+GPU overhead per source\n");
+	for (uint32_t i = 0; i < r->n_points;) {
+		uint32_t j = i;
+		while (j < r->n_points && !strcmp(r->points[j].api, r->points[i].api))
+			j++;
+		if (j - i > 1) {
+			double cost[BENCH_MAX_POINTS], gpu[BENCH_MAX_POINTS], lo, hi;
+			uint32_t n = j - i < BENCH_MAX_POINTS ? j - i : BENCH_MAX_POINTS;
+			for (uint32_t k = 0; k < n; k++) {
+				cost[k] = r->points[i + k].source_cost.median;
+				gpu[k] = source_gpu_mean(&r->points[i + k]);
+			}
+			const char *api = r->points[i].api;
+			uint32_t a = r->points[i].sources, b = r->points[i + n - 1].sources;
+			bool ok = flat(cost, n, &lo, &hi);
+			fprintf(out, "%s: cost per source %.2f .. %.2f us from %u to %u sources (max/min "
+				     "%.2f): %s\n",
+				api, lo, hi, a, b, hi / (lo > 0 ? lo : 1),
+				ok ? "flat within 20%, frame cost linear in sources"
+				   : "NOT flat within 20%");
+			ok = flat(gpu, n, &lo, &hi);
+			fprintf(out, "%s: the profiler's in-frame GPU figure per source %.1f .. %.1f us "
+				     "(max/min %.2f): %s\n",
+				api, lo, hi, hi / (lo > 0 ? lo : 1),
+				ok ? "flat within 20%" : "NOT flat within 20%");
+			if (!ok && r->points[i].software)
+				fprintf(out, "  (a timer costs this software device %.0f us, jittering by "
+					     "tens of us: figures for sources\n  much cheaper than that are "
+					     "its noise; --isolate measures them alone)\n",
+					r->points[i + n - 1].timer_overhead);
+		}
+		i = j;
+	}
+}
+
 void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 {
 	for (uint32_t i = 0; i < r->n_points; i++) {
@@ -80,6 +149,12 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 		fprintf(out, "overhead, %u interleaved pairs (median, spread):\n", p->pairs);
 		fprintf(out, "  off      mean %8.2f ms  p50 %8.2f  p95 %8.2f  p99 %8.2f  (%u frames)\n",
 			p->off.mean, p->off.p50, p->off.p95, p->off.p99, p->off.frames);
+		fprintf(out, "  none     mean %8.2f ms  (the frame with no sources: passes, clears, "
+			     "submission)\n",
+			p->empty.mean);
+		fprintf(out, "  each source costs %.2f us (%.2f .. %.2f) of frame time: (off - none) / "
+			     "%u\n",
+			p->source_cost.median, p->source_cost.min, p->source_cost.max, p->sources);
 		fprintf(out, "  CPU      mean %8.2f ms  %+6.2f%% (%+.2f .. %+.2f)\n", p->cpu.mean,
 			pct(p->ratio_cpu.median), pct(p->ratio_cpu.min), pct(p->ratio_cpu.max));
 		fprintf(out, "  CPU+GPU  mean %8.2f ms  %+6.2f%% (%+.2f .. %+.2f), one frame in %u "
@@ -97,48 +172,8 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 		if (p->failures)
 			fprintf(out, "  %u validation messages during the run\n", p->failures);
 	}
-	if (r->n_points > 1) {
-		fprintf(out,
-			"\nscaling (%s):\n%6s %8s %10s %10s %10s %10s %10s %10s\n"
-			"%6s %8s %10s %10s %10s %10s %10s %10s\n",
-			o->scene->name, "api", "sources", "frame ms", "us/source", "marginal", "src GPU",
-			"CPU prof", "GPU prof", "", "", "(off)", "", "us/source", "us", "", "");
-		for (uint32_t i = 0; i < r->n_points; i++) {
-			const bench_point *p = &r->points[i];
-			double n = p->sources ? p->sources : 1;
-			const bench_point *prev = i && !strcmp(r->points[i - 1].api, p->api) &&
-							  r->points[i - 1].sources < p->sources
-						  ? &r->points[i - 1]
-						  : NULL;
-			fprintf(out, "%6s %8u %10.2f %10.2f ", p->api, p->sources, p->off.mean,
-				p->off.mean * 1000 / n);
-			if (prev)
-				fprintf(out, "%10.2f ", (p->off.mean - prev->off.mean) * 1000 /
-							   (double)(p->sources - prev->sources));
-			else
-				fprintf(out, "%10s ", "-");
-			fprintf(out, "%10.1f %9.2f%% %9.2f%%\n", source_gpu_mean(p),
-				pct(p->ratio_cpu.median), pct(p->ratio_gpu.median));
-		}
-		fprintf(out, "marginal: frame cost added per source since the previous count; src GPU: "
-			     "the mean of the\nsources' in-frame GPU figures\n");
-		for (uint32_t i = 0; i < r->n_points;) {
-			uint32_t j = i;
-			double lo = 1e300, hi = 0;
-			for (; j < r->n_points && !strcmp(r->points[j].api, r->points[i].api); j++) {
-				double v = source_gpu_mean(&r->points[j]);
-				lo = v < lo ? v : lo;
-				hi = v > hi ? v : hi;
-			}
-			if (j - i > 1 && lo > 0)
-				fprintf(out, "%s: per-source GPU cost %.1f .. %.1f us from %u to %u sources "
-					     "(max/min %.2f: %s)\n",
-					r->points[i].api, lo, hi, r->points[i].sources,
-					r->points[j - 1].sources, hi / lo,
-					hi / lo <= 1.2 ? "flat within 20%" : "NOT flat within 20%");
-			i = j;
-		}
-	}
+	if (r->n_points > 1)
+		print_scaling(out, o, r);
 	fprintf(out, "\n%s; git %s; %.0f s\n", r->machine, r->git, r->wall_s);
 }
 
@@ -208,6 +243,8 @@ bool bench_write_json(const char *path, const bench_opts *o, const bench_result 
 		fprintf(f, ",\n     ");
 		json_frames(f, "frames_off", &p->off);
 		fprintf(f, ",\n     ");
+		json_frames(f, "frames_empty", &p->empty);
+		fprintf(f, ",\n     ");
 		json_frames(f, "frames_cpu", &p->cpu);
 		fprintf(f, ",\n     ");
 		json_frames(f, "frames_cpu_gpu", &p->gpu);
@@ -215,6 +252,8 @@ bool bench_write_json(const char *path, const bench_opts *o, const bench_result 
 		json_ratio(f, "overhead_cpu", &p->ratio_cpu, p->pairs);
 		fprintf(f, ",\n     ");
 		json_ratio(f, "overhead_cpu_gpu", &p->ratio_gpu, p->pairs);
+		fprintf(f, ",\n     ");
+		json_ratio(f, "source_cost_us", &p->source_cost, p->pairs);
 		fprintf(f, ",\n     \"sources_detail\": [");
 		for (uint32_t k = 0; k < p->n_src; k++) {
 			const bench_source *b = &p->src[k];
@@ -347,8 +386,8 @@ bool bench_write_svg(const char *path, const bench_opts *o, const bench_result *
 			const bench_point *q = &r->points[i];
 			nmin = fmin(nmin, q->sources);
 			nmax = fmax(nmax, q->sources);
-			double t[3] = {q->off.mean, q->cpu.mean, q->gpu.mean};
-			for (int m = 0; m < 3; m++) {
+			double t[4] = {q->off.mean, q->cpu.mean, q->gpu.mean, q->empty.mean};
+			for (int m = 0; m < 4; m++) {
 				if (t[m] > 0) {
 					tmin = fmin(tmin, t[m]);
 					tmax = fmax(tmax, t[m]);
@@ -360,14 +399,14 @@ bool bench_write_svg(const char *path, const bench_opts *o, const bench_result *
 		if (tmax <= tmin)
 			tmax = tmin * 10;
 		fprintf(f, "<text x=\"10\" y=\"%.0f\" font-size=\"16\">Frame time (ms) against sources, "
-			   "log-log: profiler off, CPU timing, CPU+GPU timing</text>\n",
+			   "log-log: profiler off, CPU timing, CPU+GPU timing, no sources</text>\n",
 			y0 - 14);
 		fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" "
 			   "stroke=\"#999\"/>\n",
 			x0, y0, cw, ch);
-		static const char *const colors[3] = {"#2c3e50", "#27ae60", "#c0392b"};
-		static const char *const labels[3] = {"off", "CPU", "CPU+GPU"};
-		for (int m = 0; m < 3; m++) {
+		static const char *const colors[4] = {"#2c3e50", "#27ae60", "#c0392b", "#8e44ad"};
+		static const char *const labels[4] = {"off", "CPU", "CPU+GPU", "no sources"};
+		for (int m = 0; m < 4; m++) {
 			for (int api = 0; api < 2; api++) {
 				const char *want = api ? "gl" : "vulkan";
 				fprintf(f, "<polyline class=\"series\" fill=\"none\" stroke=\"%s\" "
@@ -375,7 +414,10 @@ bool bench_write_svg(const char *path, const bench_opts *o, const bench_result *
 					colors[m], api ? " stroke-dasharray=\"6,4\"" : "");
 				for (uint32_t i = 0; i < r->n_points; i++) {
 					const bench_point *q = &r->points[i];
-					double t = m == 0 ? q->off.mean : m == 1 ? q->cpu.mean : q->gpu.mean;
+					double t = m == 0   ? q->off.mean
+						   : m == 1 ? q->cpu.mean
+						   : m == 2 ? q->gpu.mean
+							    : q->empty.mean;
 					if (strcmp(q->api, want) != 0 || t <= 0)
 						continue;
 					double x = x0 + log(q->sources / nmin) / log(nmax / nmin) * cw;
@@ -394,7 +436,7 @@ bool bench_write_svg(const char *path, const bench_opts *o, const bench_result *
 			   "x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">%.1f ms</text>\n",
 			x0 - 6, y0 + ch, tmin, x0 - 6, y0 + 12, tmax);
 		fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" fill=\"#555\">solid: vulkan, dashed: gl</text>\n",
-			x0 + cw + 10, y0 + 90);
+			x0 + cw + 10, y0 + 110);
 	}
 	fprintf(f, "</svg>\n");
 	return fclose(f) == 0;

@@ -137,7 +137,9 @@ static void ratio_stats(bench_ratio *r, uint32_t n)
 	r->max = sorted[n - 1];
 }
 
-enum { MODE_OFF, MODE_CPU, MODE_GPU };
+/* MODE_EMPTY: the profiler off and the sources left out (the frame's fixed
+ * cost: passes, clears, submission). */
+enum { MODE_OFF, MODE_CPU, MODE_GPU, MODE_EMPTY, N_MODES };
 
 /* A new engine with the scene built, CPU and GPU profiling on, GPU-timing
  * at `gpu_budget`. NULL with a message. */
@@ -183,9 +185,10 @@ static void stop(eng_engine *e, bench_point *pt)
 
 static void set_mode(eng_engine *e, int mode)
 {
-	eng_set_profile(e, mode == MODE_OFF   ? ENG_PROFILE_OFF
-			   : mode == MODE_CPU ? ENG_PROFILE_CPU
-					      : ENG_PROFILE_ALL);
+	eng_set_profile(e, mode == MODE_CPU   ? ENG_PROFILE_CPU
+			   : mode == MODE_GPU ? ENG_PROFILE_ALL
+					      : ENG_PROFILE_OFF);
+	eng_set_baseline(e, mode == MODE_EMPTY);
 }
 
 /* One block: `n` frames in `mode` (it applies from the block's first
@@ -213,10 +216,12 @@ static double run_block(eng_engine *e, int mode, uint32_t n, uint32_t timed_at, 
 
 /* Profiler overhead: the scene with the profiler off, with CPU timing, and
  * with CPU+GPU timing at the default GPU budget, in one engine, switched
- * block by block (OVH_BLOCK frames, the order of the three rotating) so
- * that the machine's drift - 20-30% over seconds here - hits every mode
- * alike. Each pair gives a ratio per mode against "off"; the report takes
- * the median over the pairs.
+ * block by block (OVH_BLOCK frames, the order rotating) so that the
+ * machine's drift - 20-30% over seconds here - hits every mode alike. Each
+ * pair gives a ratio per mode against "off"; the report takes the median
+ * over the pairs. A fourth mode leaves the sources out: "off" minus it is
+ * what the sources cost, without the frame's fixed cost, which at 10 cheap
+ * sources is most of the frame.
  *
  * With GPU timing, one frame in N is timed (the engine's sampler). Where N
  * is small, a pair's GPU blocks span whole sampling periods and are timed
@@ -232,11 +237,11 @@ static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_p
 	if (!e)
 		return false;
 	uint32_t cap = o->repeat * 4096;
-	double *pool[3];
-	uint32_t pooled[3] = {0};
-	for (int m = 0; m < 3; m++)
-		pool[m] = malloc((size_t)cap * sizeof(double));
-	bool ok = pool[0] && pool[1] && pool[2];
+	double *pool[N_MODES];
+	uint32_t pooled[N_MODES] = {0};
+	bool ok = true;
+	for (int m = 0; m < N_MODES; m++)
+		ok &= (pool[m] = malloc((size_t)cap * sizeof(double))) != NULL;
 	/* Settle: pipelines and caches, the timer's own cost, then a few
 	 * lone timed frames so the sampler knows what one costs. */
 	uint32_t settle = o->warmup / 2 < 4 ? 4 : o->warmup / 2;
@@ -256,17 +261,19 @@ static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_p
 		uint32_t per_mode = pt->composed ? base_rounds * OVH_BLOCK
 						 : every * ((base_rounds * OVH_BLOCK + every - 1) / every);
 		uint32_t rounds = (per_mode + OVH_BLOCK - 1) / OVH_BLOCK;
-		double sum[3] = {0}, timed_block = 0;
+		double sum[N_MODES] = {0}, timed_block = 0;
 		for (uint32_t r = 0; ok && r < rounds + pt->composed; r++) {
 			bool extra = r == rounds; /* composed: the timed GPU block */
 			uint32_t n = extra ? OVH_BLOCK
 					   : (per_mode - r * OVH_BLOCK < OVH_BLOCK ? per_mode - r * OVH_BLOCK
 										   : OVH_BLOCK);
-			for (int k = 0; ok && k < 3; k++) {
-				/* Rotate the order through all six permutations. */
-				static const int perm[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1},
-							       {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
-				int mode = perm[(p * (rounds + 1) + r) % 6][k];
+			for (int k = 0; ok && k < N_MODES; k++) {
+				/* The order rotates, forwards and backwards: every
+				 * mode takes every place, and follows every other. */
+				static const int order[8][N_MODES] = {
+					{0, 1, 2, 3}, {1, 2, 3, 0}, {2, 3, 0, 1}, {3, 0, 1, 2},
+					{3, 2, 1, 0}, {2, 1, 0, 3}, {1, 0, 3, 2}, {0, 3, 2, 1}};
+				int mode = order[(p * (rounds + 1) + r) % 8][k];
 				if (extra && mode != MODE_GPU)
 					continue;
 				uint32_t timed_at = UINT32_MAX;
@@ -274,9 +281,10 @@ static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_p
 					timed_at = 0; /* whole periods from here */
 				if (mode == MODE_GPU && extra)
 					timed_at = 1;
-				const char *what = mode == MODE_OFF ? "overhead: profiler off"
-						   : mode == MODE_CPU ? "overhead: CPU timing"
-								      : "overhead: CPU+GPU timing";
+				static const char *const what_mode[N_MODES] = {
+					"overhead: profiler off", "overhead: CPU timing",
+					"overhead: CPU+GPU timing", "overhead: no sources"};
+				const char *what = what_mode[mode];
 				progress(o, what, sources, p * (rounds + 1) + r, o->repeat * (rounds + 1));
 				/* The frame statistics pool untimed blocks only in
 				 * composed mode: the timed one stands for 1 in N. */
@@ -298,6 +306,9 @@ static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_p
 		}
 		pt->ratio_cpu.pair[p] = sum[MODE_CPU] / sum[MODE_OFF];
 		pt->ratio_gpu.pair[p] = gpu / sum[MODE_OFF];
+		/* ms per mode over per_mode frames -> us per frame and source. */
+		pt->source_cost.pair[p] = (sum[MODE_OFF] - sum[MODE_EMPTY]) * 1000.0 /
+					  ((double)per_mode * (sources ? sources : 1));
 		pt->pairs = p + 1;
 	}
 	set_mode(e, MODE_GPU);
@@ -305,11 +316,13 @@ static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_p
 	if (pt->pairs) {
 		ratio_stats(&pt->ratio_cpu, pt->pairs);
 		ratio_stats(&pt->ratio_gpu, pt->pairs);
+		ratio_stats(&pt->source_cost, pt->pairs);
+		frame_stats(pool[MODE_EMPTY], pooled[MODE_EMPTY], &pt->empty);
 		frame_stats(pool[MODE_OFF], pooled[MODE_OFF], &pt->off);
 		frame_stats(pool[MODE_CPU], pooled[MODE_CPU], &pt->cpu);
 		frame_stats(pool[MODE_GPU], pooled[MODE_GPU], &pt->gpu);
 	}
-	for (int m = 0; m < 3; m++)
+	for (int m = 0; m < N_MODES; m++)
 		free(pool[m]);
 	return ok;
 }

@@ -33,6 +33,8 @@ struct eng_engine {
 	uint64_t last_frame_ns, frame_time_ns;
 	bool isolating; /* rendering for eng_measure_isolated: no profiler calls */
 	eng_profile profile;
+	bool baseline;      /* frames leave every source out (eng_set_baseline) */
+	bool last_baseline; /* the last frame did */
 	eng_overlay overlay;
 	void (*key_fn)(int key, int mods, void *user);
 	void *key_user;
@@ -430,6 +432,17 @@ void eng_set_profile(eng_engine *e, eng_profile profile)
 	e->profile = profile;
 }
 
+void eng_set_baseline(eng_engine *e, bool baseline)
+{
+	e->baseline = baseline;
+}
+
+/* The sources a frame ticks, prepares and draws: none in a baseline frame. */
+static uint32_t live_sources(const eng_engine *e)
+{
+	return e->baseline ? 0 : e->n_sources;
+}
+
 void eng_set_gpu_budget(eng_engine *e, double budget)
 {
 	e->desc.gpu_budget = budget;
@@ -509,7 +522,11 @@ static void choose_gpu_timed(eng_engine *e)
 	double budget = e->desc.gpu_budget > 0 ? e->desc.gpu_budget : 0.01;
 	uint32_t n = e->n_sources;
 	bool timed = true;
-	measure_timed_frames(e, e->gpu_timed > 0);
+	/* A baseline frame (no sources) says nothing about the scene's frames. */
+	bool measure = !e->last_baseline;
+	e->last_baseline = e->baseline;
+	if (measure)
+		measure_timed_frames(e, e->gpu_timed > 0);
 	if (e->profile != ENG_PROFILE_ALL) {
 		timed = false;
 	} else if (timer && timer->subtract_empty_timer && budget < 1.0 && n) {
@@ -522,7 +539,7 @@ static void choose_gpu_timed(eng_engine *e)
 		double cost = per_timer * (double)n * e->n_views;
 		if (per_timer > 0 && e->excess_ns_median > cost)
 			cost = e->excess_ns_median;
-		if (e->frame_time_ns)
+		if (e->frame_time_ns && measure)
 			e->frame_ns_avg = e->frame_ns_avg
 						  ? 0.95 * e->frame_ns_avg + 0.05 * (double)e->frame_time_ns
 						  : (double)e->frame_time_ns;
@@ -620,7 +637,7 @@ static void render_view(eng_engine *e, const eng_view *v, bool all, const eng_so
 	});
 	if (profile)
 		source_profiler_set_pass(v->pass);
-	for (uint32_t i = 0; i < e->n_sources; i++) {
+	for (uint32_t i = 0, n = all ? live_sources(e) : e->n_sources; i < n; i++) {
 		eng_source *s = e->sources[i];
 		if ((!all && s != only) || !s->type->render || (s->flags & ENG_SOURCE_NO_RENDER))
 			continue;
@@ -678,7 +695,7 @@ eng_result eng_frame(eng_engine *e)
 	apply_adds(e);
 	{
 		PERF_BLOCK("tick");
-		for (uint32_t i = 0; i < e->n_sources; i++) {
+		for (uint32_t i = 0, n = live_sources(e); i < n; i++) {
 			eng_source *s = e->sources[i];
 			uint64_t t = prof ? source_profiler_source_tick_start() : 0;
 			if (s->type->tick)
@@ -707,7 +724,7 @@ eng_result eng_frame(eng_engine *e)
 			source_profiler_render_begin();
 		{
 			PERF_BLOCK("prepare");
-			for (uint32_t i = 0; i < e->n_sources; i++)
+			for (uint32_t i = 0, n = live_sources(e); i < n; i++)
 				if (e->sources[i]->type->prepare)
 					e->sources[i]->type->prepare(e->sources[i]);
 		}

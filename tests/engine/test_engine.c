@@ -7,6 +7,7 @@
 #include "srcprof/gpu_timer.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -178,6 +179,88 @@ TEST(multiview_renders_every_source_three_times)
 	uint64_t sum = pr[0].render_avg + pr[1].render_avg + pr[2].render_avg;
 	CHECK(r.render_sum + 3 >= sum && r.render_sum <= sum + 3);
 	CHECK(r.render_sum > r.render_avg);
+	CHECK_EQ(tfx_finish(e), 0);
+}
+
+/* A source that counts what the engine asks of it. */
+typedef struct counting_source {
+	eng_source base;
+	uint32_t ticks, prepares, renders;
+} counting_source;
+
+static void counting_tick(eng_source *s, double dt)
+{
+	(void)dt;
+	((counting_source *)s)->ticks++;
+}
+
+static void counting_prepare(eng_source *s)
+{
+	((counting_source *)s)->prepares++;
+}
+
+static void counting_render(eng_source *s, const eng_view *v)
+{
+	(void)v;
+	((counting_source *)s)->renders++;
+}
+
+static void counting_destroy(eng_source *s)
+{
+	free(s);
+}
+
+static const eng_source_type counting_type = {
+	.name = "counting",
+	.tick = counting_tick,
+	.prepare = counting_prepare,
+	.render = counting_render,
+	.destroy = counting_destroy,
+};
+
+TEST(baseline_frames_leave_sources_out_and_profile_off_makes_no_calls)
+{
+	eng_engine *e = tfx_engine(TEST_API, 0, 0, 2);
+	CHECK(e != NULL);
+	counting_source *c = calloc(1, sizeof *c);
+	CHECK(c != NULL);
+	c->base.type = &counting_type;
+	snprintf(c->base.name, sizeof c->base.name, "counting");
+	eng_add_source(e, &c->base);
+	eng_source *mesh = make_mesh(0);
+	eng_add_source(e, mesh);
+	CHECK(tfx_frames(e, 4));
+	CHECK_EQ(c->ticks, 4);
+	CHECK_EQ(c->prepares, 4);
+	CHECK_EQ(c->renders, 8); /* two views */
+	uint64_t collected = tfx_stats().frames_collected;
+	profiler_result_t before = tfx_result(mesh);
+
+	/* Baseline frames with the profiler off: nothing asked of any source,
+	 * no profiler call, the frames themselves still run. */
+	eng_set_profile(e, ENG_PROFILE_OFF);
+	eng_set_baseline(e, true);
+	uint64_t frame = eng_frame_index(e);
+	CHECK(tfx_frames(e, 5));
+	CHECK_EQ(eng_frame_index(e) - frame, 5);
+	CHECK_EQ(c->ticks, 4);
+	CHECK_EQ(c->prepares, 4);
+	CHECK_EQ(c->renders, 8);
+	CHECK_EQ(tfx_stats().frames_collected, collected);
+
+	/* The profiler off alone: the sources run, the profiler sees nothing. */
+	eng_set_baseline(e, false);
+	CHECK(tfx_frames(e, 3));
+	CHECK_EQ(c->ticks, 7);
+	CHECK_EQ(c->renders, 14);
+	CHECK_EQ(tfx_stats().frames_collected, collected);
+	CHECK_EQ(tfx_result(mesh).tick_max, before.tick_max);
+
+	/* Back on: its statistics carry on from where they were. */
+	eng_set_profile(e, ENG_PROFILE_ALL);
+	CHECK(tfx_frames(e, 3));
+	CHECK_EQ(c->ticks, 10);
+	CHECK_EQ(tfx_stats().frames_collected, collected + 3);
 	CHECK_EQ(tfx_finish(e), 0);
 }
 

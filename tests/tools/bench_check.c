@@ -106,11 +106,13 @@ int main(int argc, char **argv)
 	{
 		const char *keys[] = {"api", "sources", "device", "driver", "gpu_timing", "frame_gpu_us",
 				      "frames_timed", "frames_off", "frames_cpu", "frames_cpu_gpu",
-				      "overhead_cpu", "overhead_cpu_gpu", "sources_detail"};
+				      "overhead_cpu", "overhead_cpu_gpu", "sources_detail",
+				      "frames_empty", "source_cost_us"};
 		for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
 			EXPECT(cJSON_GetObjectItem(pt, keys[i]), "point without '%s'", keys[i]);
-		const char *frames[] = {"frames_timed", "frames_off", "frames_cpu", "frames_cpu_gpu"};
-		for (int i = 0; i < 4; i++) {
+		const char *frames[] = {"frames_timed", "frames_off", "frames_cpu", "frames_cpu_gpu",
+					"frames_empty"};
+		for (int i = 0; i < 5; i++) {
 			const cJSON *f = cJSON_GetObjectItem(pt, frames[i]);
 			double p50 = num(f, "p50_ms"), p95 = num(f, "p95_ms"), p99 = num(f, "p99_ms");
 			EXPECT(p50 <= p95 && p95 <= p99, "%s: p50 %g, p95 %g, p99 %g out of order", frames[i],
@@ -120,6 +122,17 @@ int main(int argc, char **argv)
 		const cJSON *ov = cJSON_GetObjectItem(pt, "overhead_cpu_gpu");
 		EXPECT(num(ov, "min") <= num(ov, "median") && num(ov, "median") <= num(ov, "max"),
 		       "overhead spread out of order");
+		/* Each source's cost, (off - empty) / sources per pair: the
+		 * median within the pairs' range, and above 0 (the bench's scenes
+		 * draw something for every source; the empty frame is several
+		 * times cheaper than any point's frame, far beyond noise). */
+		const cJSON *cost = cJSON_GetObjectItem(pt, "source_cost_us");
+		double c_min = num(cost, "min"), c_med = num(cost, "median"), c_max = num(cost, "max");
+		EXPECT(c_min <= c_med && c_med <= c_max, "source_cost_us spread out of order");
+		EXPECT(c_med > 0, "source_cost_us median %g: the sources cost nothing", c_med);
+		EXPECT(num(cJSON_GetObjectItem(pt, "frames_empty"), "mean_ms") <
+			       num(cJSON_GetObjectItem(pt, "frames_off"), "mean_ms"),
+		       "a frame with no sources is not cheaper than one with them");
 		const cJSON *method = cJSON_GetObjectItem(pt, "overhead_method");
 		EXPECT(cJSON_IsString(method) && (!strcmp(method->valuestring, "direct") ||
 						  !strcmp(method->valuestring, "composed")),

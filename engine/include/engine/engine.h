@@ -166,6 +166,12 @@ void eng_gpu_restart_sampling(eng_engine *e);
  * switches still apply on top. */
 typedef enum eng_profile { ENG_PROFILE_ALL, ENG_PROFILE_CPU, ENG_PROFILE_OFF } eng_profile;
 void eng_set_profile(eng_engine *e, eng_profile profile);
+/* Baseline frames, from the next frame until turned off: the scene's passes,
+ * clears, overlay and submission with every source left out (not ticked,
+ * prepared or drawn): the frame's fixed cost, which a benchmark subtracts
+ * to get what the sources cost. Meant with ENG_PROFILE_OFF; the GPU
+ * sampler ignores these frames. */
+void eng_set_baseline(eng_engine *e, bool baseline);
 void eng_set_gpu_budget(eng_engine *e, double budget);
 
 /* The GPU cost of `s` alone: its prepare and its draws in every view,
