@@ -182,6 +182,8 @@ static void stop(eng_engine *e, bench_point *pt)
 
 /* Frames per overhead block. */
 #define OVH_BLOCK 8
+/* Frame time per mode in a pair, at least, ms. */
+#define OVH_MIN_MS 300.0
 
 static void set_mode(eng_engine *e, int mode)
 {
@@ -250,8 +252,17 @@ static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_p
 		eng_gpu_restart_sampling(e);
 		ok = frames(e, 5, NULL, o, "overhead: settling", sources);
 	}
-	/* Blocks per mode in a pair: --frames frames. */
-	const uint32_t base_rounds = (o->frames + OVH_BLOCK - 1) / OVH_BLOCK;
+	/* Blocks per mode in a pair: --frames frames, and at least
+	 * OVH_MIN_MS of frame time with the profiler off, so that cheap
+	 * frames (a few small sources: under a millisecond) are measured as
+	 * precisely as costly ones. */
+	double off_ms = ok ? run_block(e, MODE_OFF, OVH_BLOCK, UINT32_MAX, NULL, NULL, 0, &ok) /
+				     OVH_BLOCK
+			   : 0;
+	uint32_t want = o->frames;
+	if (off_ms > 0 && OVH_MIN_MS / off_ms > want)
+		want = (uint32_t)ceil(OVH_MIN_MS / off_ms);
+	const uint32_t base_rounds = (want + OVH_BLOCK - 1) / OVH_BLOCK;
 	const uint32_t composed_above = 2 * base_rounds * OVH_BLOCK;
 	for (uint32_t p = 0; ok && p < o->repeat && p < BENCH_MAX_PAIRS; p++) {
 		uint32_t every = eng_gpu_timed_every(e);
