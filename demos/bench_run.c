@@ -204,10 +204,11 @@ static void set_mode(eng_engine *e, int mode)
  * block washes out with CPU timing, which leaves the GPU sampler's count
  * of frames alone. `timed_at`:
  * the frame (0-based) to make GPU-timed, or UINT32_MAX. Returns the
- * block's wall time in ms; each frame's time goes to pool[] unless it is
+ * block's wall time in ms; *frames_ms (unless NULL) gets the frames' part,
+ * without the final wait; each frame's time goes to pool[] unless it is
  * NULL. */
 static double run_block(eng_engine *e, int mode, uint32_t n, uint32_t timed_at, double *pool,
-			uint32_t *pooled, uint32_t cap, bool *ok)
+			uint32_t *pooled, uint32_t cap, double *frames_ms, bool *ok)
 {
 	set_mode(e, mode == MODE_GPU ? MODE_CPU : mode);
 	for (uint32_t i = 0; *ok && i < OVH_WASHOUT; i++)
@@ -222,6 +223,8 @@ static double run_block(eng_engine *e, int mode, uint32_t n, uint32_t timed_at, 
 		if (pool && *pooled < cap)
 			pool[(*pooled)++] = (double)(srcprof_clock_monotonic_ns() - f0) / 1e6;
 	}
+	if (frames_ms)
+		*frames_ms = (double)(srcprof_clock_monotonic_ns() - t0) / 1e6;
 	eng_gfx_wait_frame(0);
 	return (double)(srcprof_clock_monotonic_ns() - t0) / 1e6;
 }
@@ -266,7 +269,7 @@ static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_p
 	 * OVH_MIN_MS of frame time with the profiler off, so that cheap
 	 * frames (a few small sources: under a millisecond) are measured as
 	 * precisely as costly ones. */
-	double off_ms = ok ? run_block(e, MODE_OFF, OVH_BLOCK, UINT32_MAX, NULL, NULL, 0, &ok) /
+	double off_ms = ok ? run_block(e, MODE_OFF, OVH_BLOCK, UINT32_MAX, NULL, NULL, 0, NULL, &ok) /
 				     OVH_BLOCK
 			   : 0;
 	uint32_t want = o->frames;
@@ -283,6 +286,7 @@ static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_p
 						 : every * ((base_rounds * OVH_BLOCK + every - 1) / every);
 		uint32_t rounds = (per_mode + OVH_BLOCK - 1) / OVH_BLOCK;
 		double sum[N_MODES] = {0}, timed_block = 0;
+		double steady[N_MODES] = {0}; /* the frames, without the blocks' final waits */
 		for (uint32_t r = 0; ok && r < rounds + pt->composed; r++) {
 			bool extra = r == rounds; /* composed: the timed GPU block */
 			uint32_t n = extra ? OVH_BLOCK
@@ -309,8 +313,11 @@ static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_p
 				progress(o, what, sources, p * (rounds + 1) + r, o->repeat * (rounds + 1));
 				/* The frame statistics pool untimed blocks only in
 				 * composed mode: the timed one stands for 1 in N. */
+				double frames_ms = 0;
 				double ms = run_block(e, mode, n, timed_at, extra ? NULL : pool[mode],
-						      &pooled[mode], cap, &ok);
+						      &pooled[mode], cap, &frames_ms, &ok);
+				if (!extra)
+					steady[mode] += frames_ms;
 				if (extra)
 					timed_block = ms;
 				else
@@ -327,8 +334,11 @@ static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_p
 		}
 		pt->ratio_cpu.pair[p] = sum[MODE_CPU] / sum[MODE_OFF];
 		pt->ratio_gpu.pair[p] = gpu / sum[MODE_OFF];
-		/* ms per mode over per_mode frames -> us per frame and source. */
-		pt->source_cost.pair[p] = (sum[MODE_OFF] - sum[MODE_EMPTY]) * 1000.0 /
+		/* Frame time as a running scene sees it: without the blocks'
+		 * final waits, which hold up to a frame of GPU work that the next
+		 * frame would have overlapped (more with sources than without).
+		 * ms per mode over per_mode frames -> us per frame and source. */
+		pt->source_cost.pair[p] = (steady[MODE_OFF] - steady[MODE_EMPTY]) * 1000.0 /
 					  ((double)per_mode * (sources ? sources : 1));
 		pt->pairs = p + 1;
 	}

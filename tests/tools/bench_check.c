@@ -130,6 +130,15 @@ int main(int argc, char **argv)
 		double c_min = num(cost, "min"), c_med = num(cost, "median"), c_max = num(cost, "max");
 		EXPECT(c_min <= c_med && c_med <= c_max, "source_cost_us spread out of order");
 		EXPECT(c_med > 0, "source_cost_us median %g: the sources cost nothing", c_med);
+		/* The pooled frame means weigh the same pairs' frames: their
+		 * (off - empty) / sources lies within the pairs' range. */
+		double pooled = (num(cJSON_GetObjectItem(pt, "frames_off"), "mean_ms") -
+				 num(cJSON_GetObjectItem(pt, "frames_empty"), "mean_ms")) *
+				1000.0 / num(pt, "sources");
+		double tol = 0.01 + 0.01 * fabs(c_med);
+		EXPECT(pooled >= c_min - tol && pooled <= c_max + tol,
+		       "pooled (off - empty) / sources %g is outside source_cost_us %g .. %g", pooled,
+		       c_min, c_max);
 		EXPECT(num(cJSON_GetObjectItem(pt, "frames_empty"), "mean_ms") <
 			       num(cJSON_GetObjectItem(pt, "frames_off"), "mean_ms"),
 		       "a frame with no sources is not cheaper than one with them");
