@@ -29,6 +29,13 @@ static double pct(double ratio)
 	return (ratio - 1.0) * 100.0;
 }
 
+/* The sources the scene held (a scene may add to --sources: calibrated's
+ * backdrop). */
+static double held(const bench_point *p)
+{
+	return p->n_src ? p->n_src : p->sources;
+}
+
 /* The mean of the sources' in-frame GPU averages, us. */
 static double source_gpu_mean(const bench_point *p)
 {
@@ -58,7 +65,7 @@ static double fit_line(const bench_point *pts, uint32_t n, double *once, double 
 {
 	double s00 = 0, s01 = 0, s11 = 0, r0 = 0, r1 = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		double x = pts[i].sources, y = pts[i].source_cost.median * x;
+		double x = held(&pts[i]), y = pts[i].source_cost.median * x;
 		if (y <= 0)
 			continue;
 		double w = 1.0 / (y * y);
@@ -73,7 +80,7 @@ static double fit_line(const bench_point *pts, uint32_t n, double *once, double 
 	*each = det != 0 ? (s00 * r1 - s01 * r0) / det : 0;
 	double worst = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		double x = pts[i].sources, y = pts[i].source_cost.median * x;
+		double x = held(&pts[i]), y = pts[i].source_cost.median * x;
 		if (y > 0)
 			worst = fmax(worst, fabs(*once + *each * x - y) / y);
 	}
@@ -189,8 +196,8 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 			     "submission)\n",
 			p->empty.mean);
 		fprintf(out, "  each source costs %.2f us (%.2f .. %.2f) of frame time: (off - none) / "
-			     "%u\n",
-			p->source_cost.median, p->source_cost.min, p->source_cost.max, p->sources);
+			     "%.0f\n",
+			p->source_cost.median, p->source_cost.min, p->source_cost.max, held(p));
 		fprintf(out, "  CPU      mean %8.2f ms  %+6.2f%% (%+.2f .. %+.2f)\n", p->cpu.mean,
 			pct(p->ratio_cpu.median), pct(p->ratio_cpu.min), pct(p->ratio_cpu.max));
 		fprintf(out, "  CPU+GPU  mean %8.2f ms  %+6.2f%% (%+.2f .. %+.2f), one frame in %u "

@@ -337,9 +337,12 @@ static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_p
 		/* Frame time as a running scene sees it: without the blocks'
 		 * final waits, which hold up to a frame of GPU work that the next
 		 * frame would have overlapped (more with sources than without).
-		 * ms per mode over per_mode frames -> us per frame and source. */
+		 * ms per mode over per_mode frames -> us per frame and source,
+		 * over every source the scene holds (calibrated adds a backdrop
+		 * to its --sources). */
+		uint32_t held = eng_source_count(e);
 		pt->source_cost.pair[p] = (steady[MODE_OFF] - steady[MODE_EMPTY]) * 1000.0 /
-					  ((double)per_mode * (sources ? sources : 1));
+					  ((double)per_mode * (held ? held : 1));
 		pt->pairs = p + 1;
 	}
 	set_mode(e, MODE_GPU);

@@ -122,26 +122,6 @@ int main(int argc, char **argv)
 		const cJSON *ov = cJSON_GetObjectItem(pt, "overhead_cpu_gpu");
 		EXPECT(num(ov, "min") <= num(ov, "median") && num(ov, "median") <= num(ov, "max"),
 		       "overhead spread out of order");
-		/* Each source's cost, (off - empty) / sources per pair: the
-		 * median within the pairs' range, and above 0 (the bench's scenes
-		 * draw something for every source; the empty frame is several
-		 * times cheaper than any point's frame, far beyond noise). */
-		const cJSON *cost = cJSON_GetObjectItem(pt, "source_cost_us");
-		double c_min = num(cost, "min"), c_med = num(cost, "median"), c_max = num(cost, "max");
-		EXPECT(c_min <= c_med && c_med <= c_max, "source_cost_us spread out of order");
-		EXPECT(c_med > 0, "source_cost_us median %g: the sources cost nothing", c_med);
-		/* The pooled frame means weigh the same pairs' frames: their
-		 * (off - empty) / sources lies within the pairs' range. */
-		double pooled = (num(cJSON_GetObjectItem(pt, "frames_off"), "mean_ms") -
-				 num(cJSON_GetObjectItem(pt, "frames_empty"), "mean_ms")) *
-				1000.0 / num(pt, "sources");
-		double tol = 0.01 + 0.01 * fabs(c_med);
-		EXPECT(pooled >= c_min - tol && pooled <= c_max + tol,
-		       "pooled (off - empty) / sources %g is outside source_cost_us %g .. %g", pooled,
-		       c_min, c_max);
-		EXPECT(num(cJSON_GetObjectItem(pt, "frames_empty"), "mean_ms") <
-			       num(cJSON_GetObjectItem(pt, "frames_off"), "mean_ms"),
-		       "a frame with no sources is not cheaper than one with them");
 		const cJSON *method = cJSON_GetObjectItem(pt, "overhead_method");
 		EXPECT(cJSON_IsString(method) && (!strcmp(method->valuestring, "direct") ||
 						  !strcmp(method->valuestring, "composed")),
@@ -162,6 +142,26 @@ int main(int argc, char **argv)
 			n++;
 		}
 		EXPECT(n == (int)num(pt, "sources") || n > 0, "no sources listed");
+		/* Each source's cost, (off - empty) / sources per pair: the
+		 * median within the pairs' range, and above 0 (the bench's scenes
+		 * draw something for every source; the empty frame is several
+		 * times cheaper than any point's frame, far beyond noise). */
+		const cJSON *cost = cJSON_GetObjectItem(pt, "source_cost_us");
+		double c_min = num(cost, "min"), c_med = num(cost, "median"), c_max = num(cost, "max");
+		EXPECT(c_min <= c_med && c_med <= c_max, "source_cost_us spread out of order");
+		EXPECT(c_med > 0, "source_cost_us median %g: the sources cost nothing", c_med);
+		/* The pooled frame means weigh the same pairs' frames: their
+		 * (off - empty) / sources lies within the pairs' range. */
+		double pooled = (num(cJSON_GetObjectItem(pt, "frames_off"), "mean_ms") -
+				 num(cJSON_GetObjectItem(pt, "frames_empty"), "mean_ms")) *
+				1000.0 / (n ? n : 1);
+		double tol = 0.01 + 0.01 * fabs(c_med);
+		EXPECT(pooled >= c_min - tol && pooled <= c_max + tol,
+		       "pooled (off - empty) / sources %g is outside source_cost_us %g .. %g", pooled,
+		       c_min, c_max);
+		EXPECT(num(cJSON_GetObjectItem(pt, "frames_empty"), "mean_ms") <
+			       num(cJSON_GetObjectItem(pt, "frames_off"), "mean_ms"),
+		       "a frame with no sources is not cheaper than one with them");
 		EXPECT(share <= 1.0 + 1e-9, "shares add up to %.1f%%", share * 100);
 		double mean = n ? gpu_sum / n : 0;
 		EXPECT(fabs(num(pt, "source_gpu_mean_us") - mean) <= 0.01 + 1e-3 * mean,
