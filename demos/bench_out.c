@@ -99,7 +99,7 @@ static void print_scaling(FILE *out, const bench_opts *o, const bench_result *r)
 		"us/source", "");
 	for (uint32_t i = 0; i < r->n_points; i++) {
 		const bench_point *p = &r->points[i];
-		double n = p->sources ? p->sources : 1;
+		double n = held(p) > 0 ? held(p) : 1;
 		fprintf(out, "%6s %8u %9.2f %9.2f %10.2f %10.1f %8.2f%% %8.2f%% %10.2f  (%.2f .. %.2f)\n",
 			p->api, p->sources, p->off.mean, p->empty.mean, p->source_cost.median,
 			source_gpu_mean(p), pct(p->ratio_cpu.median), pct(p->ratio_gpu.median),

@@ -316,12 +316,12 @@ static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_p
 				double frames_ms = 0;
 				double ms = run_block(e, mode, n, timed_at, extra ? NULL : pool[mode],
 						      &pooled[mode], cap, &frames_ms, &ok);
-				if (!extra)
-					steady[mode] += frames_ms;
-				if (extra)
+				if (extra) {
 					timed_block = ms;
-				else
+				} else {
 					sum[mode] += ms;
+					steady[mode] += frames_ms;
+				}
 			}
 		}
 		if (!ok)

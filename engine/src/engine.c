@@ -660,17 +660,17 @@ static void render_overlay(eng_engine *e)
 {
 	if (!e->overlay.render)
 		return;
+	bool prof = e->profile != ENG_PROFILE_OFF;
 	eng_gfx_begin_pass(&(eng_pass_desc){.area = e->views[0].area});
-	if (e->profile == ENG_PROFILE_OFF) {
-		e->overlay.render(e->overlay.user, &e->views[0]);
-		eng_gfx_end_pass();
-		return;
+	sp_gpu_timer *timer = NULL;
+	uint64_t t = 0;
+	if (prof) {
+		source_profiler_set_pass(e->overlay_pass);
+		t = source_profiler_source_render_begin(&timer);
 	}
-	source_profiler_set_pass(e->overlay_pass);
-	sp_gpu_timer *timer;
-	uint64_t t = source_profiler_source_render_begin(&timer);
 	e->overlay.render(e->overlay.user, &e->views[0]);
-	source_profiler_source_render_end(&g_overlay_key, t, timer);
+	if (prof)
+		source_profiler_source_render_end(&g_overlay_key, t, timer);
 	eng_gfx_end_pass();
 }
 
