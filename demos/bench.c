@@ -72,6 +72,9 @@ int main(int argc, char **argv)
 			if (!bench_run_point(&o, o.apis[a], o.sources[i], pt)) {
 				status = 1;
 				bench_point_free(pt);
+				if (i + 1 < o.n_points)
+					fprintf(stderr, PROG ": %s: skipping its remaining source counts\n",
+						pt->api);
 				break;
 			}
 			if (pt->failures)
@@ -80,6 +83,10 @@ int main(int argc, char **argv)
 		}
 	}
 	r.wall_s = (double)(srcprof_clock_monotonic_ns() - t0) / 1e9;
+	if (!r.n_points) {
+		fprintf(stderr, PROG ": nothing was measured; no results written\n");
+		return 1;
+	}
 	bench_print(stdout, &o, &r);
 	if (o.json && !bench_write_json(o.json, &o, &r)) {
 		fprintf(stderr, PROG ": --json: writing '%s' failed\n", o.json);

@@ -7,6 +7,7 @@
 #include "scenes.h"
 
 #include "engine/engine.h"
+#include "srcprof/source_profiler.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -17,6 +18,9 @@
 #define BENCH_MAX_PAIRS 32
 #define BENCH_ISOLATE_TOP 20 /* --isolate measures the costliest sources */
 #define BENCH_ISOLATE_ROUNDS 9 /* in rounds paired in time */
+/* Measured frames at most: the profiler's window (5 s at up to 1,000 fps)
+ * must hold them all, with the bench's one frame per second of slack. */
+#define BENCH_MAX_FRAMES ((SOURCE_PROFILER_MAX_FPS - 1) * SOURCE_PROFILER_WINDOW_SECONDS)
 
 typedef struct bench_opts {
 	eng_api apis[2];
@@ -73,6 +77,14 @@ typedef struct bench_point {
 	/* What each source costs, us: per pair, (off - empty) / sources over
 	 * the pair's frames (not a ratio; the same pairing and statistics). */
 	bench_ratio source_cost;
+	/* The same in CPU time of all the process's threads per frame (each
+	 * block idle to idle, its washout frames included): the work each
+	 * source adds, us, on a software device the rasterizer's too; and CPU
+	 * timing's CPU time per frame over "off" (the profiler's own work). */
+	bench_ratio source_work, ratio_cpu_work;
+	/* CPU time (ms, all threads) and frames per mode, over every pair:
+	 * off, CPU, CPU+GPU (untimed blocks), none. */
+	double cpu_time[4], cpu_frames[4];
 	uint32_t gpu_every;        /* one frame in this many GPU-timed in gpu blocks */
 	bool composed;             /* CPU+GPU ratio composed from untimed and timed blocks */
 	uint32_t failures;         /* validation messages, frame errors */

@@ -32,7 +32,8 @@ static void usage(FILE *f)
 		"  --api vulkan|gl|both    API(s) to measure (default vulkan)\n"
 		"  --scene NAME            scene (default default; srcprof-demo --list-scenes)\n"
 		"  --sources N[,N...]      source counts to sweep (default: the scene's)\n"
-		"  --frames N              measured frames per point (default 120)\n"
+		"  --frames N              measured frames per point, 5 to %d (default 120;\n"
+		"                          the profiler's window holds %d)\n"
 		"  --warmup N              frames before measuring (default 30)\n"
 		"  --repeat R              interleaved overhead pairs (default 5)\n"
 		"  --isolate               also time the %d costliest sources alone and compare\n"
@@ -41,7 +42,7 @@ static void usage(FILE *f)
 		"  --json FILE, --csv FILE, --svg FILE   write the results\n"
 		"  --shader-dir DIR        where the built .spv shaders are\n"
 		"  --help\n",
-		BENCH_ISOLATE_TOP);
+		BENCH_MAX_FRAMES, BENCH_MAX_FRAMES + 5, BENCH_ISOLATE_TOP);
 }
 
 static bool source_count(char *item, void *user)
@@ -98,7 +99,7 @@ int bench_parse_args(int argc, char **argv, bench_opts *o)
 				return -1;
 		} else if (!strcmp(a, "--frames")) {
 			if (!(v = cli_value(PROG, argc, argv, &i)) ||
-			    !cli_u32(PROG, a, v, 5, 100000, &o->frames))
+			    !cli_u32(PROG, a, v, 5, BENCH_MAX_FRAMES, &o->frames))
 				return -1;
 		} else if (!strcmp(a, "--warmup")) {
 			if (!(v = cli_value(PROG, argc, argv, &i)) ||

@@ -36,6 +36,13 @@ static double held(const bench_point *p)
 	return p->n_src ? p->n_src : p->sources;
 }
 
+/* CPU time of all threads per frame in a mode (0 off, 1 CPU, 2 CPU+GPU,
+ * 3 none), ms, over every pair. */
+static double cpu_per_frame(const bench_point *p, int mode)
+{
+	return p->cpu_frames[mode] > 0 ? p->cpu_time[mode] / p->cpu_frames[mode] : 0;
+}
+
 /* The mean of the sources' in-frame GPU averages, us. */
 static double source_gpu_mean(const bench_point *p)
 {
@@ -87,66 +94,115 @@ static double fit_line(const bench_point *pts, uint32_t n, double *once, double 
 	return worst;
 }
 
+/* A range of values and whether it stays within 20%. */
+typedef struct spread {
+	double lo, hi;
+	bool flat;
+} spread;
+
+/* The verdicts of one API's sweep (its points in a row). */
+typedef struct scaling {
+	const char *api;
+	uint32_t first, n; /* points */
+	spread cost;       /* frame time each source costs */
+	spread work;       /* CPU time (all threads) each source costs */
+	spread gpu;        /* the profiler's in-frame GPU figure per source */
+	bool fitted;       /* 3 points or more */
+	double once, each, worst;
+} scaling;
+
+static spread spread_of(const double *v, uint32_t n)
+{
+	spread s;
+	s.flat = flat(v, n, &s.lo, &s.hi);
+	return s;
+}
+
+/* The sweeps in r, one per API with 2 points or more; returns how many. */
+static uint32_t scalings(const bench_result *r, scaling *out)
+{
+	uint32_t found = 0;
+	for (uint32_t i = 0; i < r->n_points;) {
+		uint32_t j = i;
+		while (j < r->n_points && !strcmp(r->points[j].api, r->points[i].api))
+			j++;
+		uint32_t n = j - i < BENCH_MAX_POINTS ? j - i : BENCH_MAX_POINTS;
+		if (n > 1) {
+			double cost[BENCH_MAX_POINTS], work[BENCH_MAX_POINTS], gpu[BENCH_MAX_POINTS];
+			for (uint32_t k = 0; k < n; k++) {
+				cost[k] = r->points[i + k].source_cost.median;
+				work[k] = r->points[i + k].source_work.median;
+				gpu[k] = source_gpu_mean(&r->points[i + k]);
+			}
+			scaling *sc = &out[found++];
+			*sc = (scaling){.api = r->points[i].api, .first = i, .n = n};
+			sc->cost = spread_of(cost, n);
+			sc->work = spread_of(work, n);
+			sc->gpu = spread_of(gpu, n);
+			sc->fitted = n > 2;
+			if (sc->fitted)
+				sc->worst = fit_line(&r->points[i], n, &sc->once, &sc->each);
+		}
+		i = j;
+	}
+	return found;
+}
+
+static const char *flat_text(bool flat)
+{
+	return flat ? "flat within 20%" : "NOT flat within 20%";
+}
+
 /* How frame and profiler cost grow with the number of sources, per API,
  * and whether the cost per source stays flat. */
 static void print_scaling(FILE *out, const bench_opts *o, const bench_result *r)
 {
 	fprintf(out,
-		"\nscaling (%s):\n%6s %8s %9s %9s %10s %10s %9s %9s %10s\n"
-		"%6s %8s %9s %9s %10s %10s %9s %9s %10s%s\n",
-		o->scene->name, "api", "sources", "frame ms", "none ms", "us/source", "src GPU",
-		"CPU prof", "GPU prof", "GPU prof", "", "", "(off)", "", "", "us", "", "",
-		"us/source", "");
+		"\nscaling (%s):\n%6s %8s %9s %9s %10s %-22s %8s %8s %9s %9s %10s\n"
+		"%6s %8s %9s %9s %10s %-22s %8s %8s %9s %9s %10s\n",
+		o->scene->name, "api", "sources", "frame ms", "none ms", "us/source", " (spread)",
+		"CPU us", "src GPU", "CPU prof", "GPU prof", "GPU prof", "", "", "(off)", "", "", "",
+		"/source", "us", "", "", "us/source");
 	for (uint32_t i = 0; i < r->n_points; i++) {
 		const bench_point *p = &r->points[i];
 		double n = held(p) > 0 ? held(p) : 1;
-		fprintf(out, "%6s %8u %9.2f %9.2f %10.2f %10.1f %8.2f%% %8.2f%% %10.2f  (%.2f .. %.2f)\n",
-			p->api, p->sources, p->off.mean, p->empty.mean, p->source_cost.median,
-			source_gpu_mean(p), pct(p->ratio_cpu.median), pct(p->ratio_gpu.median),
-			pct(p->ratio_gpu.median) / 100 * p->off.mean * 1000 / n, p->source_cost.min,
-			p->source_cost.max);
+		char range[40];
+		snprintf(range, sizeof range, " (%.2f .. %.2f)", p->source_cost.min, p->source_cost.max);
+		fprintf(out, "%6s %8.0f %9.2f %9.2f %10.2f %-22s %8.2f %8.1f %8.2f%% %8.2f%% %10.2f\n",
+			p->api, held(p), p->off.mean, p->empty.mean, p->source_cost.median, range,
+			p->source_work.median, source_gpu_mean(p), pct(p->ratio_cpu.median),
+			pct(p->ratio_gpu.median), pct(p->ratio_gpu.median) / 100 * p->off.mean * 1000 / n);
 	}
 	fprintf(out, "us/source: (frame with the profiler off - frame with no sources) / sources, "
-		     "median (spread)\nof the interleaved pairs; src GPU: the mean of the sources' in-frame "
-		     "GPU figures;\nGPU prof us/source: the CPU+GPU overhead per source\n");
-	for (uint32_t i = 0; i < r->n_points;) {
-		uint32_t j = i;
-		while (j < r->n_points && !strcmp(r->points[j].api, r->points[i].api))
-			j++;
-		if (j - i > 1) {
-			double cost[BENCH_MAX_POINTS], gpu[BENCH_MAX_POINTS], lo, hi;
-			uint32_t n = j - i < BENCH_MAX_POINTS ? j - i : BENCH_MAX_POINTS;
-			for (uint32_t k = 0; k < n; k++) {
-				cost[k] = r->points[i + k].source_cost.median;
-				gpu[k] = source_gpu_mean(&r->points[i + k]);
-			}
-			const char *api = r->points[i].api;
-			uint32_t a = r->points[i].sources, b = r->points[i + n - 1].sources;
-			bool ok = flat(cost, n, &lo, &hi);
-			fprintf(out, "%s: cost per source %.2f .. %.2f us from %u to %u sources (max/min "
-				     "%.2f): %s\n",
-				api, lo, hi, a, b, hi / (lo > 0 ? lo : 1),
-				ok ? "flat within 20%"
-				   : "NOT flat within 20%");
-			if (n > 2) {
-				double once, each, worst = fit_line(&r->points[i], n, &once, &each);
-				fprintf(out, "%s: the sources add %.1f us once + %.2f us each to the frame "
-					     "(fit; largest deviation %.1f%%: %s)\n",
-					api, once, each, worst * 100,
-					worst <= 0.1 ? "linear within 10%" : "NOT linear within 10%");
-			}
-			ok = flat(gpu, n, &lo, &hi);
-			fprintf(out, "%s: the profiler's in-frame GPU figure per source %.1f .. %.1f us "
-				     "(max/min %.2f): %s\n",
-				api, lo, hi, hi / (lo > 0 ? lo : 1),
-				ok ? "flat within 20%" : "NOT flat within 20%");
-			if (!ok && r->points[i].software)
-				fprintf(out, "  (a timer costs this software device %.0f us, jittering by "
-					     "tens of us: figures for sources\n  much cheaper than that are "
-					     "its noise; --isolate measures them alone)\n",
-					r->points[i + n - 1].timer_overhead);
-		}
-		i = j;
+		     "median (spread)\nof the interleaved pairs; CPU us/source: the same in CPU time of "
+		     "all threads (the work,\nwherever it ran); src GPU: the mean of the sources' "
+		     "in-frame GPU figures;\nGPU prof us/source: the CPU+GPU overhead per source\n");
+	scaling sc[2 * BENCH_MAX_POINTS];
+	uint32_t n_sc = scalings(r, sc);
+	for (uint32_t k = 0; k < n_sc; k++) {
+		const scaling *s = &sc[k];
+		const bench_point *a = &r->points[s->first], *b = &r->points[s->first + s->n - 1];
+		fprintf(out, "%s: cost per source %.2f .. %.2f us from %.0f to %.0f sources (max/min "
+			     "%.2f): %s\n",
+			s->api, s->cost.lo, s->cost.hi, held(a), held(b),
+			s->cost.hi / (s->cost.lo > 0 ? s->cost.lo : 1), flat_text(s->cost.flat));
+		fprintf(out, "%s: CPU time (all threads) per source %.2f .. %.2f us (max/min %.2f): %s\n",
+			s->api, s->work.lo, s->work.hi, s->work.hi / (s->work.lo > 0 ? s->work.lo : 1),
+			flat_text(s->work.flat));
+		if (s->fitted)
+			fprintf(out, "%s: the sources add %.1f us once + %.2f us each to the frame "
+				     "(fit; largest deviation %.1f%%: %s)\n",
+				s->api, s->once, s->each, s->worst * 100,
+				s->worst <= 0.1 ? "linear within 10%" : "NOT linear within 10%");
+		fprintf(out, "%s: the profiler's in-frame GPU figure per source %.1f .. %.1f us "
+			     "(max/min %.2f): %s\n",
+			s->api, s->gpu.lo, s->gpu.hi, s->gpu.hi / (s->gpu.lo > 0 ? s->gpu.lo : 1),
+			flat_text(s->gpu.flat));
+		if (!s->gpu.flat && a->software)
+			fprintf(out, "  (a timer costs this software device %.0f us, jittering by "
+				     "tens of us: figures for sources\n  much cheaper than that are "
+				     "its noise; --isolate measures them alone)\n",
+				b->timer_overhead);
 	}
 }
 
@@ -154,8 +210,10 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 {
 	for (uint32_t i = 0; i < r->n_points; i++) {
 		const bench_point *p = &r->points[i];
-		fprintf(out, "\n== %s, scene %s, %u sources: %s (%s)\n", p->api, o->scene->name,
-			p->sources, p->device, p->driver);
+		fprintf(out, "\n== %s, scene %s, %u sources", p->api, o->scene->name, p->sources);
+		if (p->n_src && p->n_src != p->sources)
+			fprintf(out, " (the scene holds %u)", p->n_src);
+		fprintf(out, ": %s (%s)\n", p->device, p->driver);
 		fprintf(out, "GPU timing mode: %s%s; an empty timer costs %.1f us and is subtracted\n",
 			p->mode, p->software ? " (software device)" : "", p->timer_overhead);
 		fprintf(out, "frames (every frame GPU-timed): mean %.2f ms, p50 %.2f, p95 %.2f, p99 "
@@ -175,13 +233,16 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 				const bench_source *b = &s[k];
 				fprintf(out, "%-22.22s %-9.9s %9.1f %9.1f %9.1f %9.1f %5.1f%% %8.1f %8.1f",
 					b->name, b->type, b->gpu_avg, b->gpu_p50, b->gpu_p95, b->gpu_max,
-					b->share * 100, b->tick_avg, b->render_avg);
+					b->share * 100, b->tick_avg, b->render_sum);
 				if (b->isolated >= 0)
 					fprintf(out, " %9.1f %8.3f", b->isolated, b->in_over_alone);
 				fputc('\n', out);
 			}
 			if (p->n_src > shown)
-				fprintf(out, "... %u more sources\n", p->n_src - shown);
+				fprintf(out, "... %u more sources (all in --json and --csv)\n",
+					p->n_src - shown);
+			fprintf(out, "GPU: us a frame, all the source's renders; tick, render: CPU us a "
+				     "frame (render: all renders)\n");
 			if (iso)
 				fprintf(out, "alone: the source's draws in a submission of their own "
 					     "(with minus without); in/alone:\nthe median over %d rounds, "
@@ -198,8 +259,15 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 		fprintf(out, "  each source costs %.2f us (%.2f .. %.2f) of frame time: (off - none) / "
 			     "%.0f\n",
 			p->source_cost.median, p->source_cost.min, p->source_cost.max, held(p));
+		fprintf(out, "  and %.2f us (%.2f .. %.2f) of CPU time, all threads (the work, wherever "
+			     "it ran)\n",
+			p->source_work.median, p->source_work.min, p->source_work.max);
 		fprintf(out, "  CPU      mean %8.2f ms  %+6.2f%% (%+.2f .. %+.2f)\n", p->cpu.mean,
 			pct(p->ratio_cpu.median), pct(p->ratio_cpu.min), pct(p->ratio_cpu.max));
+		fprintf(out, "           CPU time, all threads: %.3f ms a frame against %.3f off, %+.2f%% "
+			     "(%+.2f .. %+.2f)\n",
+			cpu_per_frame(p, 1), cpu_per_frame(p, 0), pct(p->ratio_cpu_work.median),
+			pct(p->ratio_cpu_work.min), pct(p->ratio_cpu_work.max));
 		fprintf(out, "  CPU+GPU  mean %8.2f ms  %+6.2f%% (%+.2f .. %+.2f), one frame in %u "
 			     "GPU-timed (budget %.1f%%)%s\n",
 			p->gpu.mean, pct(p->ratio_gpu.median), pct(p->ratio_gpu.min),
@@ -250,6 +318,12 @@ static void json_ratio(FILE *f, const char *name, const bench_ratio *r, uint32_t
 	fprintf(f, "]}");
 }
 
+static void json_spread(FILE *f, const char *name, const spread *s)
+{
+	fprintf(f, "\"%s\": {\"min\": %.4f, \"max\": %.4f, \"flat_within_20pct\": %s}", name, s->lo,
+		s->hi, s->flat ? "true" : "false");
+}
+
 bool bench_write_json(const char *path, const bench_opts *o, const bench_result *r)
 {
 	FILE *f = fopen(path, "w");
@@ -261,14 +335,15 @@ bool bench_write_json(const char *path, const bench_opts *o, const bench_result 
 	json_str(f, r->git);
 	fprintf(f, ",\n  \"scene\": ");
 	json_str(f, o->scene->name);
-	fprintf(f, ",\n  \"frames\": %u, \"warmup\": %u, \"pairs\": %u, \"gpu_budget\": %.4f, "
+	fprintf(f, ",\n  \"frames\": %u, \"warmup\": %u, \"repeat\": %u, \"gpu_budget\": %.4f, "
 		   "\"size\": [%u, %u],\n  \"wall_s\": %.1f,\n  \"points\": [",
 		o->frames, o->warmup, o->repeat, o->gpu_budget, o->width, o->height, r->wall_s);
 	for (uint32_t i = 0; i < r->n_points; i++) {
 		const bench_point *p = &r->points[i];
 		fprintf(f, "%s\n    {\"api\": ", i ? "," : "");
 		json_str(f, p->api);
-		fprintf(f, ", \"sources\": %u, \"device\": ", p->sources);
+		fprintf(f, ", \"sources\": %u, \"sources_held\": %.0f, \"pairs\": %u, \"device\": ",
+			p->sources, held(p), p->pairs);
 		json_str(f, p->device);
 		fprintf(f, ", \"driver\": ");
 		json_str(f, p->driver);
@@ -297,6 +372,13 @@ bool bench_write_json(const char *path, const bench_opts *o, const bench_result 
 		json_ratio(f, "overhead_cpu_gpu", &p->ratio_gpu, p->pairs);
 		fprintf(f, ",\n     ");
 		json_ratio(f, "source_cost_us", &p->source_cost, p->pairs);
+		fprintf(f, ",\n     ");
+		json_ratio(f, "source_cpu_time_us", &p->source_work, p->pairs);
+		fprintf(f, ",\n     ");
+		json_ratio(f, "overhead_cpu_time", &p->ratio_cpu_work, p->pairs);
+		fprintf(f, ",\n     \"cpu_time_ms_per_frame\": {\"off\": %.4f, \"cpu\": %.4f, "
+			   "\"none\": %.4f}",
+			cpu_per_frame(p, 0), cpu_per_frame(p, 1), cpu_per_frame(p, 3));
 		fprintf(f, ",\n     \"sources_detail\": [");
 		for (uint32_t k = 0; k < p->n_src; k++) {
 			const bench_source *b = &p->src[k];
@@ -316,8 +398,27 @@ bool bench_write_json(const char *path, const bench_opts *o, const bench_result 
 		}
 		fprintf(f, "]}");
 	}
+	fprintf(f, "\n  ],\n  \"scaling\": [");
+	scaling sc[2 * BENCH_MAX_POINTS];
+	uint32_t n_sc = scalings(r, sc);
+	for (uint32_t k = 0; k < n_sc; k++) {
+		const scaling *c = &sc[k];
+		fprintf(f, "%s\n    {\"api\": \"%s\", \"from\": %.0f, \"to\": %.0f, ", k ? "," : "",
+			c->api, held(&r->points[c->first]), held(&r->points[c->first + c->n - 1]));
+		json_spread(f, "cost_per_source_us", &c->cost);
+		fprintf(f, ", ");
+		json_spread(f, "cpu_time_per_source_us", &c->work);
+		fprintf(f, ", ");
+		json_spread(f, "src_gpu_us", &c->gpu);
+		if (c->fitted)
+			fprintf(f, ", \"fit\": {\"once_us\": %.3f, \"each_us\": %.4f, "
+				   "\"largest_deviation\": %.4f, \"linear_within_10pct\": %s}",
+				c->once, c->each, c->worst, c->worst <= 0.1 ? "true" : "false");
+		fputc('}', f);
+	}
 	fprintf(f, "\n  ]\n}\n");
-	return fclose(f) == 0;
+	bool ok = !ferror(f);
+	return (fclose(f) == 0) && ok;
 }
 
 static void csv_field(FILE *f, const char *s)
@@ -357,7 +458,8 @@ bool bench_write_csv(const char *path, const bench_result *r)
 			fprintf(f, ",%s\n", p->mode);
 		}
 	}
-	return fclose(f) == 0;
+	bool ok = !ferror(f);
+	return (fclose(f) == 0) && ok;
 }
 
 static void xml_text(FILE *f, const char *s)
@@ -396,7 +498,7 @@ bool bench_write_svg(const char *path, const bench_opts *o, const bench_result *
 	fprintf(f, "<text x=\"10\" y=\"22\" font-size=\"16\">GPU time per source (us per frame, all "
 		   "passes): ");
 	xml_text(f, p->api);
-	fprintf(f, ", scene %s, %u sources, ", o->scene->name, p->sources);
+	fprintf(f, ", scene %s, %.0f sources, ", o->scene->name, held(p));
 	xml_text(f, p->mode);
 	fprintf(f, "</text>\n<text x=\"10\" y=\"42\" fill=\"#555\">");
 	xml_text(f, p->device);
@@ -427,8 +529,8 @@ bool bench_write_svg(const char *path, const bench_opts *o, const bench_result *
 		double nmin = 1e30, nmax = 0, tmin = 1e30, tmax = 0;
 		for (uint32_t i = 0; i < r->n_points; i++) {
 			const bench_point *q = &r->points[i];
-			nmin = fmin(nmin, q->sources);
-			nmax = fmax(nmax, q->sources);
+			nmin = fmin(nmin, held(q));
+			nmax = fmax(nmax, held(q));
 			double t[4] = {q->off.mean, q->cpu.mean, q->gpu.mean, q->empty.mean};
 			for (int m = 0; m < 4; m++) {
 				if (t[m] > 0) {
@@ -463,7 +565,7 @@ bool bench_write_svg(const char *path, const bench_opts *o, const bench_result *
 							    : q->empty.mean;
 					if (strcmp(q->api, want) != 0 || t <= 0)
 						continue;
-					double x = x0 + log(q->sources / nmin) / log(nmax / nmin) * cw;
+					double x = x0 + log(held(q) / nmin) / log(nmax / nmin) * cw;
 					double y = y0 + ch - log(t / tmin) / log(tmax / tmin) * ch;
 					fprintf(f, "%.1f,%.1f ", x, y);
 				}
@@ -482,5 +584,6 @@ bool bench_write_svg(const char *path, const bench_opts *o, const bench_result *
 			x0 + cw + 10, y0 + 110);
 	}
 	fprintf(f, "</svg>\n");
-	return fclose(f) == 0;
+	bool ok = !ferror(f);
+	return (fclose(f) == 0) && ok;
 }

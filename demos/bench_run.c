@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static int cmp_double(const void *a, const void *b)
@@ -38,7 +39,8 @@ static double quantile(const double *sorted, uint32_t n, double q)
 
 static void frame_stats(double *ms, uint32_t n, bench_frames *out)
 {
-	qsort(ms, n, sizeof *ms, cmp_double);
+	if (n)
+		qsort(ms, n, sizeof *ms, cmp_double);
 	double sum = 0;
 	for (uint32_t i = 0; i < n; i++)
 		sum += ms[i];
@@ -77,10 +79,18 @@ static bool frames(eng_engine *e, uint32_t n, double *ms, const bench_opts *o, c
 	return true;
 }
 
+/* A source's place in pt->src and its GPU average, to sort by cost. */
+typedef struct ranked {
+	double gpu_avg;
+	uint32_t index;
+} ranked;
+
 static int by_gpu(const void *a, const void *b)
 {
-	const bench_source *x = a, *y = b;
-	return (x->gpu_avg < y->gpu_avg) - (x->gpu_avg > y->gpu_avg);
+	const ranked *x = a, *y = b;
+	if (x->gpu_avg != y->gpu_avg)
+		return (x->gpu_avg < y->gpu_avg) - (x->gpu_avg > y->gpu_avg);
+	return (x->index > y->index) - (x->index < y->index);
 }
 
 /* Per-source figures from the profiler after the timed run. */
@@ -137,6 +147,35 @@ static void ratio_stats(bench_ratio *r, uint32_t n)
 	r->max = sorted[n - 1];
 }
 
+/* CPU time of every thread of the process so far, ms. */
+static double process_cpu_ms(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+		return 0;
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Frame times of one mode, growing as the blocks run. */
+typedef struct pool {
+	double *ms;
+	uint32_t n, cap;
+} pool;
+
+static bool pool_push(pool *p, double ms)
+{
+	if (p->n == p->cap) {
+		uint32_t cap = p->cap ? 2 * p->cap : 1024;
+		double *grown = realloc(p->ms, (size_t)cap * sizeof *grown);
+		if (!grown)
+			return false;
+		p->ms = grown;
+		p->cap = cap;
+	}
+	p->ms[p->n++] = ms;
+	return true;
+}
+
 /* MODE_EMPTY: the profiler off and the sources left out (the frame's fixed
  * cost: passes, clears, submission). */
 enum { MODE_OFF, MODE_CPU, MODE_GPU, MODE_EMPTY, N_MODES };
@@ -175,8 +214,9 @@ static eng_engine *start(const bench_opts *o, eng_api api, uint32_t sources, dou
 static void stop(eng_engine *e, bench_point *pt)
 {
 	eng_gfx_wait_frame(0);
-	pt->failures += eng_gfx_validation_messages();
 	eng_destroy(e);
+	/* After the teardown: its messages (leaks) count too. */
+	pt->failures += eng_gfx_validation_messages();
 	source_profiler_shutdown();
 }
 
@@ -205,11 +245,15 @@ static void set_mode(eng_engine *e, int mode)
  * of frames alone. `timed_at`:
  * the frame (0-based) to make GPU-timed, or UINT32_MAX. Returns the
  * block's wall time in ms; *frames_ms (unless NULL) gets the frames' part,
- * without the final wait; each frame's time goes to pool[] unless it is
- * NULL. */
-static double run_block(eng_engine *e, int mode, uint32_t n, uint32_t timed_at, double *pool,
-			uint32_t *pooled, uint32_t cap, double *frames_ms, bool *ok)
+ * without the final wait; each frame's time goes to `frames` unless it is
+ * NULL. *cpu_ms (unless NULL) gets the CPU time of all the process's
+ * threads from the block's start to its end, washout included: idle to
+ * idle, so it holds exactly the work of OVH_WASHOUT + n frames (on a
+ * software device the rasterizer's too), wherever it ran. */
+static double run_block(eng_engine *e, int mode, uint32_t n, uint32_t timed_at, pool *frames,
+			double *frames_ms, double *cpu_ms, bool *ok)
 {
+	double c0 = process_cpu_ms();
 	set_mode(e, mode == MODE_GPU ? MODE_CPU : mode);
 	for (uint32_t i = 0; *ok && i < OVH_WASHOUT; i++)
 		*ok = eng_frame(e) == ENG_OK;
@@ -220,12 +264,16 @@ static double run_block(eng_engine *e, int mode, uint32_t n, uint32_t timed_at, 
 			eng_gpu_restart_sampling(e);
 		uint64_t f0 = srcprof_clock_monotonic_ns();
 		*ok = eng_frame(e) == ENG_OK;
-		if (pool && *pooled < cap)
-			pool[(*pooled)++] = (double)(srcprof_clock_monotonic_ns() - f0) / 1e6;
+		if (*ok && frames && !pool_push(frames, (double)(srcprof_clock_monotonic_ns() - f0) / 1e6)) {
+			fprintf(stderr, "srcprof-bench: out of memory for frame times\n");
+			*ok = false;
+		}
 	}
 	if (frames_ms)
 		*frames_ms = (double)(srcprof_clock_monotonic_ns() - t0) / 1e6;
 	eng_gfx_wait_frame(0);
+	if (cpu_ms)
+		*cpu_ms = process_cpu_ms() - c0;
 	return (double)(srcprof_clock_monotonic_ns() - t0) / 1e6;
 }
 
@@ -251,12 +299,8 @@ static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_p
 	eng_engine *e = start(o, api, sources, o->gpu_budget, pt);
 	if (!e)
 		return false;
-	uint32_t cap = o->repeat * 4096;
-	double *pool[N_MODES];
-	uint32_t pooled[N_MODES] = {0};
+	pool pools[N_MODES] = {0};
 	bool ok = true;
-	for (int m = 0; m < N_MODES; m++)
-		ok &= (pool[m] = malloc((size_t)cap * sizeof(double))) != NULL;
 	/* Settle: pipelines and caches, the timer's own cost, then a few
 	 * lone timed frames so the sampler knows what one costs. */
 	uint32_t settle = o->warmup / 2 < 4 ? 4 : o->warmup / 2;
@@ -269,7 +313,7 @@ static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_p
 	 * OVH_MIN_MS of frame time with the profiler off, so that cheap
 	 * frames (a few small sources: under a millisecond) are measured as
 	 * precisely as costly ones. */
-	double off_ms = ok ? run_block(e, MODE_OFF, OVH_BLOCK, UINT32_MAX, NULL, NULL, 0, NULL, &ok) /
+	double off_ms = ok ? run_block(e, MODE_OFF, OVH_BLOCK, UINT32_MAX, NULL, NULL, NULL, &ok) /
 				     OVH_BLOCK
 			   : 0;
 	uint32_t want = o->frames;
@@ -287,6 +331,7 @@ static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_p
 		uint32_t rounds = (per_mode + OVH_BLOCK - 1) / OVH_BLOCK;
 		double sum[N_MODES] = {0}, timed_block = 0;
 		double steady[N_MODES] = {0}; /* the frames, without the blocks' final waits */
+		double cpu_time[N_MODES] = {0}, cpu_frames[N_MODES] = {0}; /* ms, all threads */
 		for (uint32_t r = 0; ok && r < rounds + pt->composed; r++) {
 			bool extra = r == rounds; /* composed: the timed GPU block */
 			uint32_t n = extra ? OVH_BLOCK
@@ -313,14 +358,16 @@ static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_p
 				progress(o, what, sources, p * (rounds + 1) + r, o->repeat * (rounds + 1));
 				/* The frame statistics pool untimed blocks only in
 				 * composed mode: the timed one stands for 1 in N. */
-				double frames_ms = 0;
-				double ms = run_block(e, mode, n, timed_at, extra ? NULL : pool[mode],
-						      &pooled[mode], cap, &frames_ms, &ok);
+				double frames_ms = 0, cpu_ms = 0;
+				double ms = run_block(e, mode, n, timed_at, extra ? NULL : &pools[mode],
+						      &frames_ms, &cpu_ms, &ok);
 				if (extra) {
 					timed_block = ms;
 				} else {
 					sum[mode] += ms;
 					steady[mode] += frames_ms;
+					cpu_time[mode] += cpu_ms;
+					cpu_frames[mode] += n + OVH_WASHOUT;
 				}
 			}
 		}
@@ -343,6 +390,20 @@ static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_p
 		uint32_t held = eng_source_count(e);
 		pt->source_cost.pair[p] = (steady[MODE_OFF] - steady[MODE_EMPTY]) * 1000.0 /
 					  ((double)per_mode * (held ? held : 1));
+		/* The same in CPU time of all threads per frame: the work, not
+		 * how well it ran in parallel (on a software device the
+		 * rasterizer's threads share the cores with the render thread);
+		 * and CPU timing's CPU time against "off". */
+		double per_frame[N_MODES];
+		for (int m = 0; m < N_MODES; m++) {
+			per_frame[m] = cpu_frames[m] > 0 ? cpu_time[m] / cpu_frames[m] : 0;
+			pt->cpu_time[m] += cpu_time[m];
+			pt->cpu_frames[m] += cpu_frames[m];
+		}
+		pt->source_work.pair[p] = (per_frame[MODE_OFF] - per_frame[MODE_EMPTY]) * 1000.0 /
+					  (held ? held : 1);
+		pt->ratio_cpu_work.pair[p] =
+			per_frame[MODE_OFF] > 0 ? per_frame[MODE_CPU] / per_frame[MODE_OFF] : 1;
 		pt->pairs = p + 1;
 	}
 	set_mode(e, MODE_GPU);
@@ -351,13 +412,15 @@ static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_p
 		ratio_stats(&pt->ratio_cpu, pt->pairs);
 		ratio_stats(&pt->ratio_gpu, pt->pairs);
 		ratio_stats(&pt->source_cost, pt->pairs);
-		frame_stats(pool[MODE_EMPTY], pooled[MODE_EMPTY], &pt->empty);
-		frame_stats(pool[MODE_OFF], pooled[MODE_OFF], &pt->off);
-		frame_stats(pool[MODE_CPU], pooled[MODE_CPU], &pt->cpu);
-		frame_stats(pool[MODE_GPU], pooled[MODE_GPU], &pt->gpu);
+		ratio_stats(&pt->source_work, pt->pairs);
+		ratio_stats(&pt->ratio_cpu_work, pt->pairs);
+		frame_stats(pools[MODE_EMPTY].ms, pools[MODE_EMPTY].n, &pt->empty);
+		frame_stats(pools[MODE_OFF].ms, pools[MODE_OFF].n, &pt->off);
+		frame_stats(pools[MODE_CPU].ms, pools[MODE_CPU].n, &pt->cpu);
+		frame_stats(pools[MODE_GPU].ms, pools[MODE_GPU].n, &pt->gpu);
 	}
 	for (int m = 0; m < N_MODES; m++)
-		free(pool[m]);
+		free(pools[m].ms);
 	return ok;
 }
 
@@ -379,21 +442,26 @@ static double median_of(double *v, uint32_t n)
  * medians over the rounds (the calibrated test's method). */
 static bool isolate(eng_engine *e, const bench_opts *o, uint32_t sources, bench_point *pt)
 {
-	bench_source *sorted = malloc(pt->n_src * sizeof *sorted);
-	uint32_t top = pt->n_src < BENCH_ISOLATE_TOP ? pt->n_src : BENCH_ISOLATE_TOP;
+	ranked *sorted = malloc((pt->n_src ? pt->n_src : 1) * sizeof *sorted);
 	uint32_t idx[BENCH_ISOLATE_TOP];
 	double alone[BENCH_ISOLATE_TOP][BENCH_ISOLATE_ROUNDS], ratio[BENCH_ISOLATE_TOP][BENCH_ISOLATE_ROUNDS];
-	if (!sorted)
+	uint32_t measured[BENCH_ISOLATE_TOP] = {0}; /* rounds with a figure, per source */
+	if (!sorted) {
+		fprintf(stderr, "srcprof-bench: out of memory sorting sources\n");
 		return false;
-	memcpy(sorted, pt->src, pt->n_src * sizeof *sorted);
-	qsort(sorted, pt->n_src, sizeof *sorted, by_gpu);
+	}
+	/* Sources with GPU time in the frame: one that draws nothing (a
+	 * logic source) has no figure to compare with. */
+	uint32_t drawn = 0;
+	for (uint32_t i = 0; i < pt->n_src; i++)
+		if (pt->src[i].gpu_avg > 0)
+			sorted[drawn++] = (ranked){pt->src[i].gpu_avg, i};
+	qsort(sorted, drawn, sizeof *sorted, by_gpu);
+	uint32_t top = drawn < BENCH_ISOLATE_TOP ? drawn : BENCH_ISOLATE_TOP;
 	for (uint32_t t = 0; t < top; t++)
-		for (uint32_t i = 0; i < pt->n_src; i++)
-			if (strcmp(pt->src[i].name, sorted[t].name) == 0)
-				idx[t] = i;
+		idx[t] = sorted[t].index;
 	free(sorted);
 	bool ok = true;
-	uint32_t rounds = 0;
 	for (uint32_t r = 0; ok && r < BENCH_ISOLATE_ROUNDS; r++) {
 		source_profiler_reset_video(1, 1); /* a window of 5 frames */
 		ok = frames(e, ISO_FRAMES, NULL, o, "isolating: in frame", sources);
@@ -404,16 +472,24 @@ static bool isolate(eng_engine *e, const bench_opts *o, uint32_t sources, bench_
 			progress(o, "isolating: alone", sources, r * top + t, BENCH_ISOLATE_ROUNDS * top);
 			ok = source_profiler_fill_result(s, &res) &&
 			     eng_measure_isolated(e, s, 5, &ns) == ENG_OK;
-			alone[t][r] = (double)ns / 1e3;
-			ratio[t][r] = ns ? (double)res.render_gpu_sum / (double)ns : 0;
+			/* A round where the source took no measurable time
+			 * alone has no ratio: left out, not counted as 0. */
+			if (ok && ns) {
+				uint32_t k = measured[t]++;
+				alone[t][k] = (double)ns / 1e3;
+				ratio[t][k] = (double)res.render_gpu_sum / (double)ns;
+			}
 		}
-		if (ok)
-			rounds++;
 	}
-	for (uint32_t t = 0; rounds && t < top; t++) {
-		pt->src[idx[t]].isolated = median_of(alone[t], rounds);
-		pt->src[idx[t]].in_over_alone = median_of(ratio[t], rounds);
+	for (uint32_t t = 0; t < top; t++) {
+		if (!measured[t])
+			continue;
+		pt->src[idx[t]].isolated = median_of(alone[t], measured[t]);
+		pt->src[idx[t]].in_over_alone = median_of(ratio[t], measured[t]);
 	}
+	if (!ok)
+		fprintf(stderr, "srcprof-bench: %s: --isolate: a frame or an isolated measurement failed\n",
+			pt->api);
 	return ok;
 }
 
@@ -434,11 +510,15 @@ bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, bench_p
 	snprintf(pt->mode, sizeof pt->mode, "%s", info.gpu_timing);
 	pt->software = info.software;
 
-	ok = ok && frames(e, o->warmup, NULL, o, "warm-up", sources);
-	/* A window holding every measured frame. */
+	ok = frames(e, o->warmup, NULL, o, "warm-up", sources);
+	/* A window holding every measured frame (--frames is at most
+	 * 4995: 5 s at the profiler's 1,000 fps at most). */
 	source_profiler_reset_video((uint32_t)ceil(o->frames / 5.0) + 1, 1);
 	double *ms = malloc((size_t)o->frames * sizeof *ms);
 	ok = ok && ms && frames(e, o->frames, ms, o, "every frame GPU-timed", sources);
+	if (!ok)
+		fprintf(stderr, "srcprof-bench: %s, %u sources: the measured frames failed\n", pt->api,
+			sources);
 	if (ok) {
 		frame_stats(ms, o->frames, &pt->timed);
 		source_profiler_stats_t st;
@@ -451,7 +531,11 @@ bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, bench_p
 	if (ok && o->isolate)
 		ok = isolate(e, o, sources, pt);
 	stop(e, pt);
-	ok = ok && overhead(api, o, sources, pt);
+	if (ok && !overhead(api, o, sources, pt)) {
+		fprintf(stderr, "srcprof-bench: %s, %u sources: the overhead runs failed\n", pt->api,
+			sources);
+		ok = false;
+	}
 	if (o->progress)
 		fprintf(stderr, "\r%70s\r", "");
 	return ok;

@@ -13,7 +13,7 @@ if ! "$bench" --api "$api" --scene default --sources 8,12 --frames 12 --warmup 4
 fi
 grep -q "overhead, 2 interleaved pairs" "$out/stdout" || { echo "FAIL: no overhead table"; fails=1; }
 grep -q "scaling (default)" "$out/stdout" || { echo "FAIL: no scaling table"; fails=1; }
-"$check" "$out/b.json" "$out/b.csv" "$out/b.svg" || fails=1
+"$check" "$out/b.json" "$out/b.csv" "$out/b.svg" --isolated || fails=1
 bad() { # <pattern> <args...>
 	local pattern="$1"; shift
 	local msg; msg="$("$bench" "$@" 2>&1)"; local st=$?
@@ -24,6 +24,7 @@ bad "--sources: 'x' is not a whole number" --sources 8,x
 bad "--sources: '0' is not a whole number" --sources 0
 bad "--api: 'metal' is not vulkan, gl or both" --api metal
 bad "--frames: '2' is not a whole number from 5" --frames 2
+bad "--frames: '5000' is not a whole number from 5 to 4995" --frames 5000
 bad "--json: cannot write '/nonexistent/b.json'" --json /nonexistent/b.json
 bad "unknown option '--fast'" --fast
 exit $fails

@@ -1,7 +1,10 @@
-/* bench_check JSON CSV SVG: checks srcprof-bench's outputs for structure and
- * self-consistency (not speed): the JSON has every key, shares add up to
- * at most 100%, p50 <= p95 <= max for every source, the CSV has a row per
- * source, the SVG is well-formed XML with one bar per source shown. */
+/* bench_check JSON CSV SVG [--isolated]: checks srcprof-bench's outputs for
+ * structure and self-consistency (not speed): the JSON has every key,
+ * shares add up to at most 100%, p50 <= p95 <= max for every source, the
+ * scaling verdicts agree with the points, the CSV has a row of 15 fields
+ * per source, the SVG is well-formed XML with one bar per source shown and
+ * a line per mode and API. --isolated: the run had --isolate, so the
+ * costliest sources (up to 20) have their figures alone. */
 #include <cjson/cJSON.h>
 
 #include <math.h>
@@ -29,9 +32,13 @@ static char *slurp(const char *path)
 	fseek(f, 0, SEEK_END);
 	long n = ftell(f);
 	fseek(f, 0, SEEK_SET);
-	char *s = malloc((size_t)n + 1);
-	if (s && fread(s, 1, (size_t)n, f) == (size_t)n)
+	char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	if (s && fread(s, 1, (size_t)n, f) == (size_t)n) {
 		s[n] = '\0';
+	} else {
+		free(s);
+		s = NULL;
+	}
 	fclose(f);
 	return s;
 }
@@ -43,12 +50,32 @@ static double num(const cJSON *o, const char *key)
 	return cJSON_IsNumber(v) ? v->valuedouble : 0;
 }
 
+static int series; /* the frame-cost chart's lines, counted by check_xml */
+
+/* Fields of a CSV line (quoted fields may hold commas and doubled quotes);
+ * *next gets the next line. */
+static int csv_fields(const char *line, const char **next)
+{
+	int fields = 1;
+	bool quoted = false;
+	const char *p = line;
+	for (; *p && (quoted || *p != '\n'); p++) {
+		if (*p == '"')
+			quoted = !quoted;
+		else if (*p == ',' && !quoted)
+			fields++;
+	}
+	*next = *p ? p + 1 : p;
+	return fields;
+}
+
 /* Well-formed: every tag closed in order, no stray '<'. Returns bars. */
 static int check_xml(const char *s)
 {
 	const char *stack[64];
 	size_t lens[64];
 	int depth = 0, bars = 0;
+	series = 0;
 	for (const char *p = strchr(s, '<'); p; p = strchr(p + 1, '<')) {
 		if (p[1] == '?' || p[1] == '!')
 			continue;
@@ -66,8 +93,12 @@ static int check_xml(const char *s)
 			depth--;
 		} else {
 			size_t len = strcspn(p + 1, " />");
-			if (!strncmp(p, "<rect class=\"bar\"", 17))
+			static const char bar[] = "<rect class=\"bar\"",
+					  line[] = "<polyline class=\"series\"";
+			if (!strncmp(p, bar, sizeof bar - 1))
 				bars++;
+			if (!strncmp(p, line, sizeof line - 1))
+				series++;
 			if (end[-1] != '/') {
 				if (depth == 64)
 					return -1;
@@ -83,8 +114,9 @@ static int check_xml(const char *s)
 
 int main(int argc, char **argv)
 {
-	if (argc != 4) {
-		fprintf(stderr, "usage: bench_check JSON CSV SVG\n");
+	bool isolated = argc == 5 && !strcmp(argv[4], "--isolated");
+	if (argc != 4 && !isolated) {
+		fprintf(stderr, "usage: bench_check JSON CSV SVG [--isolated]\n");
 		return 2;
 	}
 	char *json = slurp(argv[1]), *csv = slurp(argv[2]), *svg = slurp(argv[3]);
@@ -97,17 +129,20 @@ int main(int argc, char **argv)
 		free(svg);
 		return 1;
 	}
-	const char *top[] = {"generator", "machine", "git", "scene", "frames", "points"};
+	const char *top[] = {"generator", "machine", "git", "scene", "frames", "repeat", "points",
+			     "scaling"};
 	for (size_t i = 0; i < sizeof top / sizeof *top; i++)
 		EXPECT(cJSON_GetObjectItem(root, top[i]), "missing key '%s'", top[i]);
 	const cJSON *points = cJSON_GetObjectItem(root, "points"), *pt;
-	int total_sources = 0, first_sources = -1;
+	int total_sources = 0, first_sources = -1, n_points = 0;
+	const char *apis_seen[2] = {NULL, NULL};
 	cJSON_ArrayForEach(pt, points)
 	{
 		const char *keys[] = {"api", "sources", "device", "driver", "gpu_timing", "frame_gpu_us",
 				      "frames_timed", "frames_off", "frames_cpu", "frames_cpu_gpu",
 				      "overhead_cpu", "overhead_cpu_gpu", "sources_detail",
-				      "frames_empty", "source_cost_us"};
+				      "frames_empty", "source_cost_us", "sources_held", "pairs",
+				      "source_cpu_time_us", "overhead_cpu_time", "cpu_time_ms_per_frame"};
 		for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
 			EXPECT(cJSON_GetObjectItem(pt, keys[i]), "point without '%s'", keys[i]);
 		const char *frames[] = {"frames_timed", "frames_off", "frames_cpu", "frames_cpu_gpu",
@@ -141,7 +176,58 @@ int main(int argc, char **argv)
 			num(src, "render_avg_us");
 			n++;
 		}
-		EXPECT(n == (int)num(pt, "sources") || n > 0, "no sources listed");
+		EXPECT(n > 0 && n == (int)num(pt, "sources_held"), "%d sources listed, %g held", n,
+		       num(pt, "sources_held"));
+		EXPECT(n >= (int)num(pt, "sources"), "%d sources listed for --sources %g", n,
+		       num(pt, "sources"));
+		const cJSON *pairs = cJSON_GetObjectItem(cJSON_GetObjectItem(pt, "source_cost_us"), "pairs");
+		EXPECT(cJSON_GetArraySize(pairs) == (int)num(pt, "pairs"),
+		       "source_cost_us holds %d pairs, the point says %g", cJSON_GetArraySize(pairs),
+		       num(pt, "pairs"));
+		/* With --isolate, the costliest sources (up to 20) were measured
+		 * alone: the costliest has figures alone, at most 20 have, all
+		 * positive (a source that draws nothing alone, like a logic
+		 * source, has none). Without, none has. */
+		int alone = 0, bad_alone = 0;
+		double top_gpu = -1;
+		bool top_alone = false;
+		cJSON_ArrayForEach(src, detail)
+		{
+			const cJSON *iso = cJSON_GetObjectItem(src, "isolated_us"),
+				    *ratio = cJSON_GetObjectItem(src, "in_frame_over_alone");
+			bool has = iso || ratio;
+			alone += has;
+			bad_alone += has && !(cJSON_IsNumber(iso) && cJSON_IsNumber(ratio) &&
+					      iso->valuedouble > 0 && ratio->valuedouble > 0);
+			double g = num(src, "gpu_avg_us");
+			if (g > top_gpu) {
+				top_gpu = g;
+				top_alone = has;
+			}
+		}
+		if (isolated)
+			EXPECT(top_alone && alone <= 20 && !bad_alone,
+			       "--isolate: the costliest source %s figures alone; %d sources have, %d "
+			       "not positive",
+			       top_alone ? "has" : "has no", alone, bad_alone);
+		else
+			EXPECT(alone == 0, "%d sources have figures alone without --isolate", alone);
+		/* The work each source adds (CPU time, all threads): a median
+		 * inside its spread, and a frame with no sources does less work. */
+		const cJSON *work = cJSON_GetObjectItem(pt, "source_cpu_time_us");
+		EXPECT(num(work, "min") <= num(work, "median") && num(work, "median") <= num(work, "max"),
+		       "source_cpu_time_us spread out of order");
+		const cJSON *cpu_ms = cJSON_GetObjectItem(pt, "cpu_time_ms_per_frame");
+		EXPECT(num(cpu_ms, "none") > 0 && num(cpu_ms, "none") < num(cpu_ms, "off"),
+		       "CPU time a frame: none %g ms, off %g", num(cpu_ms, "none"), num(cpu_ms, "off"));
+		const cJSON *api = cJSON_GetObjectItem(pt, "api");
+		if (cJSON_IsString(api)) {
+			if (!apis_seen[0] || !strcmp(apis_seen[0], api->valuestring))
+				apis_seen[0] = api->valuestring;
+			else
+				apis_seen[1] = api->valuestring;
+		}
+		n_points++;
 		/* Each source's cost, (off - empty) / sources per pair: the
 		 * median within the pairs' range, and above 0 (the bench's scenes
 		 * draw something for every source; the empty frame is several
@@ -171,15 +257,70 @@ int main(int argc, char **argv)
 			first_sources = n;
 		total_sources += n;
 	}
-	/* CSV: a header and a row per source of every point. */
-	int rows = -1;
-	for (const char *p = csv; *p; p++)
-		rows += *p == '\n';
+	/* The scaling verdicts: one per API with several points, their
+	 * ranges those of the points' medians. */
+	const cJSON *scaling = cJSON_GetObjectItem(root, "scaling"), *sc;
+	int sweeps = 0;
+	cJSON_ArrayForEach(sc, scaling)
+	{
+		const cJSON *api = cJSON_GetObjectItem(sc, "api");
+		const char *ranges[] = {"cost_per_source_us", "cpu_time_per_source_us"};
+		const char *figures[] = {"source_cost_us", "source_cpu_time_us"};
+		for (int k = 0; k < 2 && cJSON_IsString(api); k++) {
+			double lo = 1e300, hi = -1e300;
+			int in_api = 0;
+			cJSON_ArrayForEach(pt, points)
+			{
+				const cJSON *a = cJSON_GetObjectItem(pt, "api");
+				if (!cJSON_IsString(a) || strcmp(a->valuestring, api->valuestring))
+					continue;
+				double m = num(cJSON_GetObjectItem(pt, figures[k]), "median");
+				lo = fmin(lo, m);
+				hi = fmax(hi, m);
+				in_api++;
+			}
+			const cJSON *range = cJSON_GetObjectItem(sc, ranges[k]);
+			double rlo = num(range, "min"), rhi = num(range, "max");
+			EXPECT(in_api > 1 && fabs(rlo - lo) <= 1e-3 + 1e-4 * fabs(lo) &&
+				       fabs(rhi - hi) <= 1e-3 + 1e-4 * fabs(hi),
+			       "scaling %s %s: %g .. %g, the points' medians %g .. %g", api->valuestring,
+			       ranges[k], rlo, rhi, lo, hi);
+			const cJSON *verdict = cJSON_GetObjectItem(range, "flat_within_20pct");
+			EXPECT(cJSON_IsBool(verdict) &&
+				       cJSON_IsTrue(verdict) == (rlo > 0 && rhi / rlo <= 1.2 + 1e-6),
+			       "scaling %s %s: the verdict does not match %g .. %g", api->valuestring,
+			       ranges[k], rlo, rhi);
+		}
+		sweeps++;
+	}
+	int want_sweeps = 0;
+	for (int k = 0; k < 2; k++) {
+		int in_api = 0;
+		cJSON_ArrayForEach(pt, points)
+		{
+			const cJSON *a = cJSON_GetObjectItem(pt, "api");
+			in_api += apis_seen[k] && cJSON_IsString(a) && !strcmp(a->valuestring, apis_seen[k]);
+		}
+		want_sweeps += in_api > 1;
+	}
+	EXPECT(sweeps == want_sweeps, "%d scaling entries for %d APIs with several points", sweeps,
+	       want_sweeps);
+	/* CSV: a header and a row of 15 fields per source of every point. */
+	int rows = 0;
 	EXPECT(!strncmp(csv, "api,sources,source,type,gpu_avg_us,", 35), "CSV header");
+	for (const char *line = csv, *next; *line; line = next) {
+		int fields = csv_fields(line, &next);
+		EXPECT(fields == 15, "CSV line %d has %d fields", rows + 1, fields);
+		rows += line != csv;
+	}
 	EXPECT(rows == total_sources, "CSV has %d rows for %d sources", rows, total_sources);
 	int bars = check_xml(svg);
 	int want = first_sources < 40 ? first_sources : 40;
 	EXPECT(bars == want, "SVG has %d bars for %d sources", bars, want);
+	/* The frame-cost chart, with several points: a line per mode (off,
+	 * CPU, CPU+GPU, none) and API. */
+	EXPECT(series == (n_points > 1 ? 8 : 0), "SVG has %d frame-cost lines for %d points", series,
+	       n_points);
 	printf("bench_check: %d points, %d source rows, %d bars: %s\n", cJSON_GetArraySize(points),
 	       rows, bars, failures ? "FAILED" : "ok");
 	cJSON_Delete(root);
