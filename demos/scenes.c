@@ -67,8 +67,9 @@ static bool build_mix(eng_engine *e, uint32_t n)
 	ok &= add(e, eng_heavy_create(&(eng_heavy_desc){
 			     .name = "heavy-k2", .k = 2, .rect = {40, 500, 160, 160}}));
 	ok &= add(e, eng_logic_create(&(eng_logic_desc){.name = "game-logic", .work = 30}));
-	i++;
-	for (; i < total && ok; i++)
+	/* The heavy and logic sources take no grid place: meshes fill the
+	 * places from here until the scene holds `total` sources. */
+	for (uint32_t m = fixed; m < total && ok; m++, i++)
 		ok &= add_mesh(e, i, total, 2.0f, 0.9f);
 	return ok;
 }

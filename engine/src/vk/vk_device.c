@@ -300,8 +300,18 @@ static eng_result pick_device(const char *want, bool need_surface)
 	}
 	if (!best) {
 		if (want && *want) {
-			eng_error("vulkan: no device matches --device %s (%u devices; see --list-devices)",
-				  want, n);
+			/* Name them, so the user can pick one by index or name. */
+			char names[512] = "";
+			size_t used = 0;
+			for (uint32_t i = 0; i < n && used < sizeof names; i++) {
+				VkPhysicalDeviceProperties p;
+				vkGetPhysicalDeviceProperties(pds[i], &p);
+				int w = snprintf(names + used, sizeof names - used, "%s%u: %s",
+						 i ? ", " : "", i, p.deviceName);
+				used += w > 0 ? (size_t)w : 0;
+			}
+			eng_error("vulkan: no device matches --device %s (the %u devices: %s)", want, n,
+				  names);
 		} else {
 			eng_error("vulkan: none of the %u devices is usable (need Vulkan 1.3 with a "
 				  "graphics queue)",
