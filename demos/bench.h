@@ -20,7 +20,12 @@
 #define BENCH_ISOLATE_ROUNDS 9 /* in rounds paired in time */
 /* Measured frames at most: the profiler's window (5 s at up to 1,000 fps)
  * must hold them all, with the bench's one frame per second of slack. */
+#define BENCH_WINDOW_SAMPLES (SOURCE_PROFILER_MAX_FPS * SOURCE_PROFILER_WINDOW_SECONDS)
 #define BENCH_MAX_FRAMES ((SOURCE_PROFILER_MAX_FPS - 1) * SOURCE_PROFILER_WINDOW_SECONDS)
+
+/* The overhead runs' modes. MODE_EMPTY: the profiler off and the sources
+ * left out (the frame's fixed cost: passes, clears, submission). */
+enum { MODE_OFF, MODE_CPU, MODE_GPU, MODE_EMPTY, N_MODES };
 
 typedef struct bench_opts {
 	eng_api apis[2];
@@ -82,9 +87,9 @@ typedef struct bench_point {
 	 * source adds, us, on a software device the rasterizer's too; and CPU
 	 * timing's CPU time per frame over "off" (the profiler's own work). */
 	bench_ratio source_work, ratio_cpu_work;
-	/* CPU time (ms, all threads) and frames per mode, over every pair:
-	 * off, CPU, CPU+GPU (untimed blocks), none. */
-	double cpu_time[4], cpu_frames[4];
+	/* CPU time (ms, all threads) and frames per mode, over every pair
+	 * (CPU+GPU: its untimed blocks). */
+	double cpu_time[N_MODES], cpu_frames[N_MODES];
 	uint32_t gpu_every;        /* one frame in this many GPU-timed in gpu blocks */
 	bool composed;             /* CPU+GPU ratio composed from untimed and timed blocks */
 	uint32_t failures;         /* validation messages, frame errors */

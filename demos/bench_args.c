@@ -42,7 +42,7 @@ static void usage(FILE *f)
 		"  --json FILE, --csv FILE, --svg FILE   write the results\n"
 		"  --shader-dir DIR        where the built .spv shaders are\n"
 		"  --help\n",
-		BENCH_MAX_FRAMES, BENCH_MAX_FRAMES + 5, BENCH_ISOLATE_TOP);
+		BENCH_MAX_FRAMES, BENCH_WINDOW_SAMPLES, BENCH_ISOLATE_TOP);
 }
 
 static bool source_count(char *item, void *user)

@@ -36,8 +36,7 @@ static double held(const bench_point *p)
 	return p->n_src ? p->n_src : p->sources;
 }
 
-/* CPU time of all threads per frame in a mode (0 off, 1 CPU, 2 CPU+GPU,
- * 3 none), ms, over every pair. */
+/* CPU time of all threads per frame in a mode, ms, over every pair. */
 static double cpu_per_frame(const bench_point *p, int mode)
 {
 	return p->cpu_frames[mode] > 0 ? p->cpu_time[mode] / p->cpu_frames[mode] : 0;
@@ -266,7 +265,7 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 			pct(p->ratio_cpu.median), pct(p->ratio_cpu.min), pct(p->ratio_cpu.max));
 		fprintf(out, "           CPU time, all threads: %.3f ms a frame against %.3f off, %+.2f%% "
 			     "(%+.2f .. %+.2f)\n",
-			cpu_per_frame(p, 1), cpu_per_frame(p, 0), pct(p->ratio_cpu_work.median),
+			cpu_per_frame(p, MODE_CPU), cpu_per_frame(p, MODE_OFF), pct(p->ratio_cpu_work.median),
 			pct(p->ratio_cpu_work.min), pct(p->ratio_cpu_work.max));
 		fprintf(out, "  CPU+GPU  mean %8.2f ms  %+6.2f%% (%+.2f .. %+.2f), one frame in %u "
 			     "GPU-timed (budget %.1f%%)%s\n",
@@ -378,7 +377,7 @@ bool bench_write_json(const char *path, const bench_opts *o, const bench_result 
 		json_ratio(f, "overhead_cpu_time", &p->ratio_cpu_work, p->pairs);
 		fprintf(f, ",\n     \"cpu_time_ms_per_frame\": {\"off\": %.4f, \"cpu\": %.4f, "
 			   "\"none\": %.4f}",
-			cpu_per_frame(p, 0), cpu_per_frame(p, 1), cpu_per_frame(p, 3));
+			cpu_per_frame(p, MODE_OFF), cpu_per_frame(p, MODE_CPU), cpu_per_frame(p, MODE_EMPTY));
 		fprintf(f, ",\n     \"sources_detail\": [");
 		for (uint32_t k = 0; k < p->n_src; k++) {
 			const bench_source *b = &p->src[k];

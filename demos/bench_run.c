@@ -176,9 +176,6 @@ static bool pool_push(pool *p, double ms)
 	return true;
 }
 
-/* MODE_EMPTY: the profiler off and the sources left out (the frame's fixed
- * cost: passes, clears, submission). */
-enum { MODE_OFF, MODE_CPU, MODE_GPU, MODE_EMPTY, N_MODES };
 
 /* A new engine with the scene built, CPU and GPU profiling on, GPU-timing
  * at `gpu_budget`. NULL with a message. */
@@ -517,8 +514,8 @@ bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, bench_p
 	double *ms = malloc((size_t)o->frames * sizeof *ms);
 	ok = ok && ms && frames(e, o->frames, ms, o, "every frame GPU-timed", sources);
 	if (!ok)
-		fprintf(stderr, "srcprof-bench: %s, %u sources: the measured frames failed\n", pt->api,
-			sources);
+		fprintf(stderr, "srcprof-bench: %s, %u sources: %s\n", pt->api, sources,
+			ms ? "a warm-up or measured frame failed" : "out of memory for frame times");
 	if (ok) {
 		frame_stats(ms, o->frames, &pt->timed);
 		source_profiler_stats_t st;
