@@ -18,6 +18,8 @@
 #define BENCH_MAX_PAIRS 32
 #define BENCH_ISOLATE_TOP 20 /* --isolate measures the costliest sources */
 #define BENCH_ISOLATE_ROUNDS 9 /* in rounds paired in time */
+#define BENCH_REPLAY_ROUNDS 5  /* the profiler's own cost: rounds of each mode */
+#define BENCH_REPLAY_MS 30.0   /* and wall time per mode in a round */
 /* Measured frames at most: the profiler's window (5 s at up to 1,000 fps)
  * must hold them all, with the bench's one frame per second of slack. */
 #define BENCH_WINDOW_SAMPLES (SOURCE_PROFILER_MAX_FPS * SOURCE_PROFILER_WINDOW_SECONDS)
@@ -90,6 +92,12 @@ typedef struct bench_point {
 	/* CPU time (ms, all threads) and frames per mode, over every pair
 	 * (CPU+GPU: its untimed blocks). */
 	double cpu_time[N_MODES], cpu_frames[N_MODES];
+	/* The profiler's own CPU cost per source and frame, ns: its calls for
+	 * this point's sources and views replayed without the engine or any
+	 * drawing (replay.h), the bare loop subtracted; medians of
+	 * BENCH_REPLAY_ROUNDS. CPU timing; CPU+GPU with every frame timed on
+	 * fake stamps (the profiler's side of GPU timing, not the driver's). */
+	double prof_cpu_ns, prof_gpu_ns;
 	uint32_t gpu_every;        /* one frame in this many GPU-timed in gpu blocks */
 	bool composed;             /* CPU+GPU ratio composed from untimed and timed blocks */
 	uint32_t failures;         /* validation messages, frame errors */

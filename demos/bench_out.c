@@ -56,7 +56,7 @@ static double source_gpu_mean(const bench_point *p)
 static bool flat(const double *v, uint32_t n, double *lo, double *hi)
 {
 	*lo = 1e300;
-	*hi = 0;
+	*hi = -1e300;
 	for (uint32_t i = 0; i < n; i++) {
 		*lo = v[i] < *lo ? v[i] : *lo;
 		*hi = v[i] > *hi ? v[i] : *hi;
@@ -99,6 +99,18 @@ typedef struct spread {
 	bool flat;
 } spread;
 
+/* What each source added from one count to the next (counts ascending):
+ * the difference of the sources' whole cost (us/source x sources) over
+ * the difference of the counts, us. The frame's cost that comes once with
+ * any source at all (a rasterizer scene with work in it) is in no step;
+ * it is in every (off - none) / N, weighing on the small counts. */
+typedef struct steps {
+	uint32_t n;
+	double from[BENCH_MAX_POINTS], to[BENCH_MAX_POINTS]; /* sources */
+	double cost[BENCH_MAX_POINTS], work[BENCH_MAX_POINTS]; /* frame time, CPU time */
+	spread cost_spread, work_spread;
+} steps;
+
 /* The verdicts of one API's sweep (its points in a row). */
 typedef struct scaling {
 	const char *api;
@@ -106,6 +118,8 @@ typedef struct scaling {
 	spread cost;       /* frame time each source costs */
 	spread work;       /* CPU time (all threads) each source costs */
 	spread gpu;        /* the profiler's in-frame GPU figure per source */
+	spread prof, prof_gpu; /* the profiler's own CPU cost per source (replay) */
+	steps added;       /* each source added, count to count */
 	bool fitted;       /* 3 points or more */
 	double once, each, worst;
 } scaling;
@@ -115,6 +129,37 @@ static spread spread_of(const double *v, uint32_t n)
 	spread s;
 	s.flat = flat(v, n, &s.lo, &s.hi);
 	return s;
+}
+
+static int by_held(const void *a, const void *b)
+{
+	const bench_point *x = *(const bench_point *const *)a, *y = *(const bench_point *const *)b;
+	return (held(x) > held(y)) - (held(x) < held(y));
+}
+
+/* The steps between the n points at pts, by ascending count (equal counts
+ * give no step). */
+static void steps_of(const bench_point *pts, uint32_t n, steps *st)
+{
+	const bench_point *by[BENCH_MAX_POINTS];
+	for (uint32_t i = 0; i < n; i++)
+		by[i] = &pts[i];
+	qsort(by, n, sizeof *by, by_held);
+	st->n = 0;
+	for (uint32_t i = 1; i < n; i++) {
+		double a = held(by[i - 1]), b = held(by[i]);
+		if (b <= a)
+			continue;
+		uint32_t k = st->n++;
+		st->from[k] = a;
+		st->to[k] = b;
+		st->cost[k] = (by[i]->source_cost.median * b - by[i - 1]->source_cost.median * a) /
+			      (b - a);
+		st->work[k] = (by[i]->source_work.median * b - by[i - 1]->source_work.median * a) /
+			      (b - a);
+	}
+	st->cost_spread = spread_of(st->cost, st->n);
+	st->work_spread = spread_of(st->work, st->n);
 }
 
 /* The sweeps in r, one per API with 2 points or more; returns how many. */
@@ -128,16 +173,23 @@ static uint32_t scalings(const bench_result *r, scaling *out)
 		uint32_t n = j - i < BENCH_MAX_POINTS ? j - i : BENCH_MAX_POINTS;
 		if (n > 1) {
 			double cost[BENCH_MAX_POINTS], work[BENCH_MAX_POINTS], gpu[BENCH_MAX_POINTS];
+			double prof[BENCH_MAX_POINTS], prof_gpu[BENCH_MAX_POINTS];
 			for (uint32_t k = 0; k < n; k++) {
-				cost[k] = r->points[i + k].source_cost.median;
-				work[k] = r->points[i + k].source_work.median;
-				gpu[k] = source_gpu_mean(&r->points[i + k]);
+				const bench_point *p = &r->points[i + k];
+				cost[k] = p->source_cost.median;
+				work[k] = p->source_work.median;
+				gpu[k] = source_gpu_mean(p);
+				prof[k] = p->prof_cpu_ns;
+				prof_gpu[k] = p->prof_gpu_ns;
 			}
 			scaling *sc = &out[found++];
 			*sc = (scaling){.api = r->points[i].api, .first = i, .n = n};
 			sc->cost = spread_of(cost, n);
 			sc->work = spread_of(work, n);
 			sc->gpu = spread_of(gpu, n);
+			sc->prof = spread_of(prof, n);
+			sc->prof_gpu = spread_of(prof_gpu, n);
+			steps_of(&r->points[i], n, &sc->added);
 			sc->fitted = n > 2;
 			if (sc->fitted)
 				sc->worst = fit_line(&r->points[i], n, &sc->once, &sc->each);
@@ -152,30 +204,47 @@ static const char *flat_text(bool flat)
 	return flat ? "flat within 20%" : "NOT flat within 20%";
 }
 
+/* One verdict line on what each added source cost, step by step. */
+static void print_steps(FILE *out, const char *api, const char *what, const steps *st,
+			const double *v, const spread *sp)
+{
+	if (!st->n)
+		return;
+	fprintf(out, "%s: each source added, %s:", api, what);
+	for (uint32_t k = 0; k < st->n; k++)
+		fprintf(out, "%s %.0f->%.0f %.2f", k ? "," : "", st->from[k], st->to[k], v[k]);
+	fprintf(out, " us (max/min %.2f): %s\n", sp->hi / (sp->lo > 0 ? sp->lo : 1),
+		flat_text(sp->flat));
+}
+
 /* How frame and profiler cost grow with the number of sources, per API,
  * and whether the cost per source stays flat. */
 static void print_scaling(FILE *out, const bench_opts *o, const bench_result *r)
 {
 	fprintf(out,
-		"\nscaling (%s):\n%6s %8s %9s %9s %10s %-22s %8s %8s %9s %9s %10s\n"
-		"%6s %8s %9s %9s %10s %-22s %8s %8s %9s %9s %10s\n",
+		"\nscaling (%s):\n%6s %8s %9s %9s %10s %-22s %8s %8s %9s %9s %10s %9s\n"
+		"%6s %8s %9s %9s %10s %-22s %8s %8s %9s %9s %10s %9s\n",
 		o->scene->name, "api", "sources", "frame ms", "none ms", "us/source", " (spread)",
-		"CPU us", "src GPU", "CPU prof", "GPU prof", "GPU prof", "", "", "(off)", "", "", "",
-		"/source", "us", "", "", "us/source");
+		"CPU us", "src GPU", "CPU prof", "GPU prof", "GPU prof", "own prof", "", "", "(off)",
+		"", "", "", "/source", "us", "", "", "us/source", "ns/source");
 	for (uint32_t i = 0; i < r->n_points; i++) {
 		const bench_point *p = &r->points[i];
 		double n = held(p) > 0 ? held(p) : 1;
 		char range[40];
 		snprintf(range, sizeof range, " (%.2f .. %.2f)", p->source_cost.min, p->source_cost.max);
-		fprintf(out, "%6s %8.0f %9.2f %9.2f %10.2f %-22s %8.2f %8.1f %8.2f%% %8.2f%% %10.2f\n",
+		fprintf(out,
+			"%6s %8.0f %9.2f %9.2f %10.2f %-22s %8.2f %8.1f %8.2f%% %8.2f%% %10.2f %9.1f\n",
 			p->api, held(p), p->off.mean, p->empty.mean, p->source_cost.median, range,
 			p->source_work.median, source_gpu_mean(p), pct(p->ratio_cpu.median),
-			pct(p->ratio_gpu.median), pct(p->ratio_gpu.median) / 100 * p->off.mean * 1000 / n);
+			pct(p->ratio_gpu.median), pct(p->ratio_gpu.median) / 100 * p->off.mean * 1000 / n,
+			p->prof_cpu_ns);
 	}
 	fprintf(out, "us/source: (frame with the profiler off - frame with no sources) / sources, "
 		     "median (spread)\nof the interleaved pairs; CPU us/source: the same in CPU time of "
 		     "all threads (the work,\nwherever it ran); src GPU: the mean of the sources' "
-		     "in-frame GPU figures;\nGPU prof us/source: the CPU+GPU overhead per source\n");
+		     "in-frame GPU figures;\nGPU prof us/source: the CPU+GPU overhead per source; own "
+		     "prof: the profiler's own CPU\ncost per source and frame with CPU timing, its calls "
+		     "replayed without drawing\n");
 	scaling sc[2 * BENCH_MAX_POINTS];
 	uint32_t n_sc = scalings(r, sc);
 	for (uint32_t k = 0; k < n_sc; k++) {
@@ -188,6 +257,15 @@ static void print_scaling(FILE *out, const bench_opts *o, const bench_result *r)
 		fprintf(out, "%s: CPU time (all threads) per source %.2f .. %.2f us (max/min %.2f): %s\n",
 			s->api, s->work.lo, s->work.hi, s->work.hi / (s->work.lo > 0 ? s->work.lo : 1),
 			flat_text(s->work.flat));
+		print_steps(out, s->api, "frame time", &s->added, s->added.cost, &s->added.cost_spread);
+		print_steps(out, s->api, "CPU time", &s->added, s->added.work, &s->added.work_spread);
+		fprintf(out, "%s: the profiler's own cost per source %.1f .. %.1f ns with CPU timing "
+			     "(max/min %.2f): %s;\n  %.1f .. %.1f ns with CPU+GPU timing, every frame "
+			     "timed (max/min %.2f): %s\n",
+			s->api, s->prof.lo, s->prof.hi, s->prof.hi / (s->prof.lo > 0 ? s->prof.lo : 1),
+			flat_text(s->prof.flat), s->prof_gpu.lo, s->prof_gpu.hi,
+			s->prof_gpu.hi / (s->prof_gpu.lo > 0 ? s->prof_gpu.lo : 1),
+			flat_text(s->prof_gpu.flat));
 		if (s->fitted)
 			fprintf(out, "%s: the sources add %.1f us once + %.2f us each to the frame "
 				     "(fit; largest deviation %.1f%%: %s)\n",
@@ -274,6 +352,10 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 			p->composed ? ",\n           composed: untimed blocks + (timed block - untimed) / N; mean and "
 				      "frames: untimed"
 				    : "");
+		fprintf(out, "  the profiler's own cost, its calls for these sources and %u views "
+			     "replayed without\n  drawing: %.1f ns per source and frame with CPU timing, "
+			     "%.1f with CPU+GPU (every frame)\n",
+			o->scene->views, p->prof_cpu_ns, p->prof_gpu_ns);
 		if (p->software)
 			fprintf(out, "  note: on this software device GPU timing changes the driver's "
 				     "work (each timer\n  flushes, splitting a timed frame into small "
@@ -378,6 +460,9 @@ bool bench_write_json(const char *path, const bench_opts *o, const bench_result 
 		fprintf(f, ",\n     \"cpu_time_ms_per_frame\": {\"off\": %.4f, \"cpu\": %.4f, "
 			   "\"none\": %.4f}",
 			cpu_per_frame(p, MODE_OFF), cpu_per_frame(p, MODE_CPU), cpu_per_frame(p, MODE_EMPTY));
+		fprintf(f, ",\n     \"profiler_own_ns_per_source\": {\"cpu\": %.3f, \"cpu_gpu\": %.3f, "
+			   "\"views\": %u}",
+			p->prof_cpu_ns, p->prof_gpu_ns, o->scene->views);
 		fprintf(f, ",\n     \"sources_detail\": [");
 		for (uint32_t k = 0; k < p->n_src; k++) {
 			const bench_source *b = &p->src[k];
@@ -409,6 +494,24 @@ bool bench_write_json(const char *path, const bench_opts *o, const bench_result 
 		json_spread(f, "cpu_time_per_source_us", &c->work);
 		fprintf(f, ", ");
 		json_spread(f, "src_gpu_us", &c->gpu);
+		fprintf(f, ", ");
+		json_spread(f, "profiler_cpu_ns_per_source", &c->prof);
+		fprintf(f, ", ");
+		json_spread(f, "profiler_cpu_gpu_ns_per_source", &c->prof_gpu);
+		fprintf(f, ", \"added\": {\"steps\": [");
+		for (uint32_t j = 0; j < c->added.n; j++)
+			fprintf(f, "%s{\"from\": %.0f, \"to\": %.0f, \"cost_per_source_us\": %.4f, "
+				   "\"cpu_time_per_source_us\": %.4f}",
+				j ? ", " : "", c->added.from[j], c->added.to[j], c->added.cost[j],
+				c->added.work[j]);
+		fputc(']', f);
+		if (c->added.n) {
+			fprintf(f, ", ");
+			json_spread(f, "cost_per_source_us", &c->added.cost_spread);
+			fprintf(f, ", ");
+			json_spread(f, "cpu_time_per_source_us", &c->added.work_spread);
+		}
+		fputc('}', f);
 		if (c->fitted)
 			fprintf(f, ", \"fit\": {\"once_us\": %.3f, \"each_us\": %.4f, "
 				   "\"largest_deviation\": %.4f, \"linear_within_10pct\": %s}",

@@ -8,10 +8,13 @@
  *    fence, wall clock) to compare with their in-frame figures.
  * 4. Overhead: the profiler off, CPU-only, and CPU+GPU at the default GPU
  *    budget, in short blocks interleaved in one engine (see overhead()).
+ * 5. The profiler's own CPU cost per source: its calls for the point's
+ *    sources and views replayed without the engine (profiler_replay()).
  */
 #include "bench.h"
 
 #include "engine/log.h"
+#include "replay.h"
 #include "srcprof/clock.h"
 #include "srcprof/source_profiler.h"
 
@@ -490,6 +493,35 @@ static bool isolate(eng_engine *e, const bench_opts *o, uint32_t sources, bench_
 	return ok;
 }
 
+/* The profiler's own CPU cost per source and frame for this point's
+ * sources and views, with nothing else in the frame (replay.h): rounds of
+ * the bare loop, CPU timing and CPU+GPU timing in turn, each mode's windows
+ * full; the medians, the loop subtracted. No engine may be running. */
+static bool profiler_replay(const bench_opts *o, uint32_t sources, bench_point *pt)
+{
+	uint32_t n = pt->n_src ? pt->n_src : sources;
+	if (!replay_init(n, o->scene->views)) {
+		fprintf(stderr, "srcprof-bench: %s, %u sources: out of memory for the profiler replay\n",
+			pt->api, sources);
+		return false;
+	}
+	static const replay_mode modes[3] = {REPLAY_LOOP, REPLAY_CPU, REPLAY_GPU};
+	double ns[3][BENCH_REPLAY_ROUNDS];
+	for (uint32_t r = 0; r < BENCH_REPLAY_ROUNDS; r++) {
+		for (int m = 0; m < 3; m++) {
+			progress(o, "profiler replay", sources, r * 3 + (uint32_t)m,
+				 3 * BENCH_REPLAY_ROUNDS);
+			replay_setup(modes[m], 60, false);
+			ns[m][r] = replay_run_for(BENCH_REPLAY_MS);
+		}
+	}
+	replay_free();
+	double loop = median_of(ns[0], BENCH_REPLAY_ROUNDS);
+	pt->prof_cpu_ns = median_of(ns[1], BENCH_REPLAY_ROUNDS) - loop;
+	pt->prof_gpu_ns = median_of(ns[2], BENCH_REPLAY_ROUNDS) - loop;
+	return true;
+}
+
 bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, bench_point *pt)
 {
 	memset(pt, 0, sizeof *pt);
@@ -533,6 +565,7 @@ bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, bench_p
 			sources);
 		ok = false;
 	}
+	ok = ok && profiler_replay(o, sources, pt);
 	if (o->progress)
 		fprintf(stderr, "\r%70s\r", "");
 	return ok;

@@ -8,6 +8,7 @@
  * all from below. Every figure is the median of several repetitions in
  * this run. */
 #include "alloc_count.h"
+#include "replay.h"
 #include "srcprof/clock.h"
 #include "srcprof/gpu_timer.h"
 #include "srcprof/source_profiler.h"
@@ -18,36 +19,6 @@
 #include <time.h>
 
 #define REPEATS 5
-
-typedef struct fake_gpu {
-	uint64_t stamps[SOURCE_PROFILER_FRAME_BUFFER_SIZE][2 + 2 * 40000];
-	uint64_t t;
-} fake_gpu;
-
-static uint32_t fake_reserve(void *user, uint32_t slot, uint32_t queries)
-{
-	(void)user;
-	(void)slot;
-	return queries < 2 + 2 * 40000 ? queries : 2 + 2 * 40000;
-}
-
-static void fake_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
-{
-	fake_gpu *g = user;
-	(void)kind;
-	g->stamps[slot][query] = g->t += 100;
-}
-
-static sp_gpu_read fake_read(void *user, uint32_t slot, uint32_t count, uint64_t *ns)
-{
-	fake_gpu *g = user;
-	memcpy(ns, g->stamps[slot], count * sizeof *ns);
-	/* Stamps are written in order; frame end comes after every timer. */
-	ns[1] = g->stamps[slot][count - 1] + 1;
-	return SP_GPU_READ_OK;
-}
-
-static fake_gpu g_fake;
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -61,105 +32,21 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Sources are plain objects the profiler only uses as keys. */
-typedef struct source {
-	uint64_t state;
-} source;
-
-static source *g_src;
-static uint32_t g_pass_main, g_pass_preview;
-
-/* The "work" of a source: kept out of line so the loop is what an engine's
- * would be. */
-__attribute__((noinline)) static void tick(source *s)
-{
-	s->state = s->state * 6364136223846793005ull + 1;
-}
-
-__attribute__((noinline)) static void render(source *s)
-{
-	__asm__ volatile("" : : "r"(s) : "memory");
-}
-
-static void frame(int n, bool profiled)
-{
-	if (!profiled) {
-		for (int i = 0; i < n; i++)
-			tick(&g_src[i]);
-		for (int p = 0; p < 2; p++)
-			for (int i = 0; i < n; i++)
-				render(&g_src[i]);
-		return;
-	}
-	source_profiler_frame_begin();
-	for (int i = 0; i < n; i++) {
-		uint64_t t = source_profiler_source_tick_start();
-		tick(&g_src[i]);
-		source_profiler_source_tick_end(&g_src[i], t);
-	}
-	source_profiler_render_begin();
-	for (int p = 0; p < 2; p++) {
-		source_profiler_set_pass(p ? g_pass_preview : g_pass_main);
-		for (int i = 0; i < n; i++) {
-			sp_gpu_timer *timer;
-			uint64_t t = source_profiler_source_render_begin(&timer);
-			render(&g_src[i]);
-			source_profiler_source_render_end(&g_src[i], t, timer);
-		}
-	}
-	source_profiler_render_end();
-	source_profiler_frame_collect();
-}
-
 static int frames_for(int n)
 {
 	int f = 3000000 / n;
 	return f < 300 ? 300 : f > 100000 ? 100000 : f;
 }
 
-/* ns per source per frame over one run of `frames` frames. */
-static double run_frames(int n, bool profiled, uint64_t *allocs)
+/* ns per source per frame over one run, in the mode of the last
+ * replay_setup. */
+static double run_frames(int n, uint64_t *allocs)
 {
-	int frames = frames_for(n);
 	uint64_t a0 = alloc_count();
-	uint64_t t0 = srcprof_clock_monotonic_ns();
-	for (int f = 0; f < frames; f++)
-		frame(n, profiled);
-	uint64_t t1 = srcprof_clock_monotonic_ns();
+	double ns = replay_run((uint32_t)frames_for(n));
 	if (allocs)
 		*allocs += alloc_count() - a0;
-	return (double)(t1 - t0) / ((double)frames * n);
-}
-
-static void setup(int n, uint32_t fps, bool gpu, bool async)
-{
-	source_profiler_shutdown();
-	source_profiler_reset_video(fps, 1);
-	g_pass_main = source_profiler_pass_id("main");
-	g_pass_preview = source_profiler_pass_id("preview");
-	if (gpu) {
-		source_profiler_set_gpu_backend(&(sp_gpu_timer_backend){
-			.mode = "fake",
-			.user = &g_fake,
-			.reserve = fake_reserve,
-			.write = fake_write,
-			.read = fake_read,
-		});
-	}
-	source_profiler_enable(true);
-	source_profiler_gpu_enable(gpu);
-	for (int i = 0; i < n; i++)
-		if (async)
-			source_profiler_set_async(&g_src[i], true);
-	/* Fill every window: capacity + frames in flight. */
-	for (uint32_t f = 0; f < fps * SOURCE_PROFILER_WINDOW_SECONDS + 4; f++) {
-		frame(n, true);
-		if (async)
-			for (int i = 0; i < n; i++) {
-				source_profiler_async_frame_received(&g_src[i]);
-				source_profiler_async_frame_rendered(&g_src[i], f);
-			}
-	}
+	return ns;
 }
 
 static double measure_fill(int n)
@@ -171,7 +58,7 @@ static double measure_fill(int n)
 		uint64_t t0 = srcprof_clock_monotonic_ns();
 		for (int c = 0; c < calls; c++) {
 			profiler_result_t res;
-			source_profiler_fill_result(&g_src[c % n], &res);
+			source_profiler_fill_result(replay_source((uint32_t)(c % n)), &res);
 			sink += res.tick_avg;
 		}
 		uint64_t t1 = srcprof_clock_monotonic_ns();
@@ -219,10 +106,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s [--quick | --sources N]\n", argv[0]);
 		return 2;
 	}
-	g_src = calloc(10000, sizeof *g_src);
-	if (!g_src)
-		return 1;
-
 	printf("srcprof-microbench: 1 tick + 2 renders (passes main, preview) per source per "
 	       "frame, median of %d runs\n",
 	       REPEATS);
@@ -240,17 +123,20 @@ int main(int argc, char **argv)
 	for (int r = 0; r < REPEATS; r++) {
 		for (int c = 0; c < n_counts; c++) {
 			int n = counts[c];
-			source_profiler_shutdown();
-			loop[c][r] = run_frames(n, false, NULL);
-			off[c][r] = run_frames(n, true, NULL); /* profiler disabled */
+			if (!replay_init((uint32_t)n, 2))
+				return 1;
+			replay_setup(REPLAY_LOOP, 60, false);
+			loop[c][r] = run_frames(n, NULL);
+			replay_setup(REPLAY_OFF, 60, false);
+			off[c][r] = run_frames(n, NULL); /* profiler disabled */
 			source_profiler_stats_t st0, st1;
 			source_profiler_get_stats(&st0);
-			setup(n, 60, false, false);
+			replay_setup(REPLAY_CPU, 60, false);
 			source_profiler_get_stats(&st1);
 			bytes[c] = (double)(st1.bytes - st0.bytes) / n;
-			cpu[c][r] = run_frames(n, true, &allocs);
-			setup(n, 60, true, false);
-			gpu[c][r] = run_frames(n, true, &allocs);
+			cpu[c][r] = run_frames(n, &allocs);
+			replay_setup(REPLAY_GPU, 60, false);
+			gpu[c][r] = run_frames(n, &allocs);
 			frames_measured += 2 * (uint64_t)frames_for(n);
 		}
 	}
@@ -268,23 +154,23 @@ int main(int argc, char **argv)
 	       "300, 2 passes)\n\n");
 
 	if (frames_only) {
-		source_profiler_shutdown();
-		free(g_src);
+		replay_free();
 		return 0;
 	}
 	printf("fill_result, 1,000 sources, windows full:\n");
 	printf("%8s %10s %10s\n", "window", "plain ns", "async ns");
 	uint32_t rates[] = {60, 144};
+	if (!replay_init(1000, 2))
+		return 1;
 	for (int i = 0; i < 2; i++) {
-		setup(1000, rates[i], true, false);
+		replay_setup(REPLAY_GPU, rates[i], false);
 		double plain = measure_fill(1000);
-		setup(1000, rates[i], true, true);
+		replay_setup(REPLAY_GPU, rates[i], true);
 		double async = measure_fill(1000);
 		printf("%8u %10.1f %10.1f\n", rates[i] * SOURCE_PROFILER_WINDOW_SECONDS, plain, async);
 	}
-	source_profiler_shutdown();
+	replay_free();
 	printf("\nreference (issue #2, OBS on this machine, 1,000 sources): 280 ns/source-frame, "
 	       "400 with GPU timers, fill_result 500 ns @300 / 1,100 ns @720, ~18 KB/source\n");
-	free(g_src);
 	return 0;
 }

@@ -1,7 +1,9 @@
 /* bench_check JSON CSV SVG [--isolated]: checks srcprof-bench's outputs for
  * structure and self-consistency (not speed): the JSON has every key,
  * shares add up to at most 100%, p50 <= p95 <= max for every source, the
- * scaling verdicts agree with the points, the CSV has a row of 15 fields
+ * scaling verdicts and each added source's cost between successive counts
+ * agree with the points, the profiler's own cost was measured, the CSV has
+ * a row of 15 fields
  * per source, the SVG is well-formed XML with one bar per source shown and
  * a line per mode and API. --isolated: the run had --isolate, so the
  * costliest sources (up to 20) have their figures alone. */
@@ -51,6 +53,78 @@ static double num(const cJSON *o, const char *key)
 }
 
 static int series; /* the frame-cost chart's lines, counted by check_xml */
+
+/* A range's "flat within 20%" verdict against its min and max. */
+static void check_verdict(const cJSON *range, const char *api, const char *name)
+{
+	double lo = num(range, "min"), hi = num(range, "max");
+	const cJSON *verdict = cJSON_GetObjectItem(range, "flat_within_20pct");
+	EXPECT(cJSON_IsBool(verdict) && cJSON_IsTrue(verdict) == (lo > 0 && hi / lo <= 1.2 + 1e-6),
+	       "scaling %s %s: the verdict does not match %g .. %g", api, name, lo, hi);
+}
+
+static bool close_to(double a, double b)
+{
+	return fabs(a - b) <= 1e-3 + 1e-3 * fabs(b);
+}
+
+/* The "added" steps of an API's sweep: one between each two successive
+ * distinct source counts, each what the sources' whole cost (the points'
+ * medians x sources held) grew by over the count's growth; their ranges
+ * and verdicts. */
+static void check_steps(const cJSON *points, const char *api, const cJSON *added)
+{
+	double held[64], cost[64], work[64];
+	int n = 0;
+	const cJSON *pt;
+	cJSON_ArrayForEach(pt, points)
+	{
+		const cJSON *a = cJSON_GetObjectItem(pt, "api");
+		if (n == 64 || !cJSON_IsString(a) || strcmp(a->valuestring, api))
+			continue;
+		/* Insertion by count, ascending. */
+		int i = n++;
+		double h = num(pt, "sources_held");
+		for (; i > 0 && held[i - 1] > h; i--) {
+			held[i] = held[i - 1];
+			cost[i] = cost[i - 1];
+			work[i] = work[i - 1];
+		}
+		held[i] = h;
+		cost[i] = num(cJSON_GetObjectItem(pt, "source_cost_us"), "median");
+		work[i] = num(cJSON_GetObjectItem(pt, "source_cpu_time_us"), "median");
+	}
+	const cJSON *steps = cJSON_GetObjectItem(added, "steps"), *st = steps ? steps->child : NULL;
+	int found = 0;
+	double lo[2] = {1e300, 1e300}, hi[2] = {-1e300, -1e300};
+	for (int i = 1; i < n; i++) {
+		if (held[i] <= held[i - 1])
+			continue;
+		found++;
+		double want[2] = {(cost[i] * held[i] - cost[i - 1] * held[i - 1]) / (held[i] - held[i - 1]),
+				  (work[i] * held[i] - work[i - 1] * held[i - 1]) / (held[i] - held[i - 1])};
+		EXPECT(st && close_to(num(st, "from"), held[i - 1]) && close_to(num(st, "to"), held[i]) &&
+			       close_to(num(st, "cost_per_source_us"), want[0]) &&
+			       close_to(num(st, "cpu_time_per_source_us"), want[1]),
+		       "scaling %s: step %d is not %g -> %g sources adding %g / %g us each", api, found,
+		       held[i - 1], held[i], want[0], want[1]);
+		for (int k = 0; k < 2; k++) {
+			lo[k] = fmin(lo[k], want[k]);
+			hi[k] = fmax(hi[k], want[k]);
+		}
+		st = st ? st->next : NULL;
+	}
+	EXPECT(cJSON_GetArraySize(steps) == found, "scaling %s: %d steps, %d counts", api,
+	       cJSON_GetArraySize(steps), n);
+	const char *ranges[] = {"cost_per_source_us", "cpu_time_per_source_us"};
+	for (int k = 0; k < 2 && found; k++) {
+		const cJSON *range = cJSON_GetObjectItem(added, ranges[k]);
+		EXPECT(close_to(num(range, "min"), lo[k]) && close_to(num(range, "max"), hi[k]),
+		       "scaling %s: added %s %g .. %g, the steps %g .. %g", api, ranges[k],
+		       num(range, "min"), num(range, "max"), lo[k], hi[k]);
+		check_verdict(range, api, ranges[k]);
+	}
+}
 
 /* Fields of a CSV line (quoted fields may hold commas and doubled quotes);
  * *next gets the next line. */
@@ -142,7 +216,8 @@ int main(int argc, char **argv)
 				      "frames_timed", "frames_off", "frames_cpu", "frames_cpu_gpu",
 				      "overhead_cpu", "overhead_cpu_gpu", "sources_detail",
 				      "frames_empty", "source_cost_us", "sources_held", "pairs",
-				      "source_cpu_time_us", "overhead_cpu_time", "cpu_time_ms_per_frame"};
+				      "source_cpu_time_us", "overhead_cpu_time", "cpu_time_ms_per_frame",
+				      "profiler_own_ns_per_source"};
 		for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
 			EXPECT(cJSON_GetObjectItem(pt, keys[i]), "point without '%s'", keys[i]);
 		const char *frames[] = {"frames_timed", "frames_off", "frames_cpu", "frames_cpu_gpu",
@@ -217,6 +292,12 @@ int main(int argc, char **argv)
 		const cJSON *work = cJSON_GetObjectItem(pt, "source_cpu_time_us");
 		EXPECT(num(work, "min") <= num(work, "median") && num(work, "median") <= num(work, "max"),
 		       "source_cpu_time_us spread out of order");
+		/* The profiler's own cost, replayed: measured (above 0) in both
+		 * modes, for the scene's views. */
+		const cJSON *own = cJSON_GetObjectItem(pt, "profiler_own_ns_per_source");
+		EXPECT(num(own, "cpu") > 0 && num(own, "cpu_gpu") > 0 && num(own, "views") >= 1,
+		       "profiler_own_ns_per_source: cpu %g, cpu_gpu %g, views %g", num(own, "cpu"),
+		       num(own, "cpu_gpu"), num(own, "views"));
 		const cJSON *cpu_ms = cJSON_GetObjectItem(pt, "cpu_time_ms_per_frame");
 		EXPECT(num(cpu_ms, "none") > 0 && num(cpu_ms, "none") < num(cpu_ms, "off"),
 		       "CPU time a frame: none %g ms, off %g", num(cpu_ms, "none"), num(cpu_ms, "off"));
@@ -264,9 +345,13 @@ int main(int argc, char **argv)
 	cJSON_ArrayForEach(sc, scaling)
 	{
 		const cJSON *api = cJSON_GetObjectItem(sc, "api");
-		const char *ranges[] = {"cost_per_source_us", "cpu_time_per_source_us"};
-		const char *figures[] = {"source_cost_us", "source_cpu_time_us"};
-		for (int k = 0; k < 2 && cJSON_IsString(api); k++) {
+		const char *ranges[] = {"cost_per_source_us", "cpu_time_per_source_us",
+					"profiler_cpu_ns_per_source", "profiler_cpu_gpu_ns_per_source"};
+		const char *figures[][2] = {{"source_cost_us", "median"},
+					    {"source_cpu_time_us", "median"},
+					    {"profiler_own_ns_per_source", "cpu"},
+					    {"profiler_own_ns_per_source", "cpu_gpu"}};
+		for (int k = 0; k < 4 && cJSON_IsString(api); k++) {
 			double lo = 1e300, hi = -1e300;
 			int in_api = 0;
 			cJSON_ArrayForEach(pt, points)
@@ -274,7 +359,7 @@ int main(int argc, char **argv)
 				const cJSON *a = cJSON_GetObjectItem(pt, "api");
 				if (!cJSON_IsString(a) || strcmp(a->valuestring, api->valuestring))
 					continue;
-				double m = num(cJSON_GetObjectItem(pt, figures[k]), "median");
+				double m = num(cJSON_GetObjectItem(pt, figures[k][0]), figures[k][1]);
 				lo = fmin(lo, m);
 				hi = fmax(hi, m);
 				in_api++;
@@ -285,12 +370,10 @@ int main(int argc, char **argv)
 				       fabs(rhi - hi) <= 1e-3 + 1e-4 * fabs(hi),
 			       "scaling %s %s: %g .. %g, the points' medians %g .. %g", api->valuestring,
 			       ranges[k], rlo, rhi, lo, hi);
-			const cJSON *verdict = cJSON_GetObjectItem(range, "flat_within_20pct");
-			EXPECT(cJSON_IsBool(verdict) &&
-				       cJSON_IsTrue(verdict) == (rlo > 0 && rhi / rlo <= 1.2 + 1e-6),
-			       "scaling %s %s: the verdict does not match %g .. %g", api->valuestring,
-			       ranges[k], rlo, rhi);
+			check_verdict(range, api->valuestring, ranges[k]);
 		}
+		if (cJSON_IsString(api))
+			check_steps(points, api->valuestring, cJSON_GetObjectItem(sc, "added"));
 		sweeps++;
 	}
 	int want_sweeps = 0;
