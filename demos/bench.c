@@ -82,11 +82,13 @@ int main(int argc, char **argv)
 			r.n_points++;
 		}
 	}
-	r.wall_s = (double)(srcprof_clock_monotonic_ns() - t0) / 1e9;
 	if (!r.n_points) {
 		fprintf(stderr, PROG ": nothing was measured; no results written\n");
 		return 1;
 	}
+	if (!bench_replay_points(&o, &r))
+		status = 1;
+	r.wall_s = (double)(srcprof_clock_monotonic_ns() - t0) / 1e9;
 	bench_print(stdout, &o, &r);
 	if (o.json && !bench_write_json(o.json, &o, &r)) {
 		fprintf(stderr, PROG ": --json: writing '%s' failed\n", o.json);

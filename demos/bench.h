@@ -119,6 +119,9 @@ int bench_parse_args(int argc, char **argv, bench_opts *o);
 /* Runs one (api, source count) point; false when the API cannot start. */
 bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, bench_point *pt);
 void bench_point_free(bench_point *pt);
+/* The profiler's own cost (prof_cpu_ns, prof_gpu_ns) of every point in r;
+ * false (with a message) when out of memory. */
+bool bench_replay_points(const bench_opts *o, bench_result *r);
 
 void bench_print(FILE *out, const bench_opts *o, const bench_result *r);
 bool bench_write_json(const char *path, const bench_opts *o, const bench_result *r);

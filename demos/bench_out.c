@@ -100,15 +100,20 @@ typedef struct spread {
 } spread;
 
 /* What each source added from one count to the next (counts ascending):
- * the difference of the sources' whole cost (us/source x sources) over
- * the difference of the counts, us. The frame's cost that comes once with
- * any source at all (a rasterizer scene with work in it) is in no step;
- * it is in every (off - none) / N, weighing on the small counts. */
+ * the difference of the sources' whole cost (per source x sources) over
+ * the difference of the counts. A cost that comes once per frame with any
+ * source at all (a rasterizer scene with work in it; the profiler's frame
+ * begin and collect) is in no step; it is in every per-source figure,
+ * weighing on the small counts. Four series, as in the table: frame time
+ * (us), CPU time of all threads (us), the profiler's own cost with CPU
+ * timing and with CPU+GPU timing (ns). */
+enum { STEP_COST, STEP_WORK, STEP_PROF, STEP_PROF_GPU, N_STEP_SERIES };
+
 typedef struct steps {
 	uint32_t n;
 	double from[BENCH_MAX_POINTS], to[BENCH_MAX_POINTS]; /* sources */
-	double cost[BENCH_MAX_POINTS], work[BENCH_MAX_POINTS]; /* frame time, CPU time */
-	spread cost_spread, work_spread;
+	double v[N_STEP_SERIES][BENCH_MAX_POINTS];
+	spread range[N_STEP_SERIES];
 } steps;
 
 /* The verdicts of one API's sweep (its points in a row). */
@@ -137,6 +142,15 @@ static int by_held(const void *a, const void *b)
 	return (held(x) > held(y)) - (held(x) < held(y));
 }
 
+/* A point's figure of one step series, per source. */
+static double series_of(const bench_point *p, int k)
+{
+	return k == STEP_COST   ? p->source_cost.median
+	       : k == STEP_WORK ? p->source_work.median
+	       : k == STEP_PROF ? p->prof_cpu_ns
+				: p->prof_gpu_ns;
+}
+
 /* The steps between the n points at pts, by ascending count (equal counts
  * give no step). */
 static void steps_of(const bench_point *pts, uint32_t n, steps *st)
@@ -150,16 +164,14 @@ static void steps_of(const bench_point *pts, uint32_t n, steps *st)
 		double a = held(by[i - 1]), b = held(by[i]);
 		if (b <= a)
 			continue;
-		uint32_t k = st->n++;
-		st->from[k] = a;
-		st->to[k] = b;
-		st->cost[k] = (by[i]->source_cost.median * b - by[i - 1]->source_cost.median * a) /
-			      (b - a);
-		st->work[k] = (by[i]->source_work.median * b - by[i - 1]->source_work.median * a) /
-			      (b - a);
+		uint32_t j = st->n++;
+		st->from[j] = a;
+		st->to[j] = b;
+		for (int k = 0; k < N_STEP_SERIES; k++)
+			st->v[k][j] = (series_of(by[i], k) * b - series_of(by[i - 1], k) * a) / (b - a);
 	}
-	st->cost_spread = spread_of(st->cost, st->n);
-	st->work_spread = spread_of(st->work, st->n);
+	for (int k = 0; k < N_STEP_SERIES; k++)
+		st->range[k] = spread_of(st->v[k], st->n);
 }
 
 /* The sweeps in r, one per API with 2 points or more; returns how many. */
@@ -205,15 +217,16 @@ static const char *flat_text(bool flat)
 }
 
 /* One verdict line on what each added source cost, step by step. */
-static void print_steps(FILE *out, const char *api, const char *what, const steps *st,
-			const double *v, const spread *sp)
+static void print_steps(FILE *out, const char *api, const char *what, const char *unit,
+			const steps *st, int k)
 {
 	if (!st->n)
 		return;
+	const spread *sp = &st->range[k];
 	fprintf(out, "%s: each source added, %s:", api, what);
-	for (uint32_t k = 0; k < st->n; k++)
-		fprintf(out, "%s %.0f->%.0f %.2f", k ? "," : "", st->from[k], st->to[k], v[k]);
-	fprintf(out, " us (max/min %.2f): %s\n", sp->hi / (sp->lo > 0 ? sp->lo : 1),
+	for (uint32_t j = 0; j < st->n; j++)
+		fprintf(out, "%s %.0f->%.0f %.2f", j ? "," : "", st->from[j], st->to[j], st->v[k][j]);
+	fprintf(out, " %s (max/min %.2f): %s\n", unit, sp->hi / (sp->lo > 0 ? sp->lo : 1),
 		flat_text(sp->flat));
 }
 
@@ -257,8 +270,8 @@ static void print_scaling(FILE *out, const bench_opts *o, const bench_result *r)
 		fprintf(out, "%s: CPU time (all threads) per source %.2f .. %.2f us (max/min %.2f): %s\n",
 			s->api, s->work.lo, s->work.hi, s->work.hi / (s->work.lo > 0 ? s->work.lo : 1),
 			flat_text(s->work.flat));
-		print_steps(out, s->api, "frame time", &s->added, s->added.cost, &s->added.cost_spread);
-		print_steps(out, s->api, "CPU time", &s->added, s->added.work, &s->added.work_spread);
+		print_steps(out, s->api, "frame time", "us", &s->added, STEP_COST);
+		print_steps(out, s->api, "CPU time", "us", &s->added, STEP_WORK);
 		fprintf(out, "%s: the profiler's own cost per source %.1f .. %.1f ns with CPU timing "
 			     "(max/min %.2f): %s;\n  %.1f .. %.1f ns with CPU+GPU timing, every frame "
 			     "timed (max/min %.2f): %s\n",
@@ -266,6 +279,10 @@ static void print_scaling(FILE *out, const bench_opts *o, const bench_result *r)
 			flat_text(s->prof.flat), s->prof_gpu.lo, s->prof_gpu.hi,
 			s->prof_gpu.hi / (s->prof_gpu.lo > 0 ? s->prof_gpu.lo : 1),
 			flat_text(s->prof_gpu.flat));
+		print_steps(out, s->api, "the profiler's own cost, CPU timing", "ns", &s->added,
+			    STEP_PROF);
+		print_steps(out, s->api, "the profiler's own cost, CPU+GPU timing", "ns", &s->added,
+			    STEP_PROF_GPU);
 		if (s->fitted)
 			fprintf(out, "%s: the sources add %.1f us once + %.2f us each to the frame "
 				     "(fit; largest deviation %.1f%%: %s)\n",
@@ -498,18 +515,21 @@ bool bench_write_json(const char *path, const bench_opts *o, const bench_result 
 		json_spread(f, "profiler_cpu_ns_per_source", &c->prof);
 		fprintf(f, ", ");
 		json_spread(f, "profiler_cpu_gpu_ns_per_source", &c->prof_gpu);
+		static const char *const names[N_STEP_SERIES] = {
+			"cost_per_source_us", "cpu_time_per_source_us", "profiler_cpu_ns_per_source",
+			"profiler_cpu_gpu_ns_per_source"};
 		fprintf(f, ", \"added\": {\"steps\": [");
-		for (uint32_t j = 0; j < c->added.n; j++)
-			fprintf(f, "%s{\"from\": %.0f, \"to\": %.0f, \"cost_per_source_us\": %.4f, "
-				   "\"cpu_time_per_source_us\": %.4f}",
-				j ? ", " : "", c->added.from[j], c->added.to[j], c->added.cost[j],
-				c->added.work[j]);
+		for (uint32_t j = 0; j < c->added.n; j++) {
+			fprintf(f, "%s{\"from\": %.0f, \"to\": %.0f", j ? ", " : "", c->added.from[j],
+				c->added.to[j]);
+			for (int m = 0; m < N_STEP_SERIES; m++)
+				fprintf(f, ", \"%s\": %.4f", names[m], c->added.v[m][j]);
+			fputc('}', f);
+		}
 		fputc(']', f);
-		if (c->added.n) {
+		for (int m = 0; c->added.n && m < N_STEP_SERIES; m++) {
 			fprintf(f, ", ");
-			json_spread(f, "cost_per_source_us", &c->added.cost_spread);
-			fprintf(f, ", ");
-			json_spread(f, "cpu_time_per_source_us", &c->added.work_spread);
+			json_spread(f, names[m], &c->added.range[m]);
 		}
 		fputc('}', f);
 		if (c->fitted)

@@ -8,8 +8,9 @@
  *    fence, wall clock) to compare with their in-frame figures.
  * 4. Overhead: the profiler off, CPU-only, and CPU+GPU at the default GPU
  *    budget, in short blocks interleaved in one engine (see overhead()).
- * 5. The profiler's own CPU cost per source: its calls for the point's
- *    sources and views replayed without the engine (profiler_replay()).
+ * After every point, the profiler's own CPU cost per source: its calls for
+ * each point's sources and views replayed without the engine
+ * (bench_replay_points()).
  */
 #include "bench.h"
 
@@ -493,32 +494,54 @@ static bool isolate(eng_engine *e, const bench_opts *o, uint32_t sources, bench_
 	return ok;
 }
 
-/* The profiler's own CPU cost per source and frame for this point's
- * sources and views, with nothing else in the frame (replay.h): rounds of
- * the bare loop, CPU timing and CPU+GPU timing in turn, each mode's windows
- * full; the medians, the loop subtracted. No engine may be running. */
-static bool profiler_replay(const bench_opts *o, uint32_t sources, bench_point *pt)
+/* The profiler's own CPU cost per source and frame at each point's source
+ * count and the scene's views, with nothing else in the frame (replay.h):
+ * rounds of the bare loop, CPU timing and CPU+GPU timing, each mode's
+ * windows full, the counts taken in turn within a round (as the
+ * microbenchmark does), so that a burst of load on this shared machine
+ * hits one round of every count rather than every round of one; the
+ * medians, the loop subtracted. Runs after every point: no engine may be
+ * running. */
+bool bench_replay_points(const bench_opts *o, bench_result *r)
 {
-	uint32_t n = pt->n_src ? pt->n_src : sources;
-	if (!replay_init(n, o->scene->views)) {
-		fprintf(stderr, "srcprof-bench: %s, %u sources: out of memory for the profiler replay\n",
-			pt->api, sources);
-		return false;
-	}
 	static const replay_mode modes[3] = {REPLAY_LOOP, REPLAY_CPU, REPLAY_GPU};
-	double ns[3][BENCH_REPLAY_ROUNDS];
-	for (uint32_t r = 0; r < BENCH_REPLAY_ROUNDS; r++) {
-		for (int m = 0; m < 3; m++) {
-			progress(o, "profiler replay", sources, r * 3 + (uint32_t)m,
-				 3 * BENCH_REPLAY_ROUNDS);
-			replay_setup(modes[m], 60, false);
-			ns[m][r] = replay_run_for(BENCH_REPLAY_MS);
+	static double ns[2 * BENCH_MAX_POINTS][3][BENCH_REPLAY_ROUNDS];
+	uint32_t counts[2 * BENCH_MAX_POINTS], n_counts = 0, at[2 * BENCH_MAX_POINTS];
+	for (uint32_t i = 0; i < r->n_points; i++) {
+		const bench_point *p = &r->points[i];
+		uint32_t n = p->n_src ? p->n_src : p->sources, k = 0;
+		while (k < n_counts && counts[k] != n)
+			k++;
+		if (k == n_counts)
+			counts[n_counts++] = n;
+		at[i] = k;
+	}
+	for (uint32_t round = 0; round < BENCH_REPLAY_ROUNDS; round++) {
+		for (uint32_t k = 0; k < n_counts; k++) {
+			if (!replay_init(counts[k], o->scene->views)) {
+				fprintf(stderr, "srcprof-bench: out of memory replaying the profiler's "
+						"calls for %u sources\n",
+					counts[k]);
+				return false;
+			}
+			for (int m = 0; m < 3; m++) {
+				progress(o, "the profiler's own cost", counts[k],
+					 (round * n_counts + k) * 3 + (uint32_t)m,
+					 3 * n_counts * BENCH_REPLAY_ROUNDS);
+				replay_setup(modes[m], 60, false);
+				ns[k][m][round] = replay_run_for(BENCH_REPLAY_MS);
+			}
 		}
 	}
 	replay_free();
-	double loop = median_of(ns[0], BENCH_REPLAY_ROUNDS);
-	pt->prof_cpu_ns = median_of(ns[1], BENCH_REPLAY_ROUNDS) - loop;
-	pt->prof_gpu_ns = median_of(ns[2], BENCH_REPLAY_ROUNDS) - loop;
+	for (uint32_t i = 0; i < r->n_points; i++) {
+		double (*v)[BENCH_REPLAY_ROUNDS] = ns[at[i]];
+		double loop = median_of(v[0], BENCH_REPLAY_ROUNDS);
+		r->points[i].prof_cpu_ns = median_of(v[1], BENCH_REPLAY_ROUNDS) - loop;
+		r->points[i].prof_gpu_ns = median_of(v[2], BENCH_REPLAY_ROUNDS) - loop;
+	}
+	if (o->progress)
+		fprintf(stderr, "\r%70s\r", "");
 	return true;
 }
 
@@ -565,7 +588,6 @@ bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, bench_p
 			sources);
 		ok = false;
 	}
-	ok = ok && profiler_replay(o, sources, pt);
 	if (o->progress)
 		fprintf(stderr, "\r%70s\r", "");
 	return ok;

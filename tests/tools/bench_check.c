@@ -68,13 +68,24 @@ static bool close_to(double a, double b)
 	return fabs(a - b) <= 1e-3 + 1e-3 * fabs(b);
 }
 
+/* The step series: their names in "added", and the point figure (object,
+ * field) each is made of. */
+#define N_SERIES 4
+static const char *const step_names[N_SERIES] = {"cost_per_source_us", "cpu_time_per_source_us",
+						  "profiler_cpu_ns_per_source",
+						  "profiler_cpu_gpu_ns_per_source"};
+static const char *const point_figures[N_SERIES][2] = {{"source_cost_us", "median"},
+						       {"source_cpu_time_us", "median"},
+						       {"profiler_own_ns_per_source", "cpu"},
+						       {"profiler_own_ns_per_source", "cpu_gpu"}};
+
 /* The "added" steps of an API's sweep: one between each two successive
  * distinct source counts, each what the sources' whole cost (the points'
- * medians x sources held) grew by over the count's growth; their ranges
- * and verdicts. */
+ * figures per source x sources held) grew by over the count's growth; their
+ * ranges and verdicts. */
 static void check_steps(const cJSON *points, const char *api, const cJSON *added)
 {
-	double held[64], cost[64], work[64];
+	double held[64], v[64][N_SERIES];
 	int n = 0;
 	const cJSON *pt;
 	cJSON_ArrayForEach(pt, points)
@@ -87,42 +98,43 @@ static void check_steps(const cJSON *points, const char *api, const cJSON *added
 		double h = num(pt, "sources_held");
 		for (; i > 0 && held[i - 1] > h; i--) {
 			held[i] = held[i - 1];
-			cost[i] = cost[i - 1];
-			work[i] = work[i - 1];
+			memcpy(v[i], v[i - 1], sizeof v[i]);
 		}
 		held[i] = h;
-		cost[i] = num(cJSON_GetObjectItem(pt, "source_cost_us"), "median");
-		work[i] = num(cJSON_GetObjectItem(pt, "source_cpu_time_us"), "median");
+		for (int k = 0; k < N_SERIES; k++)
+			v[i][k] = num(cJSON_GetObjectItem(pt, point_figures[k][0]), point_figures[k][1]);
 	}
 	const cJSON *steps = cJSON_GetObjectItem(added, "steps"), *st = steps ? steps->child : NULL;
 	int found = 0;
-	double lo[2] = {1e300, 1e300}, hi[2] = {-1e300, -1e300};
+	double lo[N_SERIES], hi[N_SERIES];
+	for (int k = 0; k < N_SERIES; k++) {
+		lo[k] = 1e300;
+		hi[k] = -1e300;
+	}
 	for (int i = 1; i < n; i++) {
 		if (held[i] <= held[i - 1])
 			continue;
 		found++;
-		double want[2] = {(cost[i] * held[i] - cost[i - 1] * held[i - 1]) / (held[i] - held[i - 1]),
-				  (work[i] * held[i] - work[i - 1] * held[i - 1]) / (held[i] - held[i - 1])};
-		EXPECT(st && close_to(num(st, "from"), held[i - 1]) && close_to(num(st, "to"), held[i]) &&
-			       close_to(num(st, "cost_per_source_us"), want[0]) &&
-			       close_to(num(st, "cpu_time_per_source_us"), want[1]),
-		       "scaling %s: step %d is not %g -> %g sources adding %g / %g us each", api, found,
-		       held[i - 1], held[i], want[0], want[1]);
-		for (int k = 0; k < 2; k++) {
-			lo[k] = fmin(lo[k], want[k]);
-			hi[k] = fmax(hi[k], want[k]);
+		EXPECT(st && close_to(num(st, "from"), held[i - 1]) && close_to(num(st, "to"), held[i]),
+		       "scaling %s: step %d is not %g -> %g sources", api, found, held[i - 1], held[i]);
+		for (int k = 0; k < N_SERIES; k++) {
+			double want = (v[i][k] * held[i] - v[i - 1][k] * held[i - 1]) /
+				      (held[i] - held[i - 1]);
+			EXPECT(st && close_to(num(st, step_names[k]), want),
+			       "scaling %s: step %d's %s is not %g", api, found, step_names[k], want);
+			lo[k] = fmin(lo[k], want);
+			hi[k] = fmax(hi[k], want);
 		}
 		st = st ? st->next : NULL;
 	}
 	EXPECT(cJSON_GetArraySize(steps) == found, "scaling %s: %d steps, %d counts", api,
 	       cJSON_GetArraySize(steps), n);
-	const char *ranges[] = {"cost_per_source_us", "cpu_time_per_source_us"};
-	for (int k = 0; k < 2 && found; k++) {
-		const cJSON *range = cJSON_GetObjectItem(added, ranges[k]);
+	for (int k = 0; k < N_SERIES && found; k++) {
+		const cJSON *range = cJSON_GetObjectItem(added, step_names[k]);
 		EXPECT(close_to(num(range, "min"), lo[k]) && close_to(num(range, "max"), hi[k]),
-		       "scaling %s: added %s %g .. %g, the steps %g .. %g", api, ranges[k],
+		       "scaling %s: added %s %g .. %g, the steps %g .. %g", api, step_names[k],
 		       num(range, "min"), num(range, "max"), lo[k], hi[k]);
-		check_verdict(range, api, ranges[k]);
+		check_verdict(range, api, step_names[k]);
 	}
 }
 
@@ -345,13 +357,8 @@ int main(int argc, char **argv)
 	cJSON_ArrayForEach(sc, scaling)
 	{
 		const cJSON *api = cJSON_GetObjectItem(sc, "api");
-		const char *ranges[] = {"cost_per_source_us", "cpu_time_per_source_us",
-					"profiler_cpu_ns_per_source", "profiler_cpu_gpu_ns_per_source"};
-		const char *figures[][2] = {{"source_cost_us", "median"},
-					    {"source_cpu_time_us", "median"},
-					    {"profiler_own_ns_per_source", "cpu"},
-					    {"profiler_own_ns_per_source", "cpu_gpu"}};
-		for (int k = 0; k < 4 && cJSON_IsString(api); k++) {
+		/* The per-point series share the steps' names. */
+		for (int k = 0; k < N_SERIES && cJSON_IsString(api); k++) {
 			double lo = 1e300, hi = -1e300;
 			int in_api = 0;
 			cJSON_ArrayForEach(pt, points)
@@ -359,18 +366,19 @@ int main(int argc, char **argv)
 				const cJSON *a = cJSON_GetObjectItem(pt, "api");
 				if (!cJSON_IsString(a) || strcmp(a->valuestring, api->valuestring))
 					continue;
-				double m = num(cJSON_GetObjectItem(pt, figures[k][0]), figures[k][1]);
+				double m = num(cJSON_GetObjectItem(pt, point_figures[k][0]),
+					       point_figures[k][1]);
 				lo = fmin(lo, m);
 				hi = fmax(hi, m);
 				in_api++;
 			}
-			const cJSON *range = cJSON_GetObjectItem(sc, ranges[k]);
+			const cJSON *range = cJSON_GetObjectItem(sc, step_names[k]);
 			double rlo = num(range, "min"), rhi = num(range, "max");
 			EXPECT(in_api > 1 && fabs(rlo - lo) <= 1e-3 + 1e-4 * fabs(lo) &&
 				       fabs(rhi - hi) <= 1e-3 + 1e-4 * fabs(hi),
 			       "scaling %s %s: %g .. %g, the points' medians %g .. %g", api->valuestring,
-			       ranges[k], rlo, rhi, lo, hi);
-			check_verdict(range, api->valuestring, ranges[k]);
+			       step_names[k], rlo, rhi, lo, hi);
+			check_verdict(range, api->valuestring, step_names[k]);
 		}
 		if (cJSON_IsString(api))
 			check_steps(points, api->valuestring, cJSON_GetObjectItem(sc, "added"));
