@@ -139,7 +139,11 @@ static spread spread_of(const double *v, uint32_t n)
 static int by_held(const void *a, const void *b)
 {
 	const bench_point *x = *(const bench_point *const *)a, *y = *(const bench_point *const *)b;
-	return (held(x) > held(y)) - (held(x) < held(y));
+	if (held(x) != held(y))
+		return (held(x) > held(y)) - (held(x) < held(y));
+	/* Equal counts in the order given: the step from them starts at
+	 * the last (as bench_check takes it). */
+	return (x > y) - (x < y);
 }
 
 /* A point's figure of one step series, per source. */
@@ -477,7 +481,7 @@ bool bench_write_json(const char *path, const bench_opts *o, const bench_result 
 		fprintf(f, ",\n     \"cpu_time_ms_per_frame\": {\"off\": %.4f, \"cpu\": %.4f, "
 			   "\"none\": %.4f}",
 			cpu_per_frame(p, MODE_OFF), cpu_per_frame(p, MODE_CPU), cpu_per_frame(p, MODE_EMPTY));
-		fprintf(f, ",\n     \"profiler_own_ns_per_source\": {\"cpu\": %.3f, \"cpu_gpu\": %.3f, "
+		fprintf(f, ",\n     \"profiler_own_ns_per_source\": {\"cpu\": %.6f, \"cpu_gpu\": %.6f, "
 			   "\"views\": %u}",
 			p->prof_cpu_ns, p->prof_gpu_ns, o->scene->views);
 		fprintf(f, ",\n     \"sources_detail\": [");

@@ -5,7 +5,9 @@
  * moves the figure (srcprof-microbench, srcprof-bench).
  *
  * It drives the process's one profiler: no engine may be running, and the
- * profiler is left shut down by replay_free. Graphics thread only. */
+ * profiler is left shut down by replay_free. Between replay_init and
+ * replay_free the profiler's log is silenced; replay_free restores the
+ * default (stderr). Graphics thread only. */
 #ifndef SRCPROF_REPLAY_H
 #define SRCPROF_REPLAY_H
 
