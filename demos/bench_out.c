@@ -99,31 +99,33 @@ typedef struct spread {
 	bool flat;
 } spread;
 
+/* The per-source series a sweep judges, as in the table: frame time (us),
+ * CPU time of all threads (us), the profiler's own cost with CPU timing
+ * and with CPU+GPU timing (ns); their names in the JSON. */
+enum { SERIES_COST, SERIES_WORK, SERIES_PROF, SERIES_PROF_GPU, N_SERIES };
+static const char *const series_names[N_SERIES] = {
+	"cost_per_source_us", "cpu_time_per_source_us", "profiler_cpu_ns_per_source",
+	"profiler_cpu_gpu_ns_per_source"};
+
 /* What each source added from one count to the next (counts ascending):
  * the difference of the sources' whole cost (per source x sources) over
- * the difference of the counts. A cost that comes once per frame with any
- * source at all (a rasterizer scene with work in it; the profiler's frame
- * begin and collect) is in no step; it is in every per-source figure,
- * weighing on the small counts. Four series, as in the table: frame time
- * (us), CPU time of all threads (us), the profiler's own cost with CPU
- * timing and with CPU+GPU timing (ns). */
-enum { STEP_COST, STEP_WORK, STEP_PROF, STEP_PROF_GPU, N_STEP_SERIES };
-
+ * the difference of the counts, per series. A cost that comes once per
+ * frame with any source at all (a rasterizer scene with work in it; the
+ * profiler's frame begin and collect) is in no step; it is in every
+ * per-source figure, weighing on the small counts. */
 typedef struct steps {
 	uint32_t n;
 	double from[BENCH_MAX_POINTS], to[BENCH_MAX_POINTS]; /* sources */
-	double v[N_STEP_SERIES][BENCH_MAX_POINTS];
-	spread range[N_STEP_SERIES];
+	double v[N_SERIES][BENCH_MAX_POINTS];
+	spread range[N_SERIES];
 } steps;
 
 /* The verdicts of one API's sweep (its points in a row). */
 typedef struct scaling {
 	const char *api;
 	uint32_t first, n; /* points */
-	spread cost;       /* frame time each source costs */
-	spread work;       /* CPU time (all threads) each source costs */
+	spread per_source[N_SERIES]; /* each series over the points */
 	spread gpu;        /* the profiler's in-frame GPU figure per source */
-	spread prof, prof_gpu; /* the profiler's own CPU cost per source (replay) */
 	steps added;       /* each source added, count to count */
 	bool fitted;       /* 3 points or more */
 	double once, each, worst;
@@ -146,13 +148,13 @@ static int by_held(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* A point's figure of one step series, per source. */
+/* A point's figure of one series, per source. */
 static double series_of(const bench_point *p, int k)
 {
-	return k == STEP_COST   ? p->source_cost.median
-	       : k == STEP_WORK ? p->source_work.median
-	       : k == STEP_PROF ? p->prof_cpu_ns
-				: p->prof_gpu_ns;
+	return k == SERIES_COST   ? p->source_cost.median
+	       : k == SERIES_WORK ? p->source_work.median
+	       : k == SERIES_PROF ? p->prof_cpu_ns
+				  : p->prof_gpu_ns;
 }
 
 /* The steps between the n points at pts, by ascending count (equal counts
@@ -171,10 +173,10 @@ static void steps_of(const bench_point *pts, uint32_t n, steps *st)
 		uint32_t j = st->n++;
 		st->from[j] = a;
 		st->to[j] = b;
-		for (int k = 0; k < N_STEP_SERIES; k++)
+		for (int k = 0; k < N_SERIES; k++)
 			st->v[k][j] = (series_of(by[i], k) * b - series_of(by[i - 1], k) * a) / (b - a);
 	}
-	for (int k = 0; k < N_STEP_SERIES; k++)
+	for (int k = 0; k < N_SERIES; k++)
 		st->range[k] = spread_of(st->v[k], st->n);
 }
 
@@ -188,23 +190,17 @@ static uint32_t scalings(const bench_result *r, scaling *out)
 			j++;
 		uint32_t n = j - i < BENCH_MAX_POINTS ? j - i : BENCH_MAX_POINTS;
 		if (n > 1) {
-			double cost[BENCH_MAX_POINTS], work[BENCH_MAX_POINTS], gpu[BENCH_MAX_POINTS];
-			double prof[BENCH_MAX_POINTS], prof_gpu[BENCH_MAX_POINTS];
+			double v[N_SERIES][BENCH_MAX_POINTS], gpu[BENCH_MAX_POINTS];
 			for (uint32_t k = 0; k < n; k++) {
-				const bench_point *p = &r->points[i + k];
-				cost[k] = p->source_cost.median;
-				work[k] = p->source_work.median;
-				gpu[k] = source_gpu_mean(p);
-				prof[k] = p->prof_cpu_ns;
-				prof_gpu[k] = p->prof_gpu_ns;
+				for (int m = 0; m < N_SERIES; m++)
+					v[m][k] = series_of(&r->points[i + k], m);
+				gpu[k] = source_gpu_mean(&r->points[i + k]);
 			}
 			scaling *sc = &out[found++];
 			*sc = (scaling){.api = r->points[i].api, .first = i, .n = n};
-			sc->cost = spread_of(cost, n);
-			sc->work = spread_of(work, n);
+			for (int m = 0; m < N_SERIES; m++)
+				sc->per_source[m] = spread_of(v[m], n);
 			sc->gpu = spread_of(gpu, n);
-			sc->prof = spread_of(prof, n);
-			sc->prof_gpu = spread_of(prof_gpu, n);
 			steps_of(&r->points[i], n, &sc->added);
 			sc->fitted = n > 2;
 			if (sc->fitted)
@@ -266,27 +262,29 @@ static void print_scaling(FILE *out, const bench_opts *o, const bench_result *r)
 	uint32_t n_sc = scalings(r, sc);
 	for (uint32_t k = 0; k < n_sc; k++) {
 		const scaling *s = &sc[k];
+		const spread *cost = &s->per_source[SERIES_COST], *work = &s->per_source[SERIES_WORK],
+			     *prof = &s->per_source[SERIES_PROF],
+			     *prof_gpu = &s->per_source[SERIES_PROF_GPU];
 		const bench_point *a = &r->points[s->first], *b = &r->points[s->first + s->n - 1];
 		fprintf(out, "%s: cost per source %.2f .. %.2f us from %.0f to %.0f sources (max/min "
 			     "%.2f): %s\n",
-			s->api, s->cost.lo, s->cost.hi, held(a), held(b),
-			s->cost.hi / (s->cost.lo > 0 ? s->cost.lo : 1), flat_text(s->cost.flat));
+			s->api, cost->lo, cost->hi, held(a), held(b),
+			cost->hi / (cost->lo > 0 ? cost->lo : 1), flat_text(cost->flat));
 		fprintf(out, "%s: CPU time (all threads) per source %.2f .. %.2f us (max/min %.2f): %s\n",
-			s->api, s->work.lo, s->work.hi, s->work.hi / (s->work.lo > 0 ? s->work.lo : 1),
-			flat_text(s->work.flat));
-		print_steps(out, s->api, "frame time", "us", &s->added, STEP_COST);
-		print_steps(out, s->api, "CPU time", "us", &s->added, STEP_WORK);
+			s->api, work->lo, work->hi, work->hi / (work->lo > 0 ? work->lo : 1),
+			flat_text(work->flat));
+		print_steps(out, s->api, "frame time", "us", &s->added, SERIES_COST);
+		print_steps(out, s->api, "CPU time", "us", &s->added, SERIES_WORK);
 		fprintf(out, "%s: the profiler's own cost per source %.1f .. %.1f ns with CPU timing "
 			     "(max/min %.2f): %s;\n  %.1f .. %.1f ns with CPU+GPU timing, every frame "
 			     "timed (max/min %.2f): %s\n",
-			s->api, s->prof.lo, s->prof.hi, s->prof.hi / (s->prof.lo > 0 ? s->prof.lo : 1),
-			flat_text(s->prof.flat), s->prof_gpu.lo, s->prof_gpu.hi,
-			s->prof_gpu.hi / (s->prof_gpu.lo > 0 ? s->prof_gpu.lo : 1),
-			flat_text(s->prof_gpu.flat));
+			s->api, prof->lo, prof->hi, prof->hi / (prof->lo > 0 ? prof->lo : 1),
+			flat_text(prof->flat), prof_gpu->lo, prof_gpu->hi,
+			prof_gpu->hi / (prof_gpu->lo > 0 ? prof_gpu->lo : 1), flat_text(prof_gpu->flat));
 		print_steps(out, s->api, "the profiler's own cost, CPU timing", "ns", &s->added,
-			    STEP_PROF);
+			    SERIES_PROF);
 		print_steps(out, s->api, "the profiler's own cost, CPU+GPU timing", "ns", &s->added,
-			    STEP_PROF_GPU);
+			    SERIES_PROF_GPU);
 		if (s->fitted)
 			fprintf(out, "%s: the sources add %.1f us once + %.2f us each to the frame "
 				     "(fit; largest deviation %.1f%%: %s)\n",
@@ -510,30 +508,23 @@ bool bench_write_json(const char *path, const bench_opts *o, const bench_result 
 		const scaling *c = &sc[k];
 		fprintf(f, "%s\n    {\"api\": \"%s\", \"from\": %.0f, \"to\": %.0f, ", k ? "," : "",
 			c->api, held(&r->points[c->first]), held(&r->points[c->first + c->n - 1]));
-		json_spread(f, "cost_per_source_us", &c->cost);
-		fprintf(f, ", ");
-		json_spread(f, "cpu_time_per_source_us", &c->work);
-		fprintf(f, ", ");
+		for (int m = 0; m < N_SERIES; m++) {
+			json_spread(f, series_names[m], &c->per_source[m]);
+			fprintf(f, ", ");
+		}
 		json_spread(f, "src_gpu_us", &c->gpu);
-		fprintf(f, ", ");
-		json_spread(f, "profiler_cpu_ns_per_source", &c->prof);
-		fprintf(f, ", ");
-		json_spread(f, "profiler_cpu_gpu_ns_per_source", &c->prof_gpu);
-		static const char *const names[N_STEP_SERIES] = {
-			"cost_per_source_us", "cpu_time_per_source_us", "profiler_cpu_ns_per_source",
-			"profiler_cpu_gpu_ns_per_source"};
 		fprintf(f, ", \"added\": {\"steps\": [");
 		for (uint32_t j = 0; j < c->added.n; j++) {
 			fprintf(f, "%s{\"from\": %.0f, \"to\": %.0f", j ? ", " : "", c->added.from[j],
 				c->added.to[j]);
-			for (int m = 0; m < N_STEP_SERIES; m++)
-				fprintf(f, ", \"%s\": %.4f", names[m], c->added.v[m][j]);
+			for (int m = 0; m < N_SERIES; m++)
+				fprintf(f, ", \"%s\": %.4f", series_names[m], c->added.v[m][j]);
 			fputc('}', f);
 		}
 		fputc(']', f);
-		for (int m = 0; c->added.n && m < N_STEP_SERIES; m++) {
+		for (int m = 0; c->added.n && m < N_SERIES; m++) {
 			fprintf(f, ", ");
-			json_spread(f, names[m], &c->added.range[m]);
+			json_spread(f, series_names[m], &c->added.range[m]);
 		}
 		fputc('}', f);
 		if (c->fitted)
