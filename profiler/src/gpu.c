@@ -16,11 +16,14 @@ _Atomic uint32_t sp_gpu_capacity_pub;
 static _Atomic(const char *) g_mode = "none";
 static _Atomic uint32_t g_overhead[SOURCE_PROFILER_MAX_PASSES];
 
+/* empty_done is a bit per pass. */
+_Static_assert(SOURCE_PROFILER_MAX_PASSES <= 64, "a pass bit must fit in empty_done");
+
 static struct {
 	bool has_backend;
 	sp_gpu_timer_backend b;
 	uint32_t backend_gen;
-	sp_gpu_slot slots[SP_FBS];
+	sp_gpu_slot slots[SP_MAX_FIF];
 	uint32_t want; /* timers per frame to hold */
 	uint64_t *ns;  /* read-back buffer */
 	uint32_t ns_cap;
@@ -55,6 +58,19 @@ bool sp_gpu_has_backend(void)
 	return gg.has_backend;
 }
 
+bool sp_gpu_costly(void)
+{
+	return gg.has_backend && gg.b.costly;
+}
+
+/* Empty timers are measured where the backend wants them subtracted, and
+ * where timers are costly (the sampler estimates a timed frame's cost from
+ * them). */
+static bool measure_empty(void)
+{
+	return gg.b.subtract_empty_timer || gg.b.costly;
+}
+
 int64_t sp_gpu_cpu_offset(void)
 {
 	return gg.has_backend && gg.b.cpu_offset_ns ? gg.b.cpu_offset_ns(gg.b.user) : 0;
@@ -63,7 +79,7 @@ int64_t sp_gpu_cpu_offset(void)
 static void publish_capacity(void)
 {
 	uint32_t cap = UINT32_MAX;
-	for (unsigned i = 0; i < SP_FBS; i++)
+	for (unsigned i = 0; i < sp_fif; i++)
 		if (gg.slots[i].capacity < cap)
 			cap = gg.slots[i].capacity;
 	atomic_store(&sp_gpu_capacity_pub, cap == UINT32_MAX ? 0 : cap);
@@ -77,7 +93,7 @@ void source_profiler_set_gpu_backend(const sp_gpu_timer_backend *backend)
 	else
 		memset(&gg.b, 0, sizeof gg.b);
 	gg.backend_gen++;
-	for (unsigned i = 0; i < SP_FBS; i++) {
+	for (unsigned i = 0; i < SP_MAX_FIF; i++) {
 		gg.slots[i].on = false;
 		gg.slots[i].capacity = 0;
 	}
@@ -89,8 +105,8 @@ void source_profiler_set_gpu_backend(const sp_gpu_timer_backend *backend)
 
 void source_profiler_force_gpu_disjoint(void)
 {
-	uint32_t frame = sp_current_frame();
-	sp_gpu_slot *s = &gg.slots[frame % SP_FBS];
+	uint64_t frame = sp_current_frame();
+	sp_gpu_slot *s = &gg.slots[sp_current_slot()];
 	if (s->frame == frame && s->on && !s->closed)
 		s->forced = true;
 	else
@@ -136,7 +152,29 @@ static bool reserve(unsigned slot, uint32_t want)
 	return timers > 0;
 }
 
-void sp_gpu_frame_begin(unsigned slot, uint32_t frame, bool gpu_on, uint32_t sources)
+/* Timers the slot should hold: two renders per source is the common case
+ * (main + preview), more once a frame has needed more. */
+static uint32_t wanted(uint32_t sources)
+{
+	uint32_t want = 2u * sources + 16u;
+	return gg.want > want ? gg.want : want;
+}
+
+static bool ensure_capacity(unsigned slot, uint32_t want)
+{
+	sp_gpu_slot *s = &gg.slots[slot];
+	if (s->capacity >= want && s->backend_gen == gg.backend_gen)
+		return true;
+	return reserve(slot, want);
+}
+
+void sp_gpu_prepare(unsigned slot, uint32_t sources)
+{
+	if (gg.has_backend)
+		ensure_capacity(slot, wanted(sources));
+}
+
+void sp_gpu_frame_begin(unsigned slot, uint64_t frame, bool gpu_on, uint32_t sources)
 {
 	sp_gpu_slot *s = &gg.slots[slot];
 	s->frame = frame;
@@ -146,11 +184,7 @@ void sp_gpu_frame_begin(unsigned slot, uint32_t frame, bool gpu_on, uint32_t sou
 	s->used = s->open = s->denied = 0;
 	if (!gpu_on || !gg.has_backend)
 		return;
-	/* Two renders per source is the common case (main + preview). */
-	uint32_t want = 2u * sources + 16u;
-	if (gg.want > want)
-		want = gg.want;
-	if ((s->capacity < want || s->backend_gen != gg.backend_gen) && !reserve(slot, want))
+	if (!ensure_capacity(slot, wanted(sources)))
 		return;
 	s->on = true;
 	gg.empty_done = 0;
@@ -159,7 +193,7 @@ void sp_gpu_frame_begin(unsigned slot, uint32_t frame, bool gpu_on, uint32_t sou
 
 uint64_t sp_gpu_overhead(uint32_t pass)
 {
-	return pass < SOURCE_PROFILER_MAX_PASSES
+	return gg.b.subtract_empty_timer && pass < SOURCE_PROFILER_MAX_PASSES
 		       ? atomic_load_explicit(&g_overhead[pass], memory_order_relaxed)
 		       : 0;
 }
@@ -222,7 +256,8 @@ sp_gpu_timer *sp_gpu_timer_begin(unsigned slot, uint32_t pass)
 	sp_gpu_slot *s = &gg.slots[slot];
 	if (!s->on || s->closed)
 		return NULL;
-	if (gg.b.subtract_empty_timer && pass < 64 && !(gg.empty_done & (1ull << pass))) {
+	if (measure_empty() && pass < SOURCE_PROFILER_MAX_PASSES &&
+	    !(gg.empty_done & (1ull << pass))) {
 		gg.empty_done |= 1ull << pass; /* considered once per frame */
 		if (gg.empty_due[pass])
 			gg.empty_due[pass]--;
@@ -340,7 +375,7 @@ void sp_gpu_frame_range(uint64_t *avg, uint64_t *max)
 	*max = atomic_load_explicit(&g_range_max, memory_order_relaxed);
 }
 
-bool sp_gpu_collect(unsigned slot, uint32_t frame)
+bool sp_gpu_collect(unsigned slot, uint64_t frame)
 {
 	sp_gpu_slot *s = &gg.slots[slot];
 	if (s->frame != frame || !s->on)
@@ -420,7 +455,7 @@ uint32_t sp_gpu_timer_index(unsigned slot, const sp_gpu_timer *t)
 
 void sp_gpu_reset_slots(void)
 {
-	for (unsigned i = 0; i < SP_FBS; i++)
+	for (unsigned i = 0; i < SP_MAX_FIF; i++)
 		gg.slots[i].on = false;
 	gg.force_pending = false;
 	gg.range_head = gg.range_count = 0;
@@ -435,7 +470,7 @@ void sp_gpu_reset_slots(void)
 
 void sp_gpu_shutdown(void)
 {
-	for (unsigned i = 0; i < SP_FBS; i++) {
+	for (unsigned i = 0; i < SP_MAX_FIF; i++) {
 		sp_free(gg.slots[i].timers, gg.slots[i].timers_cap * sizeof(sp_gpu_timer));
 		gg.slots[i] = (sp_gpu_slot){0};
 	}

@@ -11,7 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SP_FBS SOURCE_PROFILER_FRAME_BUFFER_SIZE
+/* Per-frame state is kept for the most frames in flight; sp_fif of them
+ * are in use (source_profiler_set_frames_in_flight). */
+#define SP_MAX_FIF SOURCE_PROFILER_MAX_FRAMES_IN_FLIGHT
+extern uint32_t sp_fif; /* graphics thread */
 
 /* Relaxed access to atomics that one thread writes and others only read
  * under a seqlock or RCU: plain moves on x86, and no data race for TSan. */
@@ -102,7 +105,6 @@ uint64_t sp_alloc_count(void);
 size_t sp_alloc_bytes(void);
 
 void sp_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void sp_log_reset(void);
 
 /* --- rcu.c: grace periods for memory other threads may be reading -------- */
 
@@ -137,8 +139,8 @@ typedef struct sp_pass_stats { /* published per pass */
 
 typedef struct sp_pass_acc { /* graphics thread: a pass's per-frame sums */
 	uint32_t pass;
-	uint32_t cpu_ns[SP_FBS];
-	uint32_t gpu_ns[SP_FBS];
+	uint32_t cpu_ns[SP_MAX_FIF];
+	uint32_t gpu_ns[SP_MAX_FIF];
 } sp_pass_acc;
 
 typedef struct sp_pass_max_n { /* records equal to a pass column's maximum */
@@ -146,7 +148,7 @@ typedef struct sp_pass_max_n { /* records equal to a pass column's maximum */
 } sp_pass_max_n;
 
 typedef struct sp_frame_acc { /* graphics thread: one frame of one source */
-	uint32_t frame;
+	uint32_t frame; /* low bits of the frame number; `collected` guards a wrap */
 	uint32_t tick_ns;
 	uint32_t render_first_ns;
 	uint32_t gpu_first_ns;
@@ -185,7 +187,7 @@ typedef struct sp_entry {
 	uint32_t next_tick, next_render; /* lookup hints: who came next last frame */
 	uint32_t last_pass;              /* local index of the pass rendered last */
 	uint32_t pass_cap;
-	sp_frame_acc acc[SP_FBS];
+	sp_frame_acc acc[SP_MAX_FIF];
 	sp_pass_acc inline_passes[SP_INLINE_PASSES];
 
 	/* Published: written by the graphics thread under `seq`. */
@@ -206,7 +208,7 @@ typedef struct sp_entry {
 	uint32_t *rings; /* cpu records then gpu records, one allocation */
 	sp_pass_max_n *pass_max_n; /* inline_max_n, or the heap past 2 */
 	const char *trace_name;
-	uint64_t async_ts[SP_FBS];
+	uint64_t async_ts[SP_MAX_FIF];
 	sp_pass_max_n inline_max_n[SP_INLINE_PASSES];
 	sp_pass_stats inline_stats[SP_INLINE_PASSES];
 } __attribute__((aligned(64))) sp_entry;
@@ -301,7 +303,7 @@ struct sp_gpu_timer {
 enum { SP_TIMER_BEGUN = 1, SP_TIMER_ENDED, SP_TIMER_ORPHAN, SP_TIMER_EMPTY };
 
 typedef struct sp_gpu_slot {
-	uint32_t frame;    /* frame recorded into this slot */
+	uint64_t frame;    /* frame recorded into this slot */
 	bool on;           /* GPU timing was on for that frame */
 	bool closed;       /* render_end wrote the range end */
 	bool overflow;     /* a render found the pool full */
@@ -315,8 +317,13 @@ typedef struct sp_gpu_slot {
 	uint32_t timers_cap;
 } sp_gpu_slot;
 
-/* Graphics thread: opens slot `slot` for frame `frame` if GPU timing is on. */
-void sp_gpu_frame_begin(unsigned slot, uint32_t frame, bool gpu_on, uint32_t sources);
+/* Graphics thread, at frame_begin of a GPU-timed frame: makes the slot's
+ * pool hold the timers the frame is likely to need (the backend creates
+ * query objects here, before the renderer records commands). */
+void sp_gpu_prepare(unsigned slot, uint32_t sources);
+/* Graphics thread, at render_begin: opens slot `slot` for frame `frame` if
+ * GPU timing is on. */
+void sp_gpu_frame_begin(unsigned slot, uint64_t frame, bool gpu_on, uint32_t sources);
 void sp_gpu_frame_end(unsigned slot);
 sp_gpu_timer *sp_gpu_timer_begin(unsigned slot, uint32_t pass);
 /* Ends `t` if it is a live timer of `slot`; returns false for a bad pointer. */
@@ -324,13 +331,14 @@ bool sp_gpu_timer_end(unsigned slot, sp_gpu_timer *t);
 /* Reads slot's results for frame `frame` and checks them; false when the
  * frame has no GPU samples (off, or dropped as disjoint). Then the stamps
  * of timer i are sp_gpu_stamps()[2 + 2i] and [3 + 2i]. */
-bool sp_gpu_collect(unsigned slot, uint32_t frame);
+bool sp_gpu_collect(unsigned slot, uint64_t frame);
 const sp_gpu_timer *sp_gpu_timers(unsigned slot);
 const uint64_t *sp_gpu_stamps(void);
 uint32_t sp_gpu_timer_index(unsigned slot, const sp_gpu_timer *t);
 void sp_gpu_reset_slots(void);
 void sp_gpu_shutdown(void);
 bool sp_gpu_has_backend(void);
+bool sp_gpu_costly(void); /* the backend's timers are costly: sample, measure empty timers */
 int64_t sp_gpu_cpu_offset(void);
 void sp_gpu_frame_range(uint64_t *avg, uint64_t *max); /* any thread */
 /* ns subtracted from every GPU timer of `pass` (its empty timers' median),
@@ -338,7 +346,8 @@ void sp_gpu_frame_range(uint64_t *avg, uint64_t *max); /* any thread */
 uint64_t sp_gpu_overhead(uint32_t pass);
 uint64_t sp_gpu_overhead_mean(void);
 extern _Atomic uint32_t sp_gpu_capacity_pub;
-uint32_t sp_current_frame(void); /* graphics thread */
+uint64_t sp_current_frame(void); /* graphics thread */
+unsigned sp_current_slot(void);   /* graphics thread */
 
 /* --- source_profiler.c: state shared by the profiler's files ------------- */
 
@@ -359,6 +368,20 @@ static inline void sp_count_add(_Atomic uint64_t *c, uint64_t n)
 /* Graphics thread. */
 extern uint32_t sp_capacity;
 extern uint64_t sp_saturated_local;
+
+/* --- sampler.c: which frames are GPU-timed (source_profiler_gpu_set_budget) - */
+
+/* frame_begin: whether this frame is to be GPU-timed, given that GPU timing
+ * is on and a backend installed (`gpu`), and the clock now. */
+bool sp_sampler_frame_begin(bool gpu, uint64_t now);
+/* render_begin: the frame's GPU timing is final (`timed`, false after a
+ * skip), `renders` asked for a timer in the frame before. */
+void sp_sampler_commit(bool timed);
+/* frame_collect of the frame being recorded: its duration since its
+ * frame_begin, and how many renders asked for a GPU timer in it. */
+void sp_sampler_frame_end(uint64_t now, uint32_t renders);
+void sp_sampler_reset(void);    /* profiler enabled: forget what was measured */
+void sp_sampler_shutdown(void); /* and the budget */
 
 /* --- trace.c: hooks called while a capture records ------------------------ */
 

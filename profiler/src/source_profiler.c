@@ -15,11 +15,13 @@
 sp_counters sp_count;
 uint32_t sp_capacity = 60 * SOURCE_PROFILER_WINDOW_SECONDS;
 uint64_t sp_saturated_local;
+uint32_t sp_fif = SOURCE_PROFILER_FRAME_BUFFER_SIZE;
 
 static _Atomic(sp_entry *) g_chunks[SP_MAX_CHUNKS];
 static _Atomic uint32_t g_high_water; /* entries [0, high_water) were handed out */
 static _Atomic uint32_t g_sources;    /* live entries */
 static _Atomic uint32_t g_capacity_pub = 60 * SOURCE_PROFILER_WINDOW_SECONDS;
+static _Atomic uint32_t g_fif_pub = SOURCE_PROFILER_FRAME_BUFFER_SIZE;
 
 static _Atomic bool g_enable_next, g_gpu_enable_next;
 static _Atomic bool g_live, g_gpu_live;
@@ -28,9 +30,12 @@ static _Atomic bool g_live, g_gpu_live;
 static struct {
 	bool on;        /* profiling the frame being recorded */
 	bool gpu_frame; /* GPU timing for the frame being recorded */
-	uint32_t frame; /* number of the frame being recorded */
-	uint32_t on_since; /* first frame recorded since profiling was enabled */
+	bool gpu_possible; /* GPU timing on and a backend: the sampler decides */
+	uint64_t frame; /* number of the frame being recorded */
+	uint64_t on_since; /* first frame recorded since profiling was enabled */
+	unsigned slot;  /* frame % sp_fif */
 	uint32_t pass;  /* current pass id */
+	uint32_t timer_asks; /* renders of this frame that asked for a GPU timer */
 	uint32_t gen;   /* last generation handed to an entry */
 	uint32_t *free_idx;
 	uint32_t n_free, free_cap;
@@ -85,9 +90,14 @@ bool sp_gpu_live(void)
 	return atomic_load_explicit(&g_gpu_live, memory_order_relaxed);
 }
 
-uint32_t sp_current_frame(void)
+uint64_t sp_current_frame(void)
 {
 	return g.frame;
+}
+
+unsigned sp_current_slot(void)
+{
+	return g.slot;
 }
 
 static inline void seq_begin(sp_entry *e)
@@ -168,8 +178,10 @@ static uint32_t entry_create(uintptr_t key)
 	e->pass_max_n = e->inline_max_n;
 	e->pass_cap = SP_INLINE_PASSES;
 	e->cpu_head = e->gpu_head = 0;
-	for (unsigned s = 0; s < SP_FBS; s++)
-		e->acc[s].frame = g.frame - SP_FBS - 1;
+	/* Marked collected: no frame can match them until a tick rewrites them. */
+	for (unsigned s = 0; s < SP_MAX_FIF; s++)
+		e->acc[s] = (sp_frame_acc){.frame = (uint32_t)(g.frame - SP_MAX_FIF - 1),
+					   .first_timer = SP_NO_ENTRY, .collected = 1};
 	atomic_store_explicit(&e->name, m ? m->name : NULL, memory_order_release);
 	atomic_store_explicit(&e->async, a, memory_order_release);
 	seq_begin(e);
@@ -396,22 +408,67 @@ void source_profiler_frame_begin(void)
 		g.on = true;
 		g.on_since = g.frame + 1;
 		reset_counters();
+		sp_sampler_reset();
 		atomic_store(&g_live, true);
 	}
-	g.gpu_frame = g.on && atomic_load(&g_gpu_enable_next) && sp_gpu_has_backend();
-	atomic_store(&g_gpu_live, g.gpu_frame);
+	g.gpu_possible = g.on && atomic_load(&g_gpu_enable_next) && sp_gpu_has_backend();
+	atomic_store(&g_gpu_live, g.gpu_possible);
 	g.frame++;
+	g.slot = (unsigned)(g.frame % sp_fif);
 	g.pass = 0;
+	g.timer_asks = 0;
 	g.tick_prev = g.render_prev = SP_NO_ENTRY;
 	g.tick_next = g.tick_first;
 	g.render_next = g.render_first;
 
-	if (atomic_load_explicit(&sp_trace_recording, memory_order_relaxed) || g.on) {
-		uint64_t now = sp_now();
+	bool trace = atomic_load_explicit(&sp_trace_recording, memory_order_relaxed);
+	uint64_t now = trace || g.on ? sp_now() : 0;
+	if (trace || g.on) {
 		sp_trace_maintain(now);
 		if (atomic_load_explicit(&sp_trace_recording, memory_order_relaxed))
-			sp_trace_frame(g.frame, now);
+			sp_trace_frame((uint32_t)g.frame, now);
 	}
+	g.gpu_frame = g.on && sp_sampler_frame_begin(g.gpu_possible, now);
+	if (g.gpu_frame)
+		sp_gpu_prepare(g.slot, LD(g_sources));
+}
+
+bool source_profiler_gpu_frame_timed(void)
+{
+	return g.gpu_frame;
+}
+
+void source_profiler_set_frames_in_flight(uint32_t n)
+{
+	if (n < 1 || n > SP_MAX_FIF) {
+		sp_log(SOURCE_PROFILER_LOG_WARNING,
+		       "set_frames_in_flight(%u): must be 1 to %u; keeping %u", n, SP_MAX_FIF, sp_fif);
+		ignored();
+		return;
+	}
+	if (n == sp_fif)
+		return;
+	sp_fif = n;
+	atomic_store(&g_fif_pub, n);
+	/* Frames recorded so far would be collected from the wrong slots. */
+	g.on_since = g.frame + 1;
+	g.slot = (unsigned)(g.frame % sp_fif);
+	sp_gpu_reset_slots();
+}
+
+uint32_t source_profiler_frames_in_flight(void)
+{
+	return atomic_load(&g_fif_pub);
+}
+
+uint32_t source_profiler_frame_slot(void)
+{
+	return g.slot;
+}
+
+uint64_t source_profiler_frame_index(void)
+{
+	return g.frame;
 }
 
 uint64_t source_profiler_source_tick_start(void)
@@ -467,10 +524,10 @@ void source_profiler_source_tick_end(const void *source, uint64_t start)
 		return;
 	link_tick(idx);
 	sp_entry *e = entry_fast(idx);
-	unsigned slot = g.frame % SP_FBS;
+	unsigned slot = g.slot;
 	sp_frame_acc *a = &e->acc[slot];
 	uint32_t dur = sp_sat32(end - start, &sp_saturated_local);
-	if (a->frame != g.frame) {
+	if (a->frame != (uint32_t)g.frame) {
 		/* Collect zeroes the pass sums it pushed; only a frame that was
 		 * never collected leaves some behind. */
 		if (SP_UNLIKELY(!a->collected && a->renders)) {
@@ -478,7 +535,8 @@ void source_profiler_source_tick_end(const void *source, uint64_t start)
 			for (uint32_t p = 0; p < passes; p++)
 				e->passes[p].cpu_ns[slot] = e->passes[p].gpu_ns[slot] = 0;
 		}
-		*a = (sp_frame_acc){.frame = g.frame, .tick_ns = dur, .first_timer = SP_NO_ENTRY};
+		*a = (sp_frame_acc){.frame = (uint32_t)g.frame, .tick_ns = dur,
+				    .first_timer = SP_NO_ENTRY};
 		uint32_t next = e->next_tick;
 		if (next < LD(g_high_water))
 			sp_prefetch(entry_fast(next));
@@ -488,19 +546,24 @@ void source_profiler_source_tick_end(const void *source, uint64_t start)
 		a->tick_ns = sp_sat32(sum, &sp_saturated_local);
 	}
 	if (atomic_load_explicit(&sp_trace_recording, memory_order_relaxed))
-		sp_trace_cpu(e, SP_TRACE_TICK, 0, start, end, g.frame);
+		sp_trace_cpu(e, SP_TRACE_TICK, 0, start, end, (uint32_t)g.frame);
 }
 
 void source_profiler_render_begin(void)
 {
 	if (!g.on)
 		return;
-	sp_gpu_frame_begin(g.frame % SP_FBS, g.frame, g.gpu_frame, LD(g_sources));
+	if (g.gpu_possible)
+		sp_sampler_commit(g.gpu_frame);
+	sp_gpu_frame_begin(g.slot, g.frame, g.gpu_frame, LD(g_sources));
 }
 
 void source_profiler_gpu_skip_frame(void)
 {
+	/* A frame the renderer keeps untimed does not count towards the
+	 * sampler's N (see sp_sampler_commit). */
 	g.gpu_frame = false;
+	g.gpu_possible = false;
 }
 
 uint64_t source_profiler_source_render_begin(sp_gpu_timer **timer)
@@ -509,8 +572,11 @@ uint64_t source_profiler_source_render_begin(sp_gpu_timer **timer)
 		*timer = NULL;
 	if (!g.on)
 		return 0;
-	if (timer && g.gpu_frame)
-		*timer = sp_gpu_timer_begin(g.frame % SP_FBS, g.pass);
+	if (timer) {
+		g.timer_asks++;
+		if (g.gpu_frame)
+			*timer = sp_gpu_timer_begin(g.slot, g.pass);
+	}
 	return sp_now();
 }
 
@@ -541,7 +607,7 @@ void source_profiler_source_render_end(const void *source, uint64_t start, sp_gp
 	if (!g.on)
 		return;
 	uint64_t end = sp_now();
-	unsigned slot = g.frame % SP_FBS;
+	unsigned slot = g.slot;
 	if (timer && !sp_gpu_timer_end(slot, timer)) {
 		ignored();
 		timer = NULL;
@@ -564,7 +630,7 @@ void source_profiler_source_render_end(const void *source, uint64_t start, sp_gp
 		sp_prefetch(next->passes);
 	}
 	sp_frame_acc *a = &e->acc[slot];
-	if (SP_UNLIKELY(a->frame != g.frame)) {
+	if (SP_UNLIKELY(a->frame != (uint32_t)g.frame)) {
 		ignored(); /* not ticked this frame */
 		return;
 	}
@@ -589,19 +655,19 @@ void source_profiler_source_render_end(const void *source, uint64_t start, sp_gp
 		a->first_timer = sp_gpu_timer_index(slot, timer);
 	}
 	if (atomic_load_explicit(&sp_trace_recording, memory_order_relaxed))
-		sp_trace_cpu(e, SP_TRACE_RENDER, g.pass, start, end, g.frame);
+		sp_trace_cpu(e, SP_TRACE_RENDER, g.pass, start, end, (uint32_t)g.frame);
 }
 
 void source_profiler_render_end(void)
 {
 	if (!g.on)
 		return;
-	sp_gpu_frame_end(g.frame % SP_FBS);
+	sp_gpu_frame_end(g.slot);
 }
 
 /* Adds the durations of the source's GPU timers in the collected frame to
  * its accumulators. */
-static void gpu_sums(sp_entry *e, unsigned slot, uint32_t frame)
+static void gpu_sums(sp_entry *e, unsigned slot, uint64_t frame)
 {
 	sp_frame_acc *a = &e->acc[slot];
 	const sp_gpu_timer *timers = sp_gpu_timers(slot);
@@ -622,7 +688,7 @@ static void gpu_sums(sp_entry *e, unsigned slot, uint32_t frame)
 		uint64_t sum = (uint64_t)e->passes[t->pass_local].gpu_ns[slot] + dur;
 		e->passes[t->pass_local].gpu_ns[slot] = sp_sat32(sum, &sp_saturated_local);
 		if (trace)
-			sp_trace_gpu(e, t->pass, begin, end, frame);
+			sp_trace_gpu(e, t->pass, begin, end, (uint32_t)frame);
 	}
 }
 
@@ -630,9 +696,12 @@ void source_profiler_frame_collect(void)
 {
 	if (!g.on)
 		return;
-	uint32_t frame = g.frame - (SP_FBS - 1);
-	if (g.frame >= SP_FBS && (int32_t)(frame - g.on_since) >= 0) {
-		unsigned slot = frame % SP_FBS;
+	sp_sampler_frame_end(sp_now(), g.timer_asks);
+	/* Wide frame numbers: a 32-bit difference stopped collection after
+	 * 2^31 frames (25 days at 1000 fps). */
+	uint64_t frame = g.frame - (sp_fif - 1);
+	if (g.frame >= sp_fif && frame >= g.on_since) {
+		unsigned slot = (unsigned)(frame % sp_fif);
 		bool gpu = sp_gpu_collect(slot, frame);
 		uint32_t hw = LD(g_high_water);
 		for (uint32_t i = 0; i < hw; i++) {
@@ -659,7 +728,7 @@ void source_profiler_frame_collect(void)
 				}
 			}
 			sp_frame_acc *a = &e->acc[slot];
-			if (!LD(e->key) || a->frame != frame)
+			if (!LD(e->key) || a->frame != (uint32_t)frame || a->collected)
 				continue;
 			if (gpu && !a->gpu_missing)
 				gpu_sums(e, slot, frame);
@@ -771,11 +840,11 @@ void source_profiler_async_frame_rendered(const void *source, uint64_t frame_ts_
 	if (idx == SP_NO_ENTRY)
 		return;
 	sp_entry *e = entry_fast(idx);
-	sp_frame_acc *a = &e->acc[g.frame % SP_FBS];
-	if (a->frame != g.frame)
+	sp_frame_acc *a = &e->acc[g.slot];
+	if (a->frame != (uint32_t)g.frame)
 		return;
 	a->has_async_ts = 1;
-	e->async_ts[g.frame % SP_FBS] = frame_ts_ns;
+	e->async_ts[g.slot] = frame_ts_ns;
 }
 
 size_t source_profiler_copy_samples(const void *source, source_profiler_series series,
@@ -972,6 +1041,9 @@ void source_profiler_shutdown(void)
 	sp_retire_flush();
 	sp_capacity = 60 * SOURCE_PROFILER_WINDOW_SECONDS;
 	atomic_store(&g_capacity_pub, sp_capacity);
+	sp_fif = SOURCE_PROFILER_FRAME_BUFFER_SIZE;
+	atomic_store(&g_fif_pub, sp_fif);
+	sp_sampler_shutdown();
 	source_profiler_set_clock(NULL, NULL);
 	reset_counters();
 }

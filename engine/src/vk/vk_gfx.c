@@ -15,6 +15,20 @@ static VkCommandBuffer cmd(void)
 
 static bool g_indexed; /* the vertices applied last came with indices */
 
+srcprof_vk_timer *vk_timer;
+
+static srcprof_gpu_timing timing_mode(eng_gpu_timing t)
+{
+	switch (t) {
+	case ENG_GPU_TIMING_PLAIN:
+		return SRCPROF_GPU_TIMING_PLAIN;
+	case ENG_GPU_TIMING_FLUSHED:
+		return SRCPROF_GPU_TIMING_FLUSHED;
+	default:
+		return SRCPROF_GPU_TIMING_AUTO;
+	}
+}
+
 static eng_result init_frames(void)
 {
 	for (int i = 0; i < VK_FIF; i++) {
@@ -124,14 +138,23 @@ static eng_result vk_init(const eng_gfx_desc *desc)
 	vg.shader_dir = eng_shader_dir(desc->shader_dir);
 	vg.main_format = vt.format;
 	vg.depth_format = vt.depth_format;
-	bool flushed = desc->gpu_timing == ENG_GPU_TIMING_FLUSHED ||
-		       (desc->gpu_timing == ENG_GPU_TIMING_AUTO &&
-			vk.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU);
-	vk_timer_init(flushed); /* without timestamps GPU timing stays off */
+	/* Without timestamps the timer is NULL and GPU timing stays off. */
+	vk_timer = srcprof_vk_timer_create(&(srcprof_vk_timer_desc){
+		.instance = vk.instance,
+		.physical_device = vk.physical,
+		.device = vk.device,
+		.queue_family = vk.queue_family,
+		.get_instance_proc_addr = vkGetInstanceProcAddr,
+		.get_device_proc_addr = vkGetDeviceProcAddr,
+		.frames_in_flight = VK_FIF,
+		.timing = timing_mode(desc->gpu_timing),
+		.host_query_reset = true, /* vk_device_init enables it */
+		.calibrated_timestamps = vk.calibrated_timestamps,
+	});
 	vg.ready = true;
 	eng_info("vulkan: %s (%s), %ux%u %s, GPU timing %s", vk.props.deviceName, vk.driver,
 		 vt.extent.width, vt.extent.height, vt.headless ? "offscreen" : "swapchain",
-		 vk_timer_backend() ? vk_timer_mode() : "unavailable");
+		 vk_timer ? srcprof_vk_timer_mode(vk_timer) : "unavailable");
 	return ENG_OK;
 }
 
@@ -178,7 +201,8 @@ static void vk_shutdown(void)
 			vkDestroyDescriptorSetLayout(vk.device, vg.ubo_layout, NULL);
 		if (vg.image_layout)
 			vkDestroyDescriptorSetLayout(vk.device, vg.image_layout, NULL);
-		vk_timer_shutdown();
+		srcprof_vk_timer_destroy(vk_timer);
+		vk_timer = NULL;
 		vk_target_shutdown();
 	}
 	free(vg.screenshot);
@@ -193,7 +217,7 @@ static void vk_get_info(eng_gfx_info *info)
 	snprintf(info->device, sizeof info->device, "%s", vk.props.deviceName);
 	snprintf(info->driver, sizeof info->driver, "%s", vk.driver);
 	info->software = vk.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
-	info->gpu_timing = vk_timer_backend() ? vk_timer_mode() : "unavailable";
+	info->gpu_timing = vk_timer ? srcprof_vk_timer_mode(vk_timer) : "unavailable";
 	info->width = vt.extent.width;
 	info->height = vt.extent.height;
 }
@@ -285,7 +309,7 @@ static bool vk_begin_frame(void)
 	}
 	if (begin_commands(slot) != ENG_OK)
 		return false;
-	vk_timer_begin_frame(slot, cmd());
+	srcprof_vk_timer_begin_frame(vk_timer, cmd());
 	if (!vt.headless) {
 		/* The acquire semaphore is waited at color output: the first use
 		 * of the image chains to it. */
@@ -360,7 +384,6 @@ static eng_result submit(bool present)
 	if (sw)
 		vk_transition(cmd(), &sw->state, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
 			      VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE, false);
-	vk_timer_begin_frame(0, VK_NULL_HANDLE); /* no stamps outside a frame */
 	vg.recording = false;
 	VK_CHECK_RET(vkEndCommandBuffer(f->cmd));
 	VkCommandBufferSubmitInfo cbi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
@@ -524,9 +547,6 @@ static void vk_begin_pass(const eng_pass_desc *desc)
 		.pDepthAttachment = main ? &depth : NULL,
 	};
 	vkCmdBeginRendering(cmd(), &ri);
-	vk_timer_note_work();
-	if (!vg.isolated)
-		vk_timer_settle(cmd());
 	VkViewport vp = {(float)a.x, (float)a.y, (float)a.w, (float)a.h, 0.0f, 1.0f};
 	VkRect2D sc = {{a.x, a.y}, {a.w, a.h}};
 	vkCmdSetViewport(cmd(), 0, 1, &vp);
@@ -541,7 +561,6 @@ static void vk_end_pass(void)
 	if (!vg.in_pass)
 		return;
 	vkCmdEndRendering(cmd());
-	vk_timer_note_work();
 	vg.in_pass = false;
 	if (vg.pass_color) /* an image target is sampled next */
 		vk_transition(cmd(), vg.pass_color, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
@@ -618,7 +637,6 @@ static void vk_draw(uint32_t first, uint32_t count, uint32_t instances)
 		vkCmdDrawIndexed(cmd(), count, instances, first, 0, 0);
 	else
 		vkCmdDraw(cmd(), count, instances, first, 0);
-	vk_timer_note_work();
 }
 
 static void vk_update_image(eng_image h, const void *rgba)
@@ -641,7 +659,6 @@ static void vk_update_image(eng_image h, const void *rgba)
 	};
 	vkCmdCopyBufferToImage(cmd(), s.buffer, img->state.image,
 			       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
-	vk_timer_note_work();
 	vk_transition(cmd(), &img->state, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
 		      VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, VK_ACCESS_2_SHADER_READ_BIT,
 		      false);
@@ -732,7 +749,7 @@ static uint32_t vk_validation_messages(void)
 
 static const sp_gpu_timer_backend *vk_gpu_timer(void)
 {
-	return vk_timer_backend();
+	return srcprof_vk_timer_backend(vk_timer);
 }
 
 const eng_gfx_backend *vk_gfx_backend(void)

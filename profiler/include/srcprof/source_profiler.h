@@ -48,9 +48,19 @@
 extern "C" {
 #endif
 
-/* Frames between recording a frame and collecting it, plus one. Equals the
- * renderer's frames in flight (NUM_TEXTURES). */
+/* What this header declares is the library's interface: exported from the
+ * shared library, global in the static one. Everything else is hidden. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
+/* Frames between recording a frame and collecting it, plus one, by default:
+ * the renderer's frames in flight (NUM_TEXTURES). Renderers that run more
+ * (or fewer) call source_profiler_set_frames_in_flight(). */
 #define SOURCE_PROFILER_FRAME_BUFFER_SIZE 2
+
+/* The most frames in flight source_profiler_set_frames_in_flight accepts. */
+#define SOURCE_PROFILER_MAX_FRAMES_IN_FLIGHT 4
 
 /* Length of the rolling window, in seconds of frames. */
 #define SOURCE_PROFILER_WINDOW_SECONDS 5
@@ -174,6 +184,76 @@ void source_profiler_set_clock(uint64_t (*now_ns)(void *user), void *user);
 
 /* --- srcprof extensions --------------------------------------------------- */
 
+/* Sets the renderer's frames in flight, 1 to SOURCE_PROFILER_MAX_FRAMES_IN_FLIGHT
+ * (default SOURCE_PROFILER_FRAME_BUFFER_SIZE): the samples of frame N are
+ * collected at the end of frame N + n - 1, and GPU timer backends get n
+ * frame slots. Graphics thread, between frames. Samples of frames not yet
+ * collected are dropped; collected statistics are kept. Other values are
+ * ignored (logged, counted in ignored_calls). */
+void source_profiler_set_frames_in_flight(uint32_t n);
+
+/* The frames in flight in force. Any thread. */
+uint32_t source_profiler_frames_in_flight(void);
+
+/* The frame slot (0 to frames in flight - 1) of the frame being recorded,
+ * from its frame_begin to its frame_collect: for GPU timer backends that
+ * prepare a slot's queries when the renderer begins its command buffer
+ * (srcprof/vulkan.h). Graphics thread. */
+uint32_t source_profiler_frame_slot(void);
+
+/* The number of the frame being recorded: frame_begin calls since start
+ * (never reset, 0 before the first). Graphics thread. */
+uint64_t source_profiler_frame_index(void);
+
+/* --- GPU sampling ---------------------------------------------------------
+ * Where each GPU timer is costly (the backend says so: flushed timestamps on
+ * software devices cost a flush each), timing every render of every frame
+ * would slow the frame down and change it. The profiler then GPU-times all
+ * renders of one frame in N and no render of the others (they write and
+ * read no stamps), N chosen so that the timed frames cost about the budget's
+ * share of frame time: it measures what a timed frame costs beyond an
+ * untimed one (the timed frame and the frames in flight after it, against
+ * the median of recent untimed frames), and until it has, estimates it from
+ * the empty timers' cost. Where timers are cheap, every frame is timed.
+ * Renders of untimed frames get no timer (render_begin sets *timer to NULL)
+ * and leave the source without a GPU sample for that frame. */
+
+/* Share of frame time costly GPU timers may cost, in percent: (0, 100); 100
+ * or more times every frame; 0, a negative value or NaN restores the
+ * default, 1. Backends whose timers are cheap (sp_gpu_timer_backend.costly
+ * false) time every frame whatever the budget. From the next frame_begin.
+ * Any thread. */
+void source_profiler_gpu_set_budget(double percent);
+
+/* Whether the frame being recorded GPU-times its renders (decided at
+ * frame_begin; false after gpu_skip_frame, or while GPU timing is off).
+ * Graphics thread. */
+bool source_profiler_gpu_frame_timed(void);
+
+/* Makes the next frame with GPU timing on a timed one (a trace capture or a
+ * benchmark block that must start on one). Any thread. */
+void source_profiler_gpu_time_next_frame(void);
+
+typedef struct source_profiler_sampling {
+	double budget_pct;     /* the budget in force, percent (100: every frame) */
+	bool costly;           /* the backend's timers are costly: sampling applies */
+	bool frame_timed;      /* the frame being recorded, or the last one */
+	uint32_t timed_every;  /* one frame in this many is timed (1: every frame) */
+	uint64_t frames_timed; /* frames GPU-timed since the profiler was enabled */
+	/* What a timed frame costs beyond an untimed one, as measured (0 until
+	 * a timed frame stood alone), and the estimate from empty timers. */
+	uint64_t timed_cost_ns, estimated_cost_ns;
+	uint64_t frame_ns; /* the recent untimed frames' median (frame_begin to collect) */
+} source_profiler_sampling_t;
+
+/* Fills *s with the sampler's state. Any thread. */
+void source_profiler_get_sampling(source_profiler_sampling_t *s);
+
+/* Writes one line through the profiler's log (source_profiler_set_log), as
+ * printf. For GPU timer modules and engines that report beside it. Any
+ * thread. */
+void source_profiler_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Returns the id of the pass or view called `name` ("main", "preview",
  * "blur-h"), registering it on first use. Id 0 is "default", the pass renders
  * belong to until set_pass is called. Returns 0 for NULL or when
@@ -285,6 +365,10 @@ void source_profiler_set_log(void (*fn)(int level, const char *msg, void *user),
  * (off, 60 fps, no backend, no clock override). Graphics thread, no other
  * thread may be inside the profiler. */
 void source_profiler_shutdown(void);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }
