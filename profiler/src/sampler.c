@@ -12,7 +12,9 @@
  * span. Until a timed frame has stood alone, the cost is estimated from the
  * empty timers (which see only the GPU side of a flush) times the renders
  * of the last frame; and until an empty timer has been measured, every
- * frame is timed, so that there is something to estimate from.
+ * frame is timed, so that there is something to estimate from. Below a
+ * budget of 100%, at most one frame in (frames in flight + 2) is timed:
+ * each timed frame then has the untimed frames around it that measure it.
  *
  * Frame durations are frame_begin to frame_collect of the same frame on the
  * profiler clock, so frames the renderer runs without the profiler (a
@@ -124,7 +126,14 @@ bool sp_sampler_frame_begin(bool gpu, uint64_t now)
 		cost = S.excess_median;
 	double frame = S.untimed_median > 0 ? S.untimed_median : S.frame_avg;
 	double every = frame > 0 && cost > 0 ? cost / (b * frame) : 1.0;
-	S.every = every < 1.0 ? 1 : every > MAX_EVERY ? MAX_EVERY : (uint32_t)every;
+	/* Once there is an estimate, at least a span of untimed frames on
+	 * either side of each timed one, so that both keep being measured: an
+	 * estimate too low to sample on would otherwise time every frame and
+	 * never learn what that costs. */
+	double least = per_timer > 0 ? sp_fif + 2 : 1;
+	if (every < least)
+		every = least;
+	S.every = every > MAX_EVERY ? MAX_EVERY : (uint32_t)every;
 	atomic_store_explicit(&pub.every, S.every, memory_order_relaxed);
 	return gpu && (S.wait + 1 >= S.every || atomic_load(&g_time_next));
 }
