@@ -15,7 +15,17 @@
 typedef void (*check_fn)(void);
 void check_register(const char *name, check_fn fn);
 void check_fail(const char *file, int line, const char *msg);
-extern int check_failed;
+extern int check_failed, check_skipped;
+
+/* Ends the case as skipped, saying why (a truth test on a busy machine). */
+#define CHECK_SKIP(...)                                                               \
+	do {                                                                          \
+		printf("skipped: ");                                                  \
+		printf(__VA_ARGS__);                                                  \
+		printf("\n");                                                         \
+		check_skipped = 1;                                                    \
+		return;                                                               \
+	} while (0)
 
 #define TEST(name)                                                                    \
 	static void name(void);                                                       \
