@@ -45,6 +45,7 @@ typedef struct vk_slot {
 	VkQueryPool pool;
 	uint32_t capacity;  /* real stamps; the pool holds twice that when flushed */
 	bool reset_pending; /* created and not reset yet (no host reset) */
+	bool opened;        /* its last frame range opened: it has stamps to read */
 	uint64_t cpu_open_ns; /* profiler clock when the frame range opened */
 } vk_slot;
 
@@ -145,9 +146,12 @@ static uint32_t timer_reserve(void *user, uint32_t slot, uint32_t queries)
 static bool open_range(srcprof_vk_timer *t, uint32_t slot)
 {
 	vk_slot *s = &t->slots[slot];
-	bool armed = t->cmd && t->armed_frame == source_profiler_frame_index() + 1 &&
+	bool armed = s->pool && t->cmd && t->armed_frame == source_profiler_frame_index() + 1 &&
 		     t->armed_slot == slot;
-	if (!armed || s->reset_pending) {
+	s->opened = armed && !s->reset_pending;
+	if (!s->opened) {
+		/* Its queries hold an older frame's stamps (or none): read
+		 * nothing from them. */
 		if (!t->warned_unarmed)
 			source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
 					    "vulkan timer: a frame's GPU range opened without "
@@ -166,7 +170,7 @@ static void timer_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp 
 {
 	srcprof_vk_timer *t = user;
 	if (kind == SP_GPU_STAMP_FRAME_BEGIN)
-		t->frame_open = slot < t->n_slots && t->slots[slot].pool && open_range(t, slot);
+		t->frame_open = slot < t->n_slots && open_range(t, slot);
 	if (!t->frame_open || slot != t->armed_slot || query >= t->slots[slot].capacity)
 		return;
 	vk_slot *s = &t->slots[slot];
@@ -210,7 +214,8 @@ static void measure_offset(srcprof_vk_timer *t, const vk_slot *s, uint64_t gpu_o
 static sp_gpu_read timer_read(void *user, uint32_t slot, uint32_t count, uint64_t *ns)
 {
 	srcprof_vk_timer *t = user;
-	if (slot >= t->n_slots || !count || count > t->slots[slot].capacity)
+	if (slot >= t->n_slots || !count || count > t->slots[slot].capacity ||
+	    !t->slots[slot].opened)
 		return SP_GPU_READ_NOT_READY;
 	vk_slot *s = &t->slots[slot];
 	VkResult r = t->fn.GetQueryPoolResults(
