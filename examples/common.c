@@ -24,6 +24,15 @@ bool ex_parse(int argc, char **argv, const char *prog, ex_options *o)
 			o->check = true;
 		} else if (strcmp(argv[i], "--validate") == 0) {
 			o->validate = true;
+		} else if (strcmp(argv[i], "--timing") == 0 && i + 1 < argc) {
+			const char *m = argv[++i];
+			o->timing = !strcmp(m, "auto") ? 0 : !strcmp(m, "plain") ? 1
+							   : !strcmp(m, "flushed") ? 2 : -1;
+			if (o->timing < 0) {
+				fprintf(stderr, "%s: --timing takes auto, plain or flushed (got '%s')\n",
+					prog, m);
+				return false;
+			}
 		} else if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) {
 			char *end;
 			unsigned long n = strtoul(argv[++i], &end, 10);
@@ -34,7 +43,10 @@ bool ex_parse(int argc, char **argv, const char *prog, ex_options *o)
 			}
 			o->frames = (uint32_t)n;
 		} else {
-			fprintf(stderr, "usage: %s [--frames N] [--check] [--validate]\n", prog);
+			fprintf(stderr,
+				"usage: %s [--frames N] [--check] [--validate] "
+				"[--timing auto|plain|flushed]\n",
+				prog);
 			return false;
 		}
 	}

@@ -24,6 +24,7 @@ extern ex_object ex_objects[EX_OBJECTS];
 
 typedef struct ex_options {
 	uint32_t frames; /* frames to run and report (default 120) */
+	int timing;      /* srcprof_gpu_timing: 0 auto, 1 plain, 2 flushed */
 	bool check;      /* measure in-frame against alone, exit 1 when untrue */
 	bool validate;   /* API validation; any message fails the run */
 } ex_options;

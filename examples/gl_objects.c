@@ -4,7 +4,7 @@
  * marked "srcprof" are all the profiling it takes. GL functions come from
  * libOpenGL directly; the timer loads its own through eglGetProcAddress.
  *
- *     gl_objects [--frames N] [--check] [--validate]
+ *     gl_objects [--frames N] [--check] [--validate] [--timing auto|plain|flushed]
  *
  * --check measures each object in the frame against the object drawn alone
  * (see common.c); --validate makes a debug context and fails on any
@@ -232,7 +232,8 @@ int main(int argc, char **argv)
 	make_scene();
 
 	g.timer = srcprof_gl_timer_create(&(srcprof_gl_timer_desc){
-		.get_proc_address = (srcprof_gl_proc(*)(const char *))eglGetProcAddress}); /* srcprof */
+		.get_proc_address = (srcprof_gl_proc(*)(const char *))eglGetProcAddress, /* srcprof */
+		.timing = (srcprof_gpu_timing)o.timing}); /* (--timing; 0 is auto) */
 	source_profiler_set_gpu_backend(srcprof_gl_timer_backend(g.timer));              /* srcprof */
 	for (int i = 0; i < EX_OBJECTS; i++)
 		source_profiler_set_source_name(&ex_objects[i], ex_objects[i].name); /* srcprof */

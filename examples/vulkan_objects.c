@@ -3,7 +3,7 @@
  * object with the installed srcprof package (srcprof::vulkan). The lines
  * marked "srcprof" are all the profiling it takes.
  *
- *     vulkan_objects [--frames N] [--check] [--validate]
+ *     vulkan_objects [--frames N] [--check] [--validate] [--timing auto|plain|flushed]
  *
  * --check measures each object in the frame against the object drawn alone
  * and fails when they disagree (see common.c); --validate runs under the
@@ -414,13 +414,12 @@ int main(int argc, char **argv)
 	make_commands();
 
 	source_profiler_set_frames_in_flight(FIF); /* srcprof */
-	g.timer = srcprof_vk_timer_create(&(srcprof_vk_timer_desc){
-		/* srcprof */
+	g.timer = srcprof_vk_timer_create(&(srcprof_vk_timer_desc){ /* srcprof (5 lines) */
 		.instance = g.instance,
 		.physical_device = g.gpu,
 		.device = g.device,
 		.queue_family = g.family,
-	});
+		.timing = (srcprof_gpu_timing)o.timing}); /* (--timing; 0 is auto) */
 	source_profiler_set_gpu_backend(srcprof_vk_timer_backend(g.timer)); /* srcprof */
 	for (int i = 0; i < EX_OBJECTS; i++)
 		source_profiler_set_source_name(&ex_objects[i], ex_objects[i].name); /* srcprof */
