@@ -9,10 +9,16 @@ execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefi
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "cmake --install failed")
 endif()
+if(SHARED)
+  set(lib_suffix .so)
+else()
+  set(lib_suffix .a)
+endif()
 foreach(f include/srcprof/source_profiler.h include/srcprof/perf_block.h
           include/srcprof/gpu_timer.h include/srcprof/machine.h include/srcprof/vulkan.h
-          include/srcprof/gl.h ${LIBDIR}/libsrcprof.a ${LIBDIR}/libsrcprof-vulkan.a
-          ${LIBDIR}/libsrcprof-gl.a ${LIBDIR}/pkgconfig/srcprof.pc
+          include/srcprof/gl.h ${LIBDIR}/libsrcprof${lib_suffix}
+          ${LIBDIR}/libsrcprof-vulkan${lib_suffix} ${LIBDIR}/libsrcprof-gl${lib_suffix}
+          ${LIBDIR}/pkgconfig/srcprof.pc
           ${LIBDIR}/pkgconfig/srcprof-vulkan.pc ${LIBDIR}/pkgconfig/srcprof-gl.pc
           ${LIBDIR}/cmake/srcprof/srcprofConfig.cmake)
   if(NOT EXISTS ${prefix}/${f})
@@ -43,6 +49,7 @@ endif()
 separate_arguments(flags UNIX_COMMAND "${flags}")
 run("building the pkg-config consumer (flags: ${flags})"
     cc -std=gnu11 ${SOURCE_DIR}/consumer.c -o ${WORK_DIR}/pc-consumer ${flags})
+set(ENV{LD_LIBRARY_PATH} ${prefix}/${LIBDIR}) # for a shared build (SRCPROF_SHARED)
 run("the pkg-config consumer" ${WORK_DIR}/pc-consumer)
 
 run("configuring the examples"
