@@ -74,7 +74,8 @@ static bool take_snapshot(sp_entry *e, uintptr_t key, snapshot *s, bool with_pas
 bool sp_entry_result(sp_entry *e, uintptr_t key, profiler_result_t *out)
 {
 	snapshot s;
-	if (!take_snapshot(e, key, &s, false))
+	/* No sample collected yet: "no data yet", as OBS says, not zeros. */
+	if (!take_snapshot(e, key, &s, false) || !s.cpu_count)
 		return false;
 	profiler_result_t r = {0};
 	if (s.cpu_count) {
@@ -143,7 +144,7 @@ size_t source_profiler_fill_pass_results(const void *source, source_profiler_pas
 	unsigned idx = sp_rcu_enter();
 	if (sp_live()) {
 		sp_entry *e = sp_entry_at(sp_table_find(key));
-		ok = e && take_snapshot(e, key, &s, true);
+		ok = e && take_snapshot(e, key, &s, true) && s.cpu_count;
 	}
 	sp_rcu_exit(idx);
 	if (!ok)
@@ -172,7 +173,7 @@ bool source_profiler_get_sample_counts(const void *source, uint32_t *cpu, uint32
 	unsigned idx = sp_rcu_enter();
 	if (sp_live()) {
 		sp_entry *e = sp_entry_at(sp_table_find(key));
-		ok = e && take_snapshot(e, key, &s, false);
+		ok = e && take_snapshot(e, key, &s, false) && s.cpu_count;
 	}
 	sp_rcu_exit(idx);
 	if (!ok)

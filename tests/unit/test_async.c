@@ -6,6 +6,14 @@
 static int v, plain;
 static const void *const one[] = {&v};
 
+/* Two frames: the source's entry exists and its first frame is collected
+ * (fill_result has data from then on). */
+static void enter(void)
+{
+	fx_frame(one, 1, 10, 10, 0);
+	fx_frame(one, 1, 10, 10, 0);
+}
+
 /* Frames received at the given gaps (ns), starting now. */
 static void receive(const uint64_t *gaps, int n)
 {
@@ -19,7 +27,7 @@ TEST(input_fps_from_even_gaps)
 {
 	fx_init(false);
 	source_profiler_set_async(&v, true);
-	fx_frame(one, 1, 10, 10, 0); /* creates the entry */
+	enter();
 	uint64_t gaps[11];
 	for (int i = 0; i < 11; i++)
 		gaps[i] = 33333333;
@@ -34,7 +42,7 @@ TEST(input_fps_from_uneven_gaps)
 {
 	fx_init(false);
 	source_profiler_set_async(&v, true);
-	fx_frame(one, 1, 10, 10, 0);
+	enter();
 	uint64_t gaps[] = {1, 10000000, 20000000, 30000000};
 	receive(gaps, 4);
 	profiler_result_t r = fx_result(&v);
@@ -47,7 +55,7 @@ TEST(fewer_than_two_timestamps_give_zeros)
 {
 	fx_init(false);
 	source_profiler_set_async(&v, true);
-	fx_frame(one, 1, 10, 10, 0);
+	enter();
 	source_profiler_async_frame_received(&v);
 	profiler_result_t r = fx_result(&v);
 	CHECK_EQ(r.async_input, 0);
@@ -127,9 +135,11 @@ TEST(frames_received_before_the_first_tick_are_not_counted)
 	fx_tick(&v, 10);
 	fx_render_begin();
 	fx_end();
+	fx_frame(one, 1, 10, 10, 0); /* frame 1 collected: fill_result has data */
 	fx_now += 5000;
 	source_profiler_async_frame_received(&v);
 	/* Only one timestamp since the entry exists: no pair yet. */
+	CHECK(source_profiler_fill_result(&v, &(profiler_result_t){0}));
 	CHECK_EQ(fx_result(&v).async_input, 0);
 	fx_now += 5000;
 	source_profiler_async_frame_received(&v);
@@ -159,14 +169,15 @@ TEST(async_mark_lasts_until_removal_across_disable)
 	fx_frame(one, 1, 10, 10, 0); /* disabled at the end of this collect */
 	CHECK(!source_profiler_fill_result(&v, &(profiler_result_t){0}));
 	source_profiler_enable(true);
-	fx_frame(one, 1, 10, 10, 0);
+	enter();
 	uint64_t gaps[] = {1, 2000, 2000};
 	receive(gaps, 3);
 	CHECK_EQ(fx_result(&v).async_input_best, 2000);
 	/* Removal clears the mark: the next entry of that pointer is plain. */
 	source_profiler_remove_source(&v);
-	fx_frame(one, 1, 10, 10, 0);
+	enter();
 	receive(gaps, 3);
+	CHECK(source_profiler_fill_result(&v, &(profiler_result_t){0}));
 	CHECK_EQ(fx_result(&v).async_input_best, 0);
 }
 
@@ -175,7 +186,7 @@ TEST(async_window_slides_with_the_capacity)
 	fx_init(false);
 	source_profiler_reset_video(1, 1); /* 5 timestamps, 4 gaps */
 	source_profiler_set_async(&v, true);
-	fx_frame(one, 1, 10, 10, 0);
+	enter();
 	uint64_t gaps[] = {1, 9000, 1000, 1000, 1000, 1000};
 	receive(gaps, 5); /* gaps 9000 1000 1000 1000 */
 	CHECK_EQ(fx_result(&v).async_input_worst, 9000);
@@ -188,7 +199,7 @@ TEST(async_window_slides_with_the_capacity)
 TEST(set_async_after_the_entry_exists_applies_at_once)
 {
 	fx_init(false);
-	fx_frame(one, 1, 10, 10, 0);
+	enter();
 	source_profiler_set_async(&v, true);
 	uint64_t gaps[] = {1, 4000};
 	receive(gaps, 2);

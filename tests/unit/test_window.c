@@ -6,6 +6,13 @@
 static int a, b;
 static const void *const one[] = {&a};
 
+static uint32_t fx_stats_sources(void)
+{
+	source_profiler_stats_t st;
+	source_profiler_get_stats(&st);
+	return st.sources;
+}
+
 TEST(capacity_default_is_300_before_reset_video)
 {
 	source_profiler_shutdown();
@@ -50,15 +57,18 @@ TEST(samples_lag_one_frame)
 	}
 }
 
-TEST(entry_exists_after_first_tick_with_zero_results)
+TEST(entry_exists_after_first_tick_results_after_first_collect)
 {
 	fx_init(false);
 	profiler_result_t r;
 	CHECK(!source_profiler_fill_result(&a, &r));
 	fx_frame(one, 1, 100, 100, 0);
+	CHECK_EQ(fx_stats_sources(), 1);
+	CHECK(!source_profiler_fill_result(&a, &r));
+	fx_frame(one, 1, 100, 100, 0);
 	CHECK(source_profiler_fill_result(&a, &r));
-	CHECK_EQ(r.tick_avg, 0);
-	CHECK_EQ(r.tick_max, 0);
+	CHECK_EQ(r.tick_avg, 100);
+	CHECK_EQ(r.tick_max, 100);
 }
 
 TEST(window_keeps_only_the_last_capacity_frames)

@@ -102,8 +102,10 @@ void source_profiler_gpu_enable(bool enable);
 /* --- Results (any thread, any time) ------------------------------------- */
 
 /* Fills *result with the source's statistics and returns true; returns false
- * and leaves *result untouched while the profiler is off or the source has
- * no entry yet. Constant time, never blocks the graphics thread. */
+ * and leaves *result untouched while the profiler is off, the source has no
+ * entry, or no sample of it was collected yet (its first frame is collected
+ * FRAME_BUFFER_SIZE - 1 frames after it: OBS's "no data yet"). Constant
+ * time, never blocks the graphics thread. */
 bool source_profiler_fill_result(const void *source, profiler_result_t *result);
 
 /* As fill_result, into a new struct the caller frees with free(); NULL when
