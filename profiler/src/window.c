@@ -68,7 +68,7 @@ void sp_window_push_cpu(sp_entry *e, uint32_t capacity, unsigned slot)
 	uint32_t *rec = base + (size_t)e->cpu_head * stride;
 	sp_pass_stats *ps = atomic_load_explicit(&e->pass_stats, memory_order_relaxed);
 
-	uint32_t old_total = 0, new_total = 0;
+	uint64_t old_total = 0, new_total = 0; /* 8 passes of 32 bits overflow 32 */
 	uint64_t rescan = 0;
 	if (column_push(&rec[0], a->tick_ns, full, &e->tick_sum, &e->tick_max, &e->tick_max_n))
 		rescan |= 1u;
@@ -112,7 +112,7 @@ void sp_window_push_gpu(sp_entry *e, uint32_t capacity, unsigned slot)
 	uint32_t *rec = base + (size_t)e->gpu_head * stride;
 	sp_pass_stats *ps = atomic_load_explicit(&e->pass_stats, memory_order_relaxed);
 
-	uint32_t old_total = 0, new_total = 0;
+	uint64_t old_total = 0, new_total = 0; /* 8 passes of 32 bits overflow 32 */
 	uint64_t rescan = 0;
 	if (column_push(&rec[0], a->renders ? a->gpu_first_ns : 0, full, &e->gpu_sum, &e->gpu_max,
 			&e->gpu_max_n))

@@ -304,7 +304,9 @@ typedef enum source_profiler_series {
 } source_profiler_series;
 
 /* Copies up to `max` samples of `series` for `source`, oldest first, and
- * returns how many the window holds. Graphics thread, between frames. */
+ * returns how many the window holds. A frame's sum over passes above
+ * 4.29 s is copied as UINT32_MAX (render_sum in fill_result is exact).
+ * Graphics thread, between frames. */
 size_t source_profiler_copy_samples(const void *source, source_profiler_series series,
 				    uint32_t *out, size_t max);
 
