@@ -41,12 +41,13 @@ static struct {
 	uint64_t suppressed;
 } gg;
 
-enum reason { R_NONE, R_BACKEND, R_ORDER, R_RANGE, R_UNAVAILABLE, R_OVERFLOW };
+enum reason { R_NONE, R_BACKEND, R_ORDER, R_RANGE, R_LONG, R_UNAVAILABLE, R_OVERFLOW };
 
 static const char *const reason_text[] = {
 	"", "reported by the device", "a timer ends before it begins",
-	"a timer lies outside its frame", "results not available at collect",
-	"more renders than GPU timers"};
+	"a timer lies outside its frame",
+	"a timer lasts over 4.29 s: the GPU waited on the CPU inside it, or stamps of another clock",
+	"results not available at collect", "more renders than GPU timers"};
 
 const char *sp_gpu_mode(void)
 {
@@ -319,6 +320,10 @@ static enum reason check(const sp_gpu_slot *s, const uint64_t *ns)
 			return R_ORDER;
 		if (b < fb || e > fe)
 			r = R_RANGE;
+		/* No render costs that much: 32-bit ns would saturate and a
+		 * maximum of 4,294.967 ms would stand for a minute. */
+		else if (e - b > UINT32_MAX && r == R_NONE)
+			r = R_LONG;
 	}
 	return r;
 }
@@ -419,6 +424,7 @@ bool sp_gpu_collect(unsigned slot, uint64_t frame)
 		drop(r, &sp_count.disjoint_order);
 		return false;
 	case R_RANGE:
+	case R_LONG:
 		drop(r, &sp_count.disjoint_range);
 		return false;
 	case R_UNAVAILABLE:

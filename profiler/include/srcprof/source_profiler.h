@@ -328,7 +328,7 @@ typedef struct source_profiler_stats {
 	uint64_t gpu_frames_disjoint;
 	uint64_t gpu_disjoint_backend;     /* the backend said so */
 	uint64_t gpu_disjoint_order;       /* a timer ends before it begins */
-	uint64_t gpu_disjoint_range;       /* a timer outside its frame */
+	uint64_t gpu_disjoint_range;       /* a timer outside its frame, or over 4.29 s */
 	uint64_t gpu_disjoint_unavailable; /* results not ready at collect */
 	uint64_t gpu_disjoint_overflow;    /* more timers than the pool held */
 	uint32_t gpu_timer_capacity;       /* timers per frame the pools hold */
