@@ -111,14 +111,20 @@ void sp_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)
 /* Readers bracket every access to entries, tables and names. */
 unsigned sp_rcu_enter(void);
 void sp_rcu_exit(unsigned idx);
-/* Waits until every reader that entered before the call has left. */
+/* Waits until every reader that entered before the call has left, of
+ * either parity (not on the frame path: sp_retire_flush never waits). */
 void sp_rcu_synchronize(void);
 
-/* Frees `p` (of `size` bytes; size 0 for strings) after a grace period:
- * at the next sp_retire_flush. Any thread. */
+/* Frees `p` (of `size` bytes; size 0 for strings) once no reader can hold
+ * it. Any thread. */
 void sp_retire(void *p, size_t size);
-/* Graphics thread: waits a grace period if anything is retired and frees it. */
+/* Graphics thread, each frame_begin: frees what readers have let go of and
+ * starts a grace period for what was retired since; never waits. */
 void sp_retire_flush(void);
+/* Graphics thread, with no reader wanted (disable, reset, shutdown): waits
+ * for readers and frees everything retired so far. */
+void sp_retire_drain(void);
+uint64_t sp_retire_deferred(void); /* flushes that found readers inside (counted) */
 
 /* --- table.c: pointer -> entry index, one writer, lock-free readers ------ */
 
@@ -347,6 +353,7 @@ uint64_t sp_gpu_overhead(uint32_t pass);
 uint64_t sp_gpu_overhead_mean(void);
 extern _Atomic uint32_t sp_gpu_capacity_pub;
 uint64_t sp_current_frame(void); /* graphics thread */
+void sp_test_set_frame(uint64_t frame); /* white-box tests: jump the frame counter */
 unsigned sp_current_slot(void);   /* graphics thread */
 
 /* --- source_profiler.c: state shared by the profiler's files ------------- */

@@ -277,7 +277,7 @@ static void drop_all(void)
 	g.tick_prev = g.tick_next = g.tick_first = SP_NO_ENTRY;
 	g.render_prev = g.render_next = g.render_first = SP_NO_ENTRY;
 	sp_gpu_reset_slots();
-	sp_retire_flush();
+	sp_retire_drain();
 	if (was_live && g.on)
 		atomic_store(&g_live, true);
 }
@@ -469,6 +469,11 @@ uint32_t source_profiler_frame_slot(void)
 uint64_t source_profiler_frame_index(void)
 {
 	return g.frame;
+}
+
+void sp_test_set_frame(uint64_t frame)
+{
+	g.frame = frame;
 }
 
 uint64_t source_profiler_source_tick_start(void)
@@ -1038,7 +1043,7 @@ void source_profiler_shutdown(void)
 	}
 	atomic_store(&g_n_passes, 0);
 	pthread_mutex_unlock(&g_pass_lock);
-	sp_retire_flush();
+	sp_retire_drain();
 	sp_capacity = 60 * SOURCE_PROFILER_WINDOW_SECONDS;
 	atomic_store(&g_capacity_pub, sp_capacity);
 	sp_fif = SOURCE_PROFILER_FRAME_BUFFER_SIZE;
