@@ -16,19 +16,17 @@
 #define SP_MAX_FIF SOURCE_PROFILER_MAX_FRAMES_IN_FLIGHT
 extern uint32_t sp_fif; /* graphics thread */
 
-/* Relaxed access to atomics that one thread writes and others only read
- * under a seqlock or RCU: plain moves on x86, and no data race for TSan. */
-#define LD(x) atomic_load_explicit(&(x), memory_order_relaxed)
-#define ST(x, v) atomic_store_explicit(&(x), (v), memory_order_relaxed)
-
-/* Seqlock fences. TSan cannot model fences (GCC rejects them under
- * -fsanitize=thread); every field they order is atomic, so TSan has no race
- * to report without them, and x86 orders these loads and stores anyway. */
-#if defined(__SANITIZE_THREAD__)
-#define SP_FENCE(order) atomic_signal_fence(order)
-#else
-#define SP_FENCE(order) atomic_thread_fence(order)
-#endif
+/* Atomics. SP_LOAD / SP_STORE are relaxed: a field's owner, or a counter
+ * read on its own. The fields an entry publishes under its seqlock (and the
+ * clock's calibration) are stored with SP_PUBLISH (release) and read with
+ * SP_READ (acquire): a reader that sees any value of a write then sees the
+ * odd sequence number stored before it, so a torn copy is always caught -
+ * under the C11 model, on ARM as on x86, and as TSan models it, without
+ * fences (on x86 both are plain moves). */
+#define SP_LOAD(x) atomic_load_explicit(&(x), memory_order_relaxed)
+#define SP_STORE(x, v) atomic_store_explicit(&(x), (v), memory_order_relaxed)
+#define SP_PUBLISH(x, v) atomic_store_explicit(&(x), (v), memory_order_release)
+#define SP_READ(x) atomic_load_explicit(&(x), memory_order_acquire)
 
 #if defined(__GNUC__)
 #define SP_LIKELY(x) __builtin_expect(!!(x), 1)
@@ -76,10 +74,9 @@ static inline uint64_t sp_now(void)
 		uint32_t s1;
 		do {
 			s1 = atomic_load_explicit(&sp_clock.seq, memory_order_acquire);
-			base_tsc = atomic_load_explicit(&sp_clock.base_tsc, memory_order_relaxed);
-			base_ns = atomic_load_explicit(&sp_clock.base_ns, memory_order_relaxed);
-			mult = atomic_load_explicit(&sp_clock.mult, memory_order_relaxed);
-			SP_FENCE(memory_order_acquire);
+			base_tsc = atomic_load_explicit(&sp_clock.base_tsc, memory_order_acquire);
+			base_ns = atomic_load_explicit(&sp_clock.base_ns, memory_order_acquire);
+			mult = atomic_load_explicit(&sp_clock.mult, memory_order_acquire);
 		} while ((s1 & 1u) ||
 			 s1 != atomic_load_explicit(&sp_clock.seq, memory_order_relaxed));
 		return sp_tsc_to_ns(__rdtsc(), base_tsc, base_ns, mult);
@@ -223,6 +220,19 @@ typedef struct sp_entry {
  * gpu = first render, one per pass. */
 #define SP_CPU_FIXED 2
 #define SP_GPU_FIXED 1
+
+/* Published pass statistics past the two inline ones live in a block that
+ * says how many it holds: a reader that pairs the count of one write with
+ * the array of another (the entry reused meanwhile) never reads past it. */
+typedef struct sp_pass_block {
+	_Atomic uint32_t cap;
+	sp_pass_stats s[];
+} sp_pass_block;
+sp_pass_stats *sp_pass_block_new(uint32_t cap); /* zeroed; NULL on failure */
+/* Frees the block of `s` (at once, or after readers with `retire`). */
+void sp_pass_block_free(sp_pass_stats *s, bool retire);
+/* How many stats `s` (e's published array) holds. Readers, inside RCU. */
+uint32_t sp_pass_stats_cap(const sp_entry *e, const sp_pass_stats *s);
 
 size_t sp_rings_bytes(uint32_t capacity, uint32_t passes);
 void sp_window_push_cpu(sp_entry *e, uint32_t capacity, unsigned slot);

@@ -100,29 +100,30 @@ unsigned sp_current_slot(void)
 	return g.slot;
 }
 
+/* The odd sequence number, then the published fields (SP_PUBLISH), then
+ * the even one (release): see SP_PUBLISH in internal.h. */
 static inline void seq_begin(sp_entry *e)
 {
-	ST(e->seq, LD(e->seq) + 1);
-	SP_FENCE(memory_order_release);
+	SP_STORE(e->seq, SP_LOAD(e->seq) + 1);
 }
 
 static inline void seq_end(sp_entry *e)
 {
-	atomic_store_explicit(&e->seq, LD(e->seq) + 1, memory_order_release);
+	atomic_store_explicit(&e->seq, SP_LOAD(e->seq) + 1, memory_order_release);
 }
 
 static uint32_t entry_alloc_index(void)
 {
 	if (g.n_free)
 		return g.free_idx[--g.n_free];
-	uint32_t idx = LD(g_high_water);
+	uint32_t idx = SP_LOAD(g_high_water);
 	uint32_t chunk = idx >> SP_CHUNK_BITS;
 	if (chunk >= SP_MAX_CHUNKS) {
 		sp_log(SOURCE_PROFILER_LOG_ERROR, "more than %u sources; new ones are not profiled",
 		       SP_MAX_CHUNKS * SP_CHUNK_SIZE);
 		return SP_NO_ENTRY;
 	}
-	if (!LD(g_chunks[chunk])) {
+	if (!SP_LOAD(g_chunks[chunk])) {
 		sp_entry *c = sp_arena_alloc(SP_CHUNK_SIZE * sizeof(sp_entry));
 		if (!c)
 			return SP_NO_ENTRY;
@@ -185,7 +186,7 @@ static uint32_t entry_create(uintptr_t key)
 	atomic_store_explicit(&e->name, m ? m->name : NULL, memory_order_release);
 	atomic_store_explicit(&e->async, a, memory_order_release);
 	seq_begin(e);
-	ST(e->key, key);
+	SP_PUBLISH(e->key, key);
 	seq_end(e);
 	atomic_fetch_add_explicit(&g_sources, 1, memory_order_relaxed);
 	sp_meta_unlock();
@@ -196,29 +197,29 @@ static uint32_t entry_create(uintptr_t key)
  * slot. Readers may still hold the entry: they see key 0 and give up. */
 static void entry_release(sp_entry *e, uint32_t idx, bool reuse)
 {
-	uintptr_t key = LD(e->key);
+	uintptr_t key = SP_LOAD(e->key);
 	if (!key)
 		return;
-	uint32_t passes = LD(e->n_passes);
+	uint32_t passes = SP_LOAD(e->n_passes);
 	sp_pass_stats *ps = atomic_load_explicit(&e->pass_stats, memory_order_relaxed);
 	if (reuse)
 		sp_table_remove(key);
 
 	seq_begin(e);
-	ST(e->key, 0);
-	ST(e->cpu_count, 0);
-	ST(e->gpu_count, 0);
-	ST(e->tick_sum, 0);
-	ST(e->render_sum, 0);
-	ST(e->render_total_sum, 0);
-	ST(e->gpu_sum, 0);
-	ST(e->gpu_total_sum, 0);
-	ST(e->tick_max, 0);
-	ST(e->render_max, 0);
-	ST(e->gpu_max, 0);
+	SP_PUBLISH(e->key, 0);
+	SP_PUBLISH(e->cpu_count, 0);
+	SP_PUBLISH(e->gpu_count, 0);
+	SP_PUBLISH(e->tick_sum, 0);
+	SP_PUBLISH(e->render_sum, 0);
+	SP_PUBLISH(e->render_total_sum, 0);
+	SP_PUBLISH(e->gpu_sum, 0);
+	SP_PUBLISH(e->gpu_total_sum, 0);
+	SP_PUBLISH(e->tick_max, 0);
+	SP_PUBLISH(e->render_max, 0);
+	SP_PUBLISH(e->gpu_max, 0);
 	e->tick_max_n = e->render_max_n = e->gpu_max_n = 0;
-	ST(e->n_passes, 0);
-	atomic_store_explicit(&e->pass_stats, NULL, memory_order_relaxed);
+	SP_PUBLISH(e->n_passes, 0);
+	atomic_store_explicit(&e->pass_stats, NULL, memory_order_release);
 	atomic_store_explicit(&e->name, NULL, memory_order_relaxed);
 	seq_end(e);
 
@@ -228,12 +229,8 @@ static void entry_release(sp_entry *e, uint32_t idx, bool reuse)
 	sp_spin_unlock(&e->async_lock);
 	sp_async_destroy(a);
 
-	if (ps != e->inline_stats) {
-		if (reuse)
-			sp_retire(ps, passes * sizeof *ps);
-		else
-			sp_free(ps, passes * sizeof *ps);
-	}
+	if (ps != e->inline_stats)
+		sp_pass_block_free(ps, reuse);
 	sp_arena_free(e->rings, sp_rings_bytes(sp_capacity, passes));
 	if (e->passes != e->inline_passes) {
 		sp_free(e->passes, e->pass_cap * sizeof *e->passes);
@@ -255,18 +252,18 @@ static void entry_release(sp_entry *e, uint32_t idx, bool reuse)
  * their RCU section, and the grace period waits for those already in. */
 static void drop_all(void)
 {
-	bool was_live = LD(g_live);
+	bool was_live = SP_LOAD(g_live);
 	atomic_store(&g_live, false);
 	sp_rcu_synchronize();
-	uint32_t hw = LD(g_high_water);
+	uint32_t hw = SP_LOAD(g_high_water);
 	for (uint32_t i = 0; i < hw; i++)
 		entry_release(entry_fast(i), i, false);
 	for (uint32_t c = 0; c < SP_MAX_CHUNKS; c++) {
-		sp_entry *chunk = LD(g_chunks[c]);
+		sp_entry *chunk = SP_LOAD(g_chunks[c]);
 		if (!chunk)
 			break;
 		sp_arena_free(chunk, SP_CHUNK_SIZE * sizeof(sp_entry));
-		ST(g_chunks[c], NULL);
+		SP_STORE(g_chunks[c], NULL);
 	}
 	sp_arena_reset();
 	atomic_store(&g_high_water, 0);
@@ -284,16 +281,16 @@ static void drop_all(void)
 
 static void reset_counters(void)
 {
-	ST(sp_count.frames_collected, 0);
-	ST(sp_count.gpu_frames_collected, 0);
-	ST(sp_count.gpu_frames_disjoint, 0);
-	ST(sp_count.disjoint_backend, 0);
-	ST(sp_count.disjoint_order, 0);
-	ST(sp_count.disjoint_range, 0);
-	ST(sp_count.disjoint_unavailable, 0);
-	ST(sp_count.disjoint_overflow, 0);
-	ST(sp_count.ignored_calls, 0);
-	ST(sp_count.saturated_samples, 0);
+	SP_STORE(sp_count.frames_collected, 0);
+	SP_STORE(sp_count.gpu_frames_collected, 0);
+	SP_STORE(sp_count.gpu_frames_disjoint, 0);
+	SP_STORE(sp_count.disjoint_backend, 0);
+	SP_STORE(sp_count.disjoint_order, 0);
+	SP_STORE(sp_count.disjoint_range, 0);
+	SP_STORE(sp_count.disjoint_unavailable, 0);
+	SP_STORE(sp_count.disjoint_overflow, 0);
+	SP_STORE(sp_count.ignored_calls, 0);
+	SP_STORE(sp_count.saturated_samples, 0);
 }
 
 static inline void ignored(void)
@@ -348,7 +345,7 @@ void source_profiler_remove_source(const void *source)
 	unsigned r = sp_rcu_enter();
 	if (sp_live()) {
 		sp_entry *e = sp_entry_at(sp_table_find(key));
-		if (e && LD(e->key) == key)
+		if (e && SP_LOAD(e->key) == key)
 			atomic_store_explicit(&e->name, NULL, memory_order_release);
 	}
 	sp_rcu_exit(r);
@@ -430,7 +427,7 @@ void source_profiler_frame_begin(void)
 	}
 	g.gpu_frame = g.on && sp_sampler_frame_begin(g.gpu_possible, now);
 	if (g.gpu_frame)
-		sp_gpu_prepare(g.slot, LD(g_sources));
+		sp_gpu_prepare(g.slot, SP_LOAD(g_sources));
 }
 
 bool source_profiler_gpu_frame_timed(void)
@@ -486,7 +483,7 @@ uint64_t source_profiler_source_tick_start(void)
  * the table at 10,000 sources), else the table. */
 static inline uint32_t lookup(uintptr_t key, uint32_t hint, bool create)
 {
-	if (hint < LD(g_high_water) && LD(entry_fast(hint)->key) == key)
+	if (hint < SP_LOAD(g_high_water) && SP_LOAD(entry_fast(hint)->key) == key)
 		return hint;
 	uint32_t idx = sp_table_find(key);
 	if (idx == SP_NO_ENTRY && create)
@@ -536,14 +533,14 @@ void source_profiler_source_tick_end(const void *source, uint64_t start)
 		/* Collect zeroes the pass sums it pushed; only a frame that was
 		 * never collected leaves some behind. */
 		if (SP_UNLIKELY(!a->collected && a->renders)) {
-			uint32_t passes = LD(e->n_passes);
+			uint32_t passes = SP_LOAD(e->n_passes);
 			for (uint32_t p = 0; p < passes; p++)
 				e->passes[p].cpu_ns[slot] = e->passes[p].gpu_ns[slot] = 0;
 		}
 		*a = (sp_frame_acc){.frame = (uint32_t)g.frame, .tick_ns = dur,
 				    .first_timer = SP_NO_ENTRY};
 		uint32_t next = e->next_tick;
-		if (next < LD(g_high_water))
+		if (next < SP_LOAD(g_high_water))
 			sp_prefetch(entry_fast(next));
 	} else {
 		/* A second tick in one frame adds to the first. */
@@ -560,7 +557,7 @@ void source_profiler_render_begin(void)
 		return;
 	if (g.gpu_possible)
 		sp_sampler_commit(g.gpu_frame);
-	sp_gpu_frame_begin(g.slot, g.frame, g.gpu_frame, LD(g_sources));
+	sp_gpu_frame_begin(g.slot, g.frame, g.gpu_frame, SP_LOAD(g_sources));
 }
 
 void source_profiler_gpu_skip_frame(void)
@@ -588,7 +585,7 @@ uint64_t source_profiler_source_render_begin(sp_gpu_timer **timer)
 /* Local column of the current pass in `e`, adding it on first use. */
 static inline uint32_t pass_column(sp_entry *e)
 {
-	uint32_t passes = LD(e->n_passes);
+	uint32_t passes = SP_LOAD(e->n_passes);
 	uint32_t k = e->last_pass;
 	if (k < passes && e->passes[k].pass == g.pass)
 		return k;
@@ -629,7 +626,7 @@ void source_profiler_source_render_end(const void *source, uint64_t start, sp_gp
 	}
 	link_render(idx);
 	sp_entry *e = entry_fast(idx);
-	if (g.render_next < LD(g_high_water)) {
+	if (g.render_next < SP_LOAD(g_high_water)) {
 		sp_entry *next = entry_fast(g.render_next);
 		sp_prefetch(next);
 		sp_prefetch(next->passes);
@@ -708,7 +705,7 @@ void source_profiler_frame_collect(void)
 	if (g.frame >= sp_fif && frame >= g.on_since) {
 		unsigned slot = (unsigned)(frame % sp_fif);
 		bool gpu = sp_gpu_collect(slot, frame);
-		uint32_t hw = LD(g_high_water);
+		uint32_t hw = SP_LOAD(g_high_water);
 		for (uint32_t i = 0; i < hw; i++) {
 			sp_entry *e = entry_fast(i);
 			/* An entry's records sit kilobytes away from the next
@@ -723,7 +720,7 @@ void source_profiler_frame_collect(void)
 			if (i + 4 < hw) {
 				const sp_entry *ahead = entry_fast(i + 4);
 				if (ahead->rings) {
-					uint32_t passes = LD(ahead->n_passes);
+					uint32_t passes = SP_LOAD(ahead->n_passes);
 					sp_prefetch(ahead->rings + (size_t)ahead->cpu_head *
 									   (SP_CPU_FIXED + passes));
 					if (gpu)
@@ -733,7 +730,7 @@ void source_profiler_frame_collect(void)
 				}
 			}
 			sp_frame_acc *a = &e->acc[slot];
-			if (!LD(e->key) || a->frame != (uint32_t)frame || a->collected)
+			if (!SP_LOAD(e->key) || a->frame != (uint32_t)frame || a->collected)
 				continue;
 			if (gpu && !a->gpu_missing)
 				gpu_sums(e, slot, frame);
@@ -742,7 +739,7 @@ void source_profiler_frame_collect(void)
 			if (gpu && !a->gpu_missing)
 				sp_window_push_gpu(e, sp_capacity, slot);
 			seq_end(e);
-			uint32_t passes = LD(e->n_passes);
+			uint32_t passes = SP_LOAD(e->n_passes);
 			for (uint32_t p = 0; p < passes; p++)
 				e->passes[p].cpu_ns[slot] = e->passes[p].gpu_ns[slot] = 0;
 			a->collected = 1;
@@ -786,13 +783,13 @@ void source_profiler_set_async(const void *source, bool async)
 	if (m)
 		m->async = async;
 	/* Allocate before taking the entry's spin lock. */
-	sp_async *fresh = async ? sp_async_create(LD(g_capacity_pub)) : NULL;
+	sp_async *fresh = async ? sp_async_create(SP_LOAD(g_capacity_pub)) : NULL;
 	unsigned r = sp_rcu_enter();
 	if (sp_live()) {
 		sp_entry *e = sp_entry_at(sp_table_find(key));
 		if (e) {
 			sp_spin_lock(&e->async_lock);
-			if (LD(e->key) == key) {
+			if (SP_LOAD(e->key) == key) {
 				sp_async *cur = atomic_load_explicit(&e->async, memory_order_relaxed);
 				if (async && !cur && fresh) {
 					atomic_store_explicit(&e->async, fresh, memory_order_release);
@@ -824,7 +821,7 @@ void source_profiler_async_frame_received(const void *source)
 		if (e) {
 			sp_spin_lock(&e->async_lock);
 			sp_async *a = atomic_load_explicit(&e->async, memory_order_relaxed);
-			if (a && LD(e->key) == key)
+			if (a && SP_LOAD(e->key) == key)
 				sp_delta_push(&a->input, a->capacity, now);
 			sp_spin_unlock(&e->async_lock);
 		}
@@ -863,9 +860,9 @@ size_t source_profiler_copy_samples(const void *source, source_profiler_series s
 		return 0;
 	sp_entry *e = entry_fast(idx);
 	bool gpu = series == SOURCE_PROFILER_GPU || series == SOURCE_PROFILER_GPU_SUM;
-	uint32_t passes = LD(e->n_passes);
+	uint32_t passes = SP_LOAD(e->n_passes);
 	uint32_t stride = (gpu ? SP_GPU_FIXED : SP_CPU_FIXED) + passes;
-	uint32_t count = gpu ? LD(e->gpu_count) : LD(e->cpu_count);
+	uint32_t count = gpu ? SP_LOAD(e->gpu_count) : SP_LOAD(e->cpu_count);
 	uint32_t head = gpu ? e->gpu_head : e->cpu_head;
 	const uint32_t *base =
 		e->rings + (gpu ? (size_t)sp_capacity * (SP_CPU_FIXED + passes) : 0);
@@ -919,7 +916,7 @@ void source_profiler_set_source_name(const void *source, const char *name)
 	unsigned r = sp_rcu_enter();
 	if (sp_live()) {
 		sp_entry *e = sp_entry_at(sp_table_find(key));
-		if (e && LD(e->key) == key)
+		if (e && SP_LOAD(e->key) == key)
 			atomic_store_explicit(&e->name, copy, memory_order_release);
 	}
 	sp_rcu_exit(r);
@@ -947,13 +944,13 @@ uint32_t source_profiler_pass_id(const char *name)
 	if (!name)
 		return 0;
 	pthread_mutex_lock(&g_pass_lock);
-	if (!LD(g_pass_names[0])) {
-		ST(g_pass_names[0], sp_strdup("default"));
+	if (!SP_LOAD(g_pass_names[0])) {
+		SP_STORE(g_pass_names[0], sp_strdup("default"));
 		atomic_store(&g_n_passes, 1);
 	}
-	uint32_t n = LD(g_n_passes), id = 0;
+	uint32_t n = SP_LOAD(g_n_passes), id = 0;
 	for (id = 0; id < n; id++)
-		if (strcmp(LD(g_pass_names[id]), name) == 0)
+		if (strcmp(SP_LOAD(g_pass_names[id]), name) == 0)
 			break;
 	if (id == n) {
 		char *copy = n < SOURCE_PROFILER_MAX_PASSES ? sp_strdup(name) : NULL;
@@ -1000,16 +997,16 @@ void source_profiler_get_stats(source_profiler_stats_t *s)
 		.gpu_enabled = atomic_load(&g_gpu_live),
 		.window_capacity = atomic_load(&g_capacity_pub),
 		.sources = atomic_load(&g_sources),
-		.frames_collected = LD(sp_count.frames_collected),
-		.gpu_frames_collected = LD(sp_count.gpu_frames_collected),
-		.gpu_frames_disjoint = LD(sp_count.gpu_frames_disjoint),
-		.gpu_disjoint_backend = LD(sp_count.disjoint_backend),
-		.gpu_disjoint_order = LD(sp_count.disjoint_order),
-		.gpu_disjoint_range = LD(sp_count.disjoint_range),
-		.gpu_disjoint_unavailable = LD(sp_count.disjoint_unavailable),
-		.gpu_disjoint_overflow = LD(sp_count.disjoint_overflow),
-		.ignored_calls = LD(sp_count.ignored_calls),
-		.saturated_samples = LD(sp_count.saturated_samples),
+		.frames_collected = SP_LOAD(sp_count.frames_collected),
+		.gpu_frames_collected = SP_LOAD(sp_count.gpu_frames_collected),
+		.gpu_frames_disjoint = SP_LOAD(sp_count.gpu_frames_disjoint),
+		.gpu_disjoint_backend = SP_LOAD(sp_count.disjoint_backend),
+		.gpu_disjoint_order = SP_LOAD(sp_count.disjoint_order),
+		.gpu_disjoint_range = SP_LOAD(sp_count.disjoint_range),
+		.gpu_disjoint_unavailable = SP_LOAD(sp_count.disjoint_unavailable),
+		.gpu_disjoint_overflow = SP_LOAD(sp_count.disjoint_overflow),
+		.ignored_calls = SP_LOAD(sp_count.ignored_calls),
+		.saturated_samples = SP_LOAD(sp_count.saturated_samples),
 		.allocations = sp_alloc_count(),
 		.bytes = sp_alloc_bytes(),
 		.gpu_mode = sp_gpu_mode(),
@@ -1036,10 +1033,10 @@ void source_profiler_shutdown(void)
 	g_removed_n = g_removed_cap = g_removing_cap = 0;
 	sp_meta_unlock();
 	pthread_mutex_lock(&g_pass_lock);
-	uint32_t n = LD(g_n_passes);
+	uint32_t n = SP_LOAD(g_n_passes);
 	for (uint32_t i = 0; i < n; i++) {
-		sp_free_str(LD(g_pass_names[i]));
-		ST(g_pass_names[i], NULL);
+		sp_free_str(SP_LOAD(g_pass_names[i]));
+		SP_STORE(g_pass_names[i], NULL);
 	}
 	atomic_store(&g_n_passes, 0);
 	pthread_mutex_unlock(&g_pass_lock);

@@ -159,7 +159,7 @@ const char *sp_trace_entry_name(sp_entry *e)
 	const char *name = atomic_load_explicit(&e->name, memory_order_acquire);
 	char buf[32];
 	if (!name) {
-		snprintf(buf, sizeof buf, "%p", (void *)LD(e->key));
+		snprintf(buf, sizeof buf, "%p", (void *)SP_LOAD(e->key));
 		name = buf;
 	}
 	e->trace_name = copy_name(name);

@@ -31,7 +31,7 @@ static void column_rescan(const uint32_t *rec, uint32_t stride, uint32_t n, uint
 			k++;
 		}
 	}
-	ST(*max, m);
+	SP_PUBLISH(*max, m);
 	*max_n = k;
 }
 
@@ -45,10 +45,10 @@ static inline bool column_push(uint32_t *cell, uint32_t v, bool full, _Atomic ui
 {
 	uint32_t old = full ? *cell : 0;
 	*cell = v;
-	ST(*sum, LD(*sum) - old + v);
-	uint32_t m = LD(*max);
+	SP_PUBLISH(*sum, SP_LOAD(*sum) - old + v);
+	uint32_t m = SP_LOAD(*max);
 	if (v > m) {
-		ST(*max, v);
+		SP_PUBLISH(*max, v);
 		*max_n = 1;
 		return false;
 	}
@@ -60,9 +60,9 @@ static inline bool column_push(uint32_t *cell, uint32_t v, bool full, _Atomic ui
 void sp_window_push_cpu(sp_entry *e, uint32_t capacity, unsigned slot)
 {
 	const sp_frame_acc *a = &e->acc[slot];
-	uint32_t passes = LD(e->n_passes);
+	uint32_t passes = SP_LOAD(e->n_passes);
 	uint32_t stride = SP_CPU_FIXED + passes;
-	uint32_t count = LD(e->cpu_count);
+	uint32_t count = SP_LOAD(e->cpu_count);
 	bool full = count == capacity;
 	uint32_t *base = e->rings;
 	uint32_t *rec = base + (size_t)e->cpu_head * stride;
@@ -84,11 +84,11 @@ void sp_window_push_cpu(sp_entry *e, uint32_t capacity, unsigned slot)
 				&e->pass_max_n[p].cpu))
 			rescan |= 4ull << p;
 	}
-	ST(e->render_total_sum, LD(e->render_total_sum) - old_total + new_total);
+	SP_PUBLISH(e->render_total_sum, SP_LOAD(e->render_total_sum) - old_total + new_total);
 
 	e->cpu_head = e->cpu_head + 1 == capacity ? 0 : e->cpu_head + 1;
 	if (!full)
-		ST(e->cpu_count, ++count);
+		SP_PUBLISH(e->cpu_count, ++count);
 	if (SP_UNLIKELY(rescan)) {
 		if (rescan & 1u)
 			column_rescan(base, stride, count, 0, &e->tick_max, &e->tick_max_n);
@@ -104,9 +104,9 @@ void sp_window_push_cpu(sp_entry *e, uint32_t capacity, unsigned slot)
 void sp_window_push_gpu(sp_entry *e, uint32_t capacity, unsigned slot)
 {
 	const sp_frame_acc *a = &e->acc[slot];
-	uint32_t passes = LD(e->n_passes);
+	uint32_t passes = SP_LOAD(e->n_passes);
 	uint32_t stride = SP_GPU_FIXED + passes;
-	uint32_t count = LD(e->gpu_count);
+	uint32_t count = SP_LOAD(e->gpu_count);
 	bool full = count == capacity;
 	uint32_t *base = e->rings + (size_t)capacity * (SP_CPU_FIXED + passes);
 	uint32_t *rec = base + (size_t)e->gpu_head * stride;
@@ -126,11 +126,11 @@ void sp_window_push_gpu(sp_entry *e, uint32_t capacity, unsigned slot)
 				&e->pass_max_n[p].gpu))
 			rescan |= 2ull << p;
 	}
-	ST(e->gpu_total_sum, LD(e->gpu_total_sum) - old_total + new_total);
+	SP_PUBLISH(e->gpu_total_sum, SP_LOAD(e->gpu_total_sum) - old_total + new_total);
 
 	e->gpu_head = e->gpu_head + 1 == capacity ? 0 : e->gpu_head + 1;
 	if (!full)
-		ST(e->gpu_count, ++count);
+		SP_PUBLISH(e->gpu_count, ++count);
 	if (SP_UNLIKELY(rescan)) {
 		if (rescan & 1u)
 			column_rescan(base, stride, count, 0, &e->gpu_max, &e->gpu_max_n);
@@ -154,19 +154,19 @@ static void restride(uint32_t *dst, const uint32_t *src, uint32_t capacity, uint
 
 bool sp_window_add_pass(sp_entry *e, uint32_t capacity, uint32_t pass)
 {
-	uint32_t passes = LD(e->n_passes);
+	uint32_t passes = SP_LOAD(e->n_passes);
 	uint32_t n = passes + 1;
 	bool inline_fits = n <= SP_INLINE_PASSES;
 	bool grow = !inline_fits && e->pass_cap < n;
 	uint32_t *rings = sp_arena_alloc(sp_rings_bytes(capacity, n));
 	sp_pass_stats *old = atomic_load_explicit(&e->pass_stats, memory_order_relaxed);
-	sp_pass_stats *stats = inline_fits ? e->inline_stats : sp_alloc(n * sizeof *stats);
+	sp_pass_stats *stats = inline_fits ? e->inline_stats : sp_pass_block_new(n);
 	sp_pass_acc *acc = grow ? sp_alloc(n * sizeof *acc) : e->passes;
 	sp_pass_max_n *max_n = grow ? sp_alloc(n * sizeof *max_n) : e->pass_max_n;
 	if (!rings || !stats || !acc || !max_n) {
 		sp_arena_free(rings, sp_rings_bytes(capacity, n));
 		if (stats != e->inline_stats)
-			sp_free(stats, n * sizeof *stats);
+			sp_pass_block_free(stats, false);
 		if (grow) {
 			sp_free(acc, n * sizeof *acc);
 			sp_free(max_n, n * sizeof *max_n);
@@ -197,33 +197,71 @@ bool sp_window_add_pass(sp_entry *e, uint32_t capacity, uint32_t pass)
 	memset(&e->passes[passes], 0, sizeof *acc);
 	e->passes[passes].pass = pass;
 	/* The new column holds one 0 per record already in the window. */
-	e->pass_max_n[passes].cpu = LD(e->cpu_count);
-	e->pass_max_n[passes].gpu = LD(e->gpu_count);
+	e->pass_max_n[passes].cpu = SP_LOAD(e->cpu_count);
+	e->pass_max_n[passes].gpu = SP_LOAD(e->gpu_count);
 
-	/* Readers take n_passes and the array under the entry's seqlock. */
-	uint32_t s = LD(e->seq);
-	ST(e->seq, s + 1);
-	SP_FENCE(memory_order_release);
+	/* Readers take n_passes and the array under the entry's seqlock; the
+	 * array is published before the count that grows into it. */
+	uint32_t s = SP_LOAD(e->seq);
+	SP_STORE(e->seq, s + 1);
 	if (stats != old) {
 		for (uint32_t p = 0; p < passes; p++) {
-			ST(stats[p].pass, LD(old[p].pass));
-			ST(stats[p].cpu_sum, LD(old[p].cpu_sum));
-			ST(stats[p].cpu_max, LD(old[p].cpu_max));
-			ST(stats[p].gpu_sum, LD(old[p].gpu_sum));
-			ST(stats[p].gpu_max, LD(old[p].gpu_max));
+			SP_PUBLISH(stats[p].pass, SP_LOAD(old[p].pass));
+			SP_PUBLISH(stats[p].cpu_sum, SP_LOAD(old[p].cpu_sum));
+			SP_PUBLISH(stats[p].cpu_max, SP_LOAD(old[p].cpu_max));
+			SP_PUBLISH(stats[p].gpu_sum, SP_LOAD(old[p].gpu_sum));
+			SP_PUBLISH(stats[p].gpu_max, SP_LOAD(old[p].gpu_max));
 		}
-		atomic_store_explicit(&e->pass_stats, stats, memory_order_relaxed);
+		atomic_store_explicit(&e->pass_stats, stats, memory_order_release);
 	}
-	ST(stats[passes].pass, pass);
-	ST(stats[passes].cpu_sum, 0);
-	ST(stats[passes].cpu_max, 0);
-	ST(stats[passes].gpu_sum, 0);
-	ST(stats[passes].gpu_max, 0);
-	ST(e->n_passes, n);
+	SP_PUBLISH(stats[passes].pass, pass);
+	SP_PUBLISH(stats[passes].cpu_sum, 0);
+	SP_PUBLISH(stats[passes].cpu_max, 0);
+	SP_PUBLISH(stats[passes].gpu_sum, 0);
+	SP_PUBLISH(stats[passes].gpu_max, 0);
+	SP_PUBLISH(e->n_passes, n);
 	atomic_store_explicit(&e->seq, s + 2, memory_order_release);
 	if (old && old != stats && old != e->inline_stats)
-		sp_retire(old, passes * sizeof *old);
+		sp_pass_block_free(old, true);
 	return true;
+}
+
+static sp_pass_block *block_of(const sp_pass_stats *s)
+{
+	return (sp_pass_block *)((char *)s - offsetof(sp_pass_block, s));
+}
+
+static size_t block_bytes(uint32_t cap)
+{
+	return sizeof(sp_pass_block) + cap * sizeof(sp_pass_stats);
+}
+
+sp_pass_stats *sp_pass_block_new(uint32_t cap)
+{
+	sp_pass_block *b = sp_alloc(block_bytes(cap));
+	if (!b)
+		return NULL;
+	atomic_store_explicit(&b->cap, cap, memory_order_relaxed); /* published with the array */
+	return b->s;
+}
+
+void sp_pass_block_free(sp_pass_stats *s, bool retire)
+{
+	if (!s)
+		return;
+	sp_pass_block *b = block_of(s);
+	size_t bytes = block_bytes(atomic_load_explicit(&b->cap, memory_order_relaxed));
+	if (retire)
+		sp_retire(b, bytes);
+	else
+		sp_free(b, bytes);
+}
+
+uint32_t sp_pass_stats_cap(const sp_entry *e, const sp_pass_stats *s)
+{
+	if (s == e->inline_stats)
+		return SP_INLINE_PASSES;
+	return atomic_load_explicit(&block_of(s)->cap, memory_order_relaxed);
 }
 
 sp_async *sp_async_create(uint32_t window_capacity)
