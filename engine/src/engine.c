@@ -2,6 +2,7 @@
 #include "engine/engine.h"
 
 #include "engine/log.h"
+#include "engine_internal.h"
 #include "sources/common.h"
 #include "srcprof/clock.h"
 #include "srcprof/perf_block.h"
@@ -718,8 +719,6 @@ eng_result eng_measure_isolated(eng_engine *e, eng_source *s, uint32_t reps, uin
 }
 
 /* --- screenshots -------------------------------------------------------------------- */
-
-int eng_write_png(const char *path, const uint8_t *rgba, uint32_t w, uint32_t h);
 
 void eng_screenshot_request(eng_engine *e, const char *path)
 {

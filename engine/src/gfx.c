@@ -1,11 +1,11 @@
 /* The one place that knows there are several backends: picks one at init
  * and forwards every engine/gfx.h call to it. */
 #include "engine/log.h"
+#include "engine_internal.h"
 #include "gfx_backend.h"
 
 #include <stddef.h>
 
-void eng_pin_loaded_libraries(void); /* sanitizer.c */
 
 static const eng_gfx_backend *g_be;
 static uint32_t g_generation;

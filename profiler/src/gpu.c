@@ -15,6 +15,7 @@
 _Atomic uint32_t sp_gpu_capacity_pub;
 static _Atomic(const char *) g_mode = "none";
 static _Atomic uint32_t g_overhead[SOURCE_PROFILER_MAX_PASSES];
+static _Atomic uint64_t g_range_avg, g_range_max;
 
 /* empty_done is a bit per pass. */
 _Static_assert(SOURCE_PROFILER_MAX_PASSES <= 64, "a pass bit must fit in empty_done");
@@ -30,6 +31,8 @@ static struct {
 	/* The frame ranges of the last window of kept GPU frames. */
 	uint32_t range_ns[SOURCE_PROFILER_MAX_FPS * SOURCE_PROFILER_WINDOW_SECONDS];
 	uint32_t range_head, range_count;
+	uint64_t range_sum;
+	uint32_t range_max, range_max_n;
 	/* Empty timers of the last frames, per pass, when the backend asks
 	 * for them; a bit per pass that has one in the frame being recorded. */
 	uint32_t empty_ns[SOURCE_PROFILER_MAX_PASSES][16];
@@ -349,29 +352,45 @@ static void drop(enum reason r, _Atomic uint64_t *counter)
 	gg.suppressed = 0;
 }
 
-static _Atomic uint64_t g_range_avg, g_range_max;
-
 /* Keeps the frame's GPU range in a window as long as the sources' and
- * publishes its average and maximum (collect time only, so the cost is a
- * few adds; the maximum is rescanned when it leaves). */
+ * publishes its average and maximum: a running sum, and the maximum with
+ * the number of ranges equal to it, so that the ring is rescanned only when
+ * the last copy of the maximum leaves it (as the sources' windows do). */
 static void record_range(uint64_t ns)
 {
 	uint32_t cap = sp_capacity;
 	uint32_t v = ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
 	if (gg.range_head >= cap)
 		gg.range_head = 0;
+	bool full = gg.range_count >= cap;
+	uint32_t old = full ? gg.range_ns[gg.range_head] : 0;
 	gg.range_ns[gg.range_head] = v;
 	gg.range_head = gg.range_head + 1 == cap ? 0 : gg.range_head + 1;
-	if (gg.range_count < cap)
+	if (!full)
 		gg.range_count++;
-	uint64_t sum = 0;
-	uint32_t max = 0;
-	for (uint32_t i = 0; i < gg.range_count; i++) {
-		sum += gg.range_ns[i];
-		max = gg.range_ns[i] > max ? gg.range_ns[i] : max;
+	gg.range_sum = gg.range_sum - old + v;
+	bool rescan = false;
+	if (v > gg.range_max) {
+		gg.range_max = v;
+		gg.range_max_n = 1;
+	} else {
+		if (v == gg.range_max)
+			gg.range_max_n++;
+		rescan = full && old == gg.range_max && --gg.range_max_n == 0;
 	}
-	atomic_store_explicit(&g_range_avg, sum / gg.range_count, memory_order_relaxed);
-	atomic_store_explicit(&g_range_max, max, memory_order_relaxed);
+	if (rescan) {
+		gg.range_max = gg.range_max_n = 0;
+		for (uint32_t i = 0; i < gg.range_count; i++) {
+			if (gg.range_ns[i] > gg.range_max) {
+				gg.range_max = gg.range_ns[i];
+				gg.range_max_n = 1;
+			} else if (gg.range_ns[i] == gg.range_max) {
+				gg.range_max_n++;
+			}
+		}
+	}
+	atomic_store_explicit(&g_range_avg, gg.range_sum / gg.range_count, memory_order_relaxed);
+	atomic_store_explicit(&g_range_max, gg.range_max, memory_order_relaxed);
 }
 
 void sp_gpu_frame_range(uint64_t *avg, uint64_t *max)
@@ -465,6 +484,8 @@ void sp_gpu_reset_slots(void)
 		gg.slots[i].on = false;
 	gg.force_pending = false;
 	gg.range_head = gg.range_count = 0;
+	gg.range_sum = 0;
+	gg.range_max = gg.range_max_n = 0;
 	memset(gg.empty_head, 0, sizeof gg.empty_head);
 	memset(gg.empty_due, 0, sizeof gg.empty_due);
 	memset(gg.empty_count, 0, sizeof gg.empty_count);

@@ -412,6 +412,9 @@ void sp_trace_block(const char *name, unsigned depth, uint64_t begin, uint64_t e
 void sp_trace_maintain(uint64_t now); /* graphics thread: ends a capture whose span is over */
 const char *sp_trace_entry_name(sp_entry *e); /* graphics thread: name copy for this capture */
 
+/* perf_block.c: the calling thread's routine name, for trace tracks. */
+const char *sp_perf_routine(void);
+
 enum { SP_TRACE_TICK, SP_TRACE_RENDER };
 
 const char *sp_gpu_mode(void);

@@ -69,8 +69,6 @@ static _Thread_local struct {
 	char name[64];
 } t_track;
 
-const char *sp_perf_routine(void);
-
 void source_profiler_trace_name_thread(const char *name)
 {
 	if (name)

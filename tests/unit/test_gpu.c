@@ -381,6 +381,21 @@ TEST(frame_gpu_range_is_averaged_over_kept_frames)
 	CHECK_EQ(st.gpu_frame_avg_ns, (3 * 1020 + 18020) / 4);
 }
 
+TEST(frame_gpu_range_maximum_falls_back_when_it_leaves_the_window)
+{
+	fx_init(true);
+	source_profiler_reset_video(1, 1); /* windows of 5 */
+	fx_frame(one, 1, 10, 10, 500);
+	fx_frame(one, 1, 10, 10, 9000);
+	for (int f = 0; f < 5; f++)
+		fx_frame(one, 1, 10, 10, 500);
+	/* Kept: frames 1-6, the window holds 2-6; frame 2 (9000) is still in. */
+	CHECK_EQ(stats().gpu_frame_max_ns, 10 + 9000 + 10);
+	fx_frame(one, 1, 10, 10, 500);
+	CHECK_EQ(stats().gpu_frame_max_ns, 10 + 500 + 10);
+	CHECK_EQ(stats().gpu_frame_avg_ns, 520);
+}
+
 TEST(a_render_without_a_timer_leaves_no_gpu_sample_for_that_frame)
 {
 	fx_init(true);
