@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define REPEATS 5
 
@@ -84,11 +85,96 @@ static double measure_clock(uint64_t (*fn)(void))
 	return median(v, REPEATS);
 }
 
+/* --replay MODE N FRAMES: one mode's frames and nothing else, for valgrind
+ * to count the instructions of (inside replay_run only). */
+static int replay_only(const char *mode_name, const char *n_arg, const char *frames_arg)
+{
+	static const char *const names[] = {"loop", "off", "cpu", "gpu"};
+	int mode = -1;
+	for (int m = 0; m < 4; m++)
+		if (strcmp(mode_name, names[m]) == 0)
+			mode = m;
+	long n = strtol(n_arg, NULL, 10), frames = strtol(frames_arg, NULL, 10);
+	if (mode < 0 || n < 1 || n > 10000 || frames < 1) {
+		fprintf(stderr, "--replay MODE N FRAMES: mode loop|off|cpu|gpu, 1-10000 sources\n");
+		return 2;
+	}
+	if (!replay_init((uint32_t)n, 2))
+		return 1;
+	replay_setup((replay_mode)mode, 60, false);
+	replay_run((uint32_t)frames);
+	replay_free();
+	return 0;
+}
+
+/* Instructions of `frames` frames of `mode` at n sources, counted by
+ * callgrind in replay_run only; -1 when valgrind cannot run. */
+static double count_instructions(const char *self, const char *mode, int n, int frames)
+{
+	char out[] = "/tmp/srcprof-microbench-XXXXXX";
+	int fd = mkstemp(out);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd,
+		 "valgrind --tool=callgrind --callgrind-out-file=%s --toggle-collect=replay_run "
+		 "'%s' --replay %s %d %d >/dev/null 2>&1",
+		 out, self, mode, n, frames);
+	double total = -1;
+	if (system(cmd) == 0) {
+		FILE *f = fopen(out, "r");
+		char line[256];
+		while (f && fgets(line, sizeof line, f))
+			if (strncmp(line, "summary:", 8) == 0 || strncmp(line, "totals:", 7) == 0)
+				total = strtod(strchr(line, ':') + 1, NULL);
+		if (f)
+			fclose(f);
+	}
+	remove(out);
+	return total;
+}
+
+/* --instructions: the profiler's instructions per source-frame (its modes
+ * less the bare loop), counted by callgrind: the same for the same binary
+ * whatever else the machine does. */
+static int instructions(const char *self)
+{
+	if (system("valgrind --version >/dev/null 2>&1") != 0) {
+		fprintf(stderr, "srcprof-microbench: --instructions needs valgrind (apt install "
+				"valgrind)\n");
+		return 1;
+	}
+	printf("instructions per source-frame (callgrind, 1 tick + 2 renders, profiler's "
+	       "calls less the bare loop):\n");
+	printf("%8s %10s %10s %10s\n", "sources", "off", "cpu", "cpu+gpu");
+	int counts[] = {10, 1000, 10000};
+	for (int c = 0; c < 3; c++) {
+		int n = counts[c], frames = 200000 / n < 20 ? 20 : 200000 / n;
+		double loop = count_instructions(self, "loop", n, frames);
+		double v[3];
+		const char *modes[] = {"off", "cpu", "gpu"};
+		for (int m = 0; m < 3; m++)
+			v[m] = (count_instructions(self, modes[m], n, frames) - loop) /
+			       ((double)n * frames);
+		if (loop < 0) {
+			fprintf(stderr, "srcprof-microbench: valgrind failed\n");
+			return 1;
+		}
+		printf("%8d %10.1f %10.1f %10.1f\n", n, v[0], v[1], v[2]);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int counts[] = {10, 100, 1000, 10000};
 	int n_counts = 4;
 	bool frames_only = false;
+	if (argc == 5 && strcmp(argv[1], "--replay") == 0)
+		return replay_only(argv[2], argv[3], argv[4]);
+	if (argc == 2 && strcmp(argv[1], "--instructions") == 0)
+		return instructions(argv[0]);
 	if (argc == 2 && strcmp(argv[1], "--quick") == 0) {
 		n_counts = 2;
 	} else if (argc == 3 && strcmp(argv[1], "--sources") == 0) {
@@ -103,7 +189,7 @@ int main(int argc, char **argv)
 		n_counts = 1;
 		frames_only = true;
 	} else if (argc > 1) {
-		fprintf(stderr, "usage: %s [--quick | --sources N]\n", argv[0]);
+		fprintf(stderr, "usage: %s [--quick | --sources N | --instructions]\n", argv[0]);
 		return 2;
 	}
 	printf("srcprof-microbench: 1 tick + 2 renders (passes main, preview) per source per "

@@ -65,25 +65,36 @@ static inline uint64_t sp_tsc_to_ns(uint64_t tsc, uint64_t base_tsc, uint64_t ba
 #define SP_HAVE_TSC 0
 #endif
 
+#if SP_HAVE_TSC
+/* A TSC value on the profiler clock's time line: a seqlock read of the
+ * calibration and a multiply. */
+static inline uint64_t sp_tsc_time(uint64_t tsc)
+{
+	uint64_t base_tsc, base_ns, mult;
+	uint32_t s1;
+	do {
+		s1 = atomic_load_explicit(&sp_clock.seq, memory_order_acquire);
+		base_tsc = atomic_load_explicit(&sp_clock.base_tsc, memory_order_acquire);
+		base_ns = atomic_load_explicit(&sp_clock.base_ns, memory_order_acquire);
+		mult = atomic_load_explicit(&sp_clock.mult, memory_order_acquire);
+	} while ((s1 & 1u) || s1 != atomic_load_explicit(&sp_clock.seq, memory_order_relaxed));
+	return sp_tsc_to_ns(tsc, base_tsc, base_ns, mult);
+}
+#endif
+
 /* srcprof_clock_ns, inlined: one rdtsc and a seqlock read. */
 static inline uint64_t sp_now(void)
 {
 #if SP_HAVE_TSC
-	if (SP_LIKELY(atomic_load_explicit(&sp_clock.kind, memory_order_relaxed) == SP_CLOCK_TSC)) {
-		uint64_t base_tsc, base_ns, mult;
-		uint32_t s1;
-		do {
-			s1 = atomic_load_explicit(&sp_clock.seq, memory_order_acquire);
-			base_tsc = atomic_load_explicit(&sp_clock.base_tsc, memory_order_acquire);
-			base_ns = atomic_load_explicit(&sp_clock.base_ns, memory_order_acquire);
-			mult = atomic_load_explicit(&sp_clock.mult, memory_order_acquire);
-		} while ((s1 & 1u) ||
-			 s1 != atomic_load_explicit(&sp_clock.seq, memory_order_relaxed));
-		return sp_tsc_to_ns(__rdtsc(), base_tsc, base_ns, mult);
-	}
+	if (SP_LIKELY(atomic_load_explicit(&sp_clock.kind, memory_order_relaxed) == SP_CLOCK_TSC))
+		return sp_tsc_time(__rdtsc());
 #endif
 	return srcprof_clock_ns();
 }
+
+/* source_profiler.c: a tick or render stamp (what tick_start and
+ * render_begin return) as a time on the profiler clock. Graphics thread. */
+uint64_t sp_stamp_time(uint64_t stamp);
 
 /* --- util.c: counted allocation and logging ----------------------------- */
 

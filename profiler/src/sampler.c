@@ -186,7 +186,9 @@ void sp_sampler_frame_end(uint64_t now, uint32_t renders)
 {
 	atomic_store_explicit(&pub.timed, S.timed, memory_order_relaxed);
 	S.renders = renders;
-	if (!S.begin_ns || now < S.begin_ns)
+	/* Frames are measured only where the sampler needs it (its medians
+	 * sort a ring each frame). */
+	if (!sp_gpu_costly() || !S.begin_ns || now < S.begin_ns)
 		return;
 	double d = (double)(now - S.begin_ns);
 	measure(d, S.timed);

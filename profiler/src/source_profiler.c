@@ -36,6 +36,10 @@ static struct {
 	unsigned slot;  /* frame % sp_fif */
 	uint32_t pass;  /* current pass id */
 	uint32_t timer_asks; /* renders of this frame that asked for a GPU timer */
+	/* The clock of stamps, from frame_begin: TSC (and its rate, ns per tick
+	 * << 32, with the largest tick count that multiply cannot overflow). */
+	bool tsc;
+	uint64_t mult, fast_ticks;
 	uint32_t gen;   /* last generation handed to an entry */
 	uint32_t *free_idx;
 	uint32_t n_free, free_cap;
@@ -398,6 +402,9 @@ static void process_removals(void)
 void source_profiler_frame_begin(void)
 {
 	srcprof_clock_maintain();
+	g.tsc = SP_HAVE_TSC && SP_LOAD(sp_clock.kind) == SP_CLOCK_TSC;
+	g.mult = SP_LOAD(sp_clock.mult);
+	g.fast_ticks = g.mult ? UINT64_MAX / g.mult : 0;
 	process_removals();
 	sp_retire_flush();
 
@@ -473,22 +480,70 @@ void sp_test_set_frame(uint64_t frame)
 	g.frame = frame;
 }
 
-uint64_t source_profiler_source_tick_start(void)
+/* --- stamps: the clock of ticks and renders ----------------------------------
+ *
+ * With the TSC clock a tick or render is stamped with the raw counter (one
+ * rdtsc) and its duration converted with one multiply by the rate taken at
+ * frame_begin (re-anchoring moves it at most once a second); with any other
+ * clock a stamp is its ns. So tick_start and render_begin return stamps, and
+ * only traces turn stamps into times (sp_stamp_time). */
+
+static inline uint64_t stamp(void)
 {
-	return g.on ? sp_now() : 0;
+#if SP_HAVE_TSC
+	if (SP_LIKELY(g.tsc))
+		return __rdtsc();
+#endif
+	return srcprof_clock_ns();
 }
 
-/* Finds the entry of `key` on the graphics thread: first the entry that
- * followed the previous one last frame (no table probe, no cache miss on
- * the table at 10,000 sources), else the table. */
-static inline uint32_t lookup(uintptr_t key, uint32_t hint, bool create)
+static inline uint32_t stamp_dur(uint64_t start, uint64_t end)
 {
-	if (hint < SP_LOAD(g_high_water) && SP_LOAD(entry_fast(hint)->key) == key)
-		return hint;
+	uint64_t d = end - start;
+	if (g.tsc) {
+		if (SP_LIKELY(d <= g.fast_ticks))
+			d = (d * g.mult) >> 32;
+		else
+			d = (uint64_t)(((unsigned __int128)d * g.mult) >> 32);
+	}
+	return sp_sat32(d, &sp_saturated_local);
+}
+
+uint64_t sp_stamp_time(uint64_t stamp_value)
+{
+#if SP_HAVE_TSC
+	if (g.tsc)
+		return sp_tsc_time(stamp_value);
+#endif
+	return stamp_value;
+}
+
+/* Keys 0 and UINTPTR_MAX are not sources (one compare for both). */
+static inline bool bad_key(uintptr_t key)
+{
+	return key - 1 >= UINTPTR_MAX - 1;
+}
+
+uint64_t source_profiler_source_tick_start(void)
+{
+	return g.on ? stamp() : 0;
+}
+
+/* The entry of `key` through the table, created when asked: the slow path
+ * when the order of last frame's calls (the hints) did not find it. */
+static uint32_t lookup_slow(uintptr_t key, bool create)
+{
 	uint32_t idx = sp_table_find(key);
 	if (idx == SP_NO_ENTRY && create)
 		idx = entry_create(key);
 	return idx;
+}
+
+/* The entry that followed the previous one last frame, if it is `key`'s:
+ * no table probe, no cache miss on the table at 10,000 sources. */
+static inline bool hint_is(uint32_t hint, uintptr_t key)
+{
+	return hint < SP_LOAD(g_high_water) && SP_LOAD(entry_fast(hint)->key) == key;
 }
 
 static inline void link_tick(uint32_t idx)
@@ -511,32 +566,32 @@ static inline void link_render(uint32_t idx)
 	g.render_next = entry_fast(idx)->next_render;
 }
 
-void source_profiler_source_tick_end(const void *source, uint64_t start)
+/* A frame that was never collected (profiling toggled, frames in flight
+ * changed) left pass sums in its slot; collect zeroes those it pushes. */
+__attribute__((noinline)) static void clear_pass_sums(sp_entry *e, unsigned slot)
 {
-	if (!g.on)
-		return;
-	uint64_t end = sp_now();
-	uintptr_t key = (uintptr_t)source;
-	if (SP_UNLIKELY(!key || key == UINTPTR_MAX || !start || start > end)) {
-		ignored();
-		return;
-	}
-	uint32_t idx = lookup(key, g.tick_next, true);
-	if (SP_UNLIKELY(idx == SP_NO_ENTRY))
-		return;
+	uint32_t passes = SP_LOAD(e->n_passes);
+	for (uint32_t p = 0; p < passes; p++)
+		e->passes[p].cpu_ns[slot] = e->passes[p].gpu_ns[slot] = 0;
+}
+
+__attribute__((noinline)) static void trace_call(const sp_entry *e, int kind, uint64_t start,
+						 uint64_t end)
+{
+	sp_trace_cpu(e, kind, kind == SP_TRACE_TICK ? 0 : g.pass, sp_stamp_time(start),
+		     sp_stamp_time(end), (uint32_t)g.frame);
+}
+
+static inline void record_tick(uint32_t idx, uint64_t start, uint64_t end)
+{
 	link_tick(idx);
 	sp_entry *e = entry_fast(idx);
 	unsigned slot = g.slot;
 	sp_frame_acc *a = &e->acc[slot];
-	uint32_t dur = sp_sat32(end - start, &sp_saturated_local);
+	uint32_t dur = stamp_dur(start, end);
 	if (a->frame != (uint32_t)g.frame) {
-		/* Collect zeroes the pass sums it pushed; only a frame that was
-		 * never collected leaves some behind. */
-		if (SP_UNLIKELY(!a->collected && a->renders)) {
-			uint32_t passes = SP_LOAD(e->n_passes);
-			for (uint32_t p = 0; p < passes; p++)
-				e->passes[p].cpu_ns[slot] = e->passes[p].gpu_ns[slot] = 0;
-		}
+		if (SP_UNLIKELY(!a->collected && a->renders))
+			clear_pass_sums(e, slot);
 		*a = (sp_frame_acc){.frame = (uint32_t)g.frame, .tick_ns = dur,
 				    .first_timer = SP_NO_ENTRY};
 		uint32_t next = e->next_tick;
@@ -544,11 +599,35 @@ void source_profiler_source_tick_end(const void *source, uint64_t start)
 			sp_prefetch(entry_fast(next));
 	} else {
 		/* A second tick in one frame adds to the first. */
-		uint64_t sum = (uint64_t)a->tick_ns + dur;
-		a->tick_ns = sp_sat32(sum, &sp_saturated_local);
+		a->tick_ns = sp_sat32((uint64_t)a->tick_ns + dur, &sp_saturated_local);
 	}
-	if (atomic_load_explicit(&sp_trace_recording, memory_order_relaxed))
-		sp_trace_cpu(e, SP_TRACE_TICK, 0, start, end, (uint32_t)g.frame);
+	if (SP_UNLIKELY(atomic_load_explicit(&sp_trace_recording, memory_order_relaxed)))
+		trace_call(e, SP_TRACE_TICK, start, end);
+}
+
+__attribute__((noinline)) static void tick_end_slow(uintptr_t key, uint64_t start, uint64_t end)
+{
+	if (bad_key(key) || !start || start > end) {
+		ignored();
+		return;
+	}
+	uint32_t idx = lookup_slow(key, true);
+	if (idx != SP_NO_ENTRY)
+		record_tick(idx, start, end);
+}
+
+void source_profiler_source_tick_end(const void *source, uint64_t start)
+{
+	if (!g.on)
+		return;
+	uint64_t end = stamp();
+	uintptr_t key = (uintptr_t)source;
+	uint32_t idx = g.tick_next;
+	if (SP_UNLIKELY(bad_key(key) || !start || start > end || !hint_is(idx, key))) {
+		tick_end_slow(key, start, end);
+		return;
+	}
+	record_tick(idx, start, end);
 }
 
 void source_profiler_render_begin(void)
@@ -579,16 +658,14 @@ uint64_t source_profiler_source_render_begin(sp_gpu_timer **timer)
 		if (g.gpu_frame)
 			*timer = sp_gpu_timer_begin(g.slot, g.pass);
 	}
-	return sp_now();
+	return stamp();
 }
 
-/* Local column of the current pass in `e`, adding it on first use. */
-static inline uint32_t pass_column(sp_entry *e)
+/* Local column of the current pass in `e`, adding it on first use; the
+ * caller tried the pass rendered last. */
+__attribute__((noinline)) static uint32_t pass_column_slow(sp_entry *e)
 {
-	uint32_t passes = SP_LOAD(e->n_passes);
-	uint32_t k = e->last_pass;
-	if (k < passes && e->passes[k].pass == g.pass)
-		return k;
+	uint32_t passes = SP_LOAD(e->n_passes), k;
 	for (k = 0; k < passes; k++)
 		if (e->passes[k].pass == g.pass)
 			break;
@@ -604,51 +681,37 @@ static inline uint32_t pass_column(sp_entry *e)
 	return k;
 }
 
-void source_profiler_source_render_end(const void *source, uint64_t start, sp_gpu_timer *timer)
+static inline void record_render(uint32_t idx, uint64_t start, uint64_t end, sp_gpu_timer *timer)
 {
-	if (!g.on)
-		return;
-	uint64_t end = sp_now();
-	unsigned slot = g.slot;
-	if (timer && !sp_gpu_timer_end(slot, timer)) {
-		ignored();
-		timer = NULL;
-	}
-	uintptr_t key = (uintptr_t)source;
-	if (SP_UNLIKELY(!key || key == UINTPTR_MAX || !start || start > end)) {
-		ignored();
-		return;
-	}
-	uint32_t idx = lookup(key, g.render_next, false);
-	if (SP_UNLIKELY(idx == SP_NO_ENTRY)) {
-		ignored(); /* never ticked */
-		return;
-	}
 	link_render(idx);
 	sp_entry *e = entry_fast(idx);
-	if (g.render_next < SP_LOAD(g_high_water)) {
-		sp_entry *next = entry_fast(g.render_next);
-		sp_prefetch(next);
-		sp_prefetch(next->passes);
+	uint32_t next = g.render_next;
+	if (next < SP_LOAD(g_high_water)) {
+		sp_entry *n = entry_fast(next);
+		sp_prefetch(n);
+		sp_prefetch(n->passes);
 	}
+	unsigned slot = g.slot;
 	sp_frame_acc *a = &e->acc[slot];
 	if (SP_UNLIKELY(a->frame != (uint32_t)g.frame)) {
 		ignored(); /* not ticked this frame */
 		return;
 	}
-	uint32_t k = pass_column(e);
-	if (SP_UNLIKELY(k == SP_NO_ENTRY))
-		return;
-	uint32_t dur = sp_sat32(end - start, &sp_saturated_local);
+	uint32_t k = e->last_pass;
+	if (SP_UNLIKELY(k >= SP_LOAD(e->n_passes) || e->passes[k].pass != g.pass)) {
+		k = pass_column_slow(e);
+		if (k == SP_NO_ENTRY)
+			return;
+	}
+	uint32_t dur = stamp_dur(start, end);
 	bool first = a->renders == 0;
-	if (!timer && g.gpu_frame)
-		a->gpu_missing = 1; /* not sampled: no GPU sample this frame */
 	if (first)
 		a->render_first_ns = dur;
-	if (a->renders < UINT16_MAX)
-		a->renders++;
-	uint64_t sum = (uint64_t)e->passes[k].cpu_ns[slot] + dur;
-	e->passes[k].cpu_ns[slot] = sp_sat32(sum, &sp_saturated_local);
+	a->renders += a->renders < UINT16_MAX;
+	/* Not sampled in a GPU-timed frame: no GPU sample this frame. */
+	a->gpu_missing |= !timer & g.gpu_frame;
+	uint32_t *cell = &e->passes[k].cpu_ns[slot];
+	*cell = sp_sat32((uint64_t)*cell + dur, &sp_saturated_local);
 	if (timer) {
 		timer->pass = g.pass;
 		timer->pass_local = (uint16_t)k;
@@ -656,8 +719,41 @@ void source_profiler_source_render_end(const void *source, uint64_t start, sp_gp
 		timer->next = a->first_timer;
 		a->first_timer = sp_gpu_timer_index(slot, timer);
 	}
-	if (atomic_load_explicit(&sp_trace_recording, memory_order_relaxed))
-		sp_trace_cpu(e, SP_TRACE_RENDER, g.pass, start, end, (uint32_t)g.frame);
+	if (SP_UNLIKELY(atomic_load_explicit(&sp_trace_recording, memory_order_relaxed)))
+		trace_call(e, SP_TRACE_RENDER, start, end);
+}
+
+__attribute__((noinline)) static void render_end_slow(uintptr_t key, uint64_t start, uint64_t end,
+						      sp_gpu_timer *timer)
+{
+	if (bad_key(key) || !start || start > end) {
+		ignored();
+		return;
+	}
+	uint32_t idx = lookup_slow(key, false);
+	if (idx == SP_NO_ENTRY) {
+		ignored(); /* never ticked */
+		return;
+	}
+	record_render(idx, start, end, timer);
+}
+
+void source_profiler_source_render_end(const void *source, uint64_t start, sp_gpu_timer *timer)
+{
+	if (!g.on)
+		return;
+	uint64_t end = stamp();
+	if (timer && !sp_gpu_timer_end(g.slot, timer)) {
+		ignored();
+		timer = NULL;
+	}
+	uintptr_t key = (uintptr_t)source;
+	uint32_t idx = g.render_next;
+	if (SP_UNLIKELY(bad_key(key) || !start || start > end || !hint_is(idx, key))) {
+		render_end_slow(key, start, end, timer);
+		return;
+	}
+	record_render(idx, start, end, timer);
 }
 
 void source_profiler_render_end(void)
@@ -713,9 +809,11 @@ void source_profiler_frame_collect(void)
 			 * entry eight ahead, then the records of the one four
 			 * ahead, whose header has arrived by now. */
 			if (i + 8 < hw) {
-				const char *ahead = (const char *)entry_fast(i + 8);
-				for (size_t off = 0; off < sizeof(sp_entry); off += 64)
-					sp_prefetch(ahead + off);
+				const sp_entry *ahead = entry_fast(i + 8);
+				sp_prefetch(ahead);
+				sp_prefetch(&ahead->acc[slot]);
+				sp_prefetch(&ahead->seq);
+				sp_prefetch(ahead->inline_passes);
 			}
 			if (i + 4 < hw) {
 				const sp_entry *ahead = entry_fast(i + 4);
@@ -734,14 +832,13 @@ void source_profiler_frame_collect(void)
 				continue;
 			if (gpu && !a->gpu_missing)
 				gpu_sums(e, slot, frame);
+			/* The pushes zero the slot's pass sums they take (GPU sums
+			 * exist only between gpu_sums and its push). */
 			seq_begin(e);
 			sp_window_push_cpu(e, sp_capacity, slot);
 			if (gpu && !a->gpu_missing)
 				sp_window_push_gpu(e, sp_capacity, slot);
 			seq_end(e);
-			uint32_t passes = SP_LOAD(e->n_passes);
-			for (uint32_t p = 0; p < passes; p++)
-				e->passes[p].cpu_ns[slot] = e->passes[p].gpu_ns[slot] = 0;
 			a->collected = 1;
 			if (a->has_async_ts && atomic_load_explicit(&e->async, memory_order_relaxed)) {
 				/* set_async(false) on another thread may free the

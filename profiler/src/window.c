@@ -79,6 +79,7 @@ void sp_window_push_cpu(sp_entry *e, uint32_t capacity, unsigned slot)
 		uint32_t *cell = &rec[SP_CPU_FIXED + p];
 		old_total += full ? *cell : 0;
 		uint32_t v = e->passes[p].cpu_ns[slot];
+		e->passes[p].cpu_ns[slot] = 0; /* taken: the slot's next frame starts at 0 */
 		new_total += v;
 		if (column_push(cell, v, full, &ps[p].cpu_sum, &ps[p].cpu_max,
 				&e->pass_max_n[p].cpu))
@@ -121,6 +122,7 @@ void sp_window_push_gpu(sp_entry *e, uint32_t capacity, unsigned slot)
 		uint32_t *cell = &rec[SP_GPU_FIXED + p];
 		old_total += full ? *cell : 0;
 		uint32_t v = e->passes[p].gpu_ns[slot];
+		e->passes[p].gpu_ns[slot] = 0;
 		new_total += v;
 		if (column_push(cell, v, full, &ps[p].gpu_sum, &ps[p].gpu_max,
 				&e->pass_max_n[p].gpu))

@@ -124,7 +124,9 @@ void source_profiler_reset_video(uint32_t fps_num, uint32_t fps_den);
  * removals queued since the last frame. */
 void source_profiler_frame_begin(void);
 
-/* Returns the start time of a tick (0 while off); pass it to tick_end. */
+/* Returns the start stamp of a tick (0 while off); pass it to tick_end. A
+ * stamp is the profiler clock's raw reading (the TSC's ticks, or ns with
+ * another clock), not a time to compare with srcprof_clock_ns(). */
 uint64_t source_profiler_source_tick_start(void);
 
 /* Records the tick of `source` that began at `start`. The first tick of an
@@ -143,8 +145,9 @@ void source_profiler_render_begin(void);
  * Not part of the OBS API. */
 void source_profiler_gpu_skip_frame(void);
 
-/* Returns the start time of a render (0 while off) and sets *timer to a GPU
- * timer when GPU timing is on, else NULL. `timer` may be NULL. */
+/* Returns the start stamp of a render (0 while off; see tick_start) and sets
+ * *timer to a GPU timer when this frame is GPU-timed, else NULL. `timer`
+ * may be NULL. */
 uint64_t source_profiler_source_render_begin(sp_gpu_timer **timer);
 
 /* Records a render of `source` begun at `start`, in the current pass, and
