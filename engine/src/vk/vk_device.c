@@ -108,6 +108,56 @@ static bool has_layer(const char *name)
 	return found;
 }
 
+#define VALIDATION_LAYER "VK_LAYER_KHRONOS_validation"
+
+/* Layer 1.3.239 takes the queue-submit check of synchronization validation
+ * from its settings only (VK_LAYER_ENABLES or vk_layer_settings.txt;
+ * VkValidationFeaturesEXT has no value for it) and reads them in
+ * vkCreateInstance. So the instance is created with the check added to the
+ * environment's list (':'-separated here), which is put back afterwards. */
+#define LAYER_ENABLES_ENV "VK_LAYER_ENABLES"
+#define QUEUE_SUBMIT_CHECK "VALIDATION_CHECK_ENABLE_SYNCHRONIZATION_VALIDATION_QUEUE_SUBMIT"
+
+typedef struct saved_env {
+	bool changed, had;
+	char *value;
+} saved_env;
+
+static saved_env add_queue_submit_check(void)
+{
+	saved_env s = {0};
+	const char *old = getenv(LAYER_ENABLES_ENV);
+	s.had = old != NULL;
+	if (s.had && !(s.value = strdup(old)))
+		return s;
+	size_t len = (old ? strlen(old) + 1 : 0) + sizeof QUEUE_SUBMIT_CHECK;
+	char *v = malloc(len);
+	if (!v) {
+		free(s.value);
+		s.value = NULL;
+		return s;
+	}
+	snprintf(v, len, "%s%s%s", old ? old : "", old && *old ? ":" : "", QUEUE_SUBMIT_CHECK);
+	s.changed = setenv(LAYER_ENABLES_ENV, v, 1) == 0;
+	free(v);
+	if (!s.changed)
+		eng_warn("vulkan: validation runs without its queue-submit checks (cannot set %s)",
+			 LAYER_ENABLES_ENV);
+	return s;
+}
+
+static void restore_env(saved_env *s)
+{
+	if (s->changed) {
+		if (s->had)
+			setenv(LAYER_ENABLES_ENV, s->value, 1);
+		else
+			unsetenv(LAYER_ENABLES_ENV);
+	}
+	free(s->value);
+	*s = (saved_env){0};
+}
+
 static eng_result create_instance(bool validate, bool need_surface)
 {
 	const char *exts[16];
@@ -144,12 +194,12 @@ static eng_result create_instance(bool validate, bool need_surface)
 		.pfnUserCallback = on_message,
 	};
 	if (validate) {
-		if (!has_layer("VK_LAYER_KHRONOS_validation")) {
-			eng_error("vulkan: --validate needs VK_LAYER_KHRONOS_validation (Debian: "
+		if (!has_layer(VALIDATION_LAYER)) {
+			eng_error("vulkan: --validate needs " VALIDATION_LAYER " (Debian: "
 				  "apt-get install vulkan-validationlayers)");
 			return ENG_ERR_NO_DRIVER;
 		}
-		layers[n_layers++] = "VK_LAYER_KHRONOS_validation";
+		layers[n_layers++] = VALIDATION_LAYER;
 		exts[n_exts++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
 		exts[n_exts++] = VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME;
 	}
@@ -167,7 +217,11 @@ static eng_result create_instance(bool validate, bool need_surface)
 		.enabledExtensionCount = n_exts,
 		.ppEnabledExtensionNames = exts,
 	};
+	saved_env env = {0};
+	if (validate)
+		env = add_queue_submit_check();
 	VkResult r = vkCreateInstance(&ci, NULL, &vk.instance);
+	restore_env(&env);
 	if (r == VK_ERROR_INCOMPATIBLE_DRIVER) {
 		eng_error("vulkan: no Vulkan 1.3 driver found (install mesa-vulkan-drivers for "
 			  "lavapipe, or a GPU driver)");
