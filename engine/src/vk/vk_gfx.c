@@ -381,9 +381,16 @@ static eng_result submit(bool present)
 		vg.screenshot_wanted = false;
 	}
 	vk_target_image *sw = present ? &vt.images[vg.swap_index] : NULL;
+	/* The present waits on sw->rendered, whose signal waits only for the
+	 * stages in its mask. A layout transition is ordered before the stages
+	 * in its barrier's dstStageMask alone: with NONE there, nothing kept
+	 * the presentation engine from reading the image mid-transition. The
+	 * same stage on both sides chains them (ALL_COMMANDS would too, but
+	 * best practices warns about it in a barrier). */
+	const VkPipelineStageFlags2 rendered_stage = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
 	if (sw)
-		vk_transition(cmd(), &sw->state, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
-			      VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE, false);
+		vk_transition(cmd(), &sw->state, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, rendered_stage,
+			      VK_ACCESS_2_NONE, false);
 	vg.recording = false;
 	VK_CHECK_RET(vkEndCommandBuffer(f->cmd));
 	VkCommandBufferSubmitInfo cbi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
@@ -396,7 +403,7 @@ static eng_result submit(bool present)
 	VkSemaphoreSubmitInfo signal = {
 		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
 		.semaphore = sw ? sw->rendered : VK_NULL_HANDLE,
-		.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+		.stageMask = rendered_stage,
 	};
 	VkSubmitInfo2 si = {
 		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
