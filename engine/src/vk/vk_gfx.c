@@ -233,12 +233,29 @@ static void completed(uint64_t serial)
 	vk_run_deferred(vg.serial_done);
 }
 
+/* vkWaitForFences on one frame's fence, or the failure ENG_FAULT_WAIT_FAILS
+ * stands for. */
+static VkResult wait_fence(VkFence fence)
+{
+	if (eng_gfx_faults() & ENG_FAULT_WAIT_FAILS)
+		return VK_TIMEOUT;
+	return vkWaitForFences(vk.device, 1, &fence, VK_TRUE, UINT64_MAX);
+}
+
+/* vkDeviceWaitIdle, or the failure ENG_FAULT_WAIT_FAILS stands for. */
+static VkResult device_wait_idle(void)
+{
+	if (eng_gfx_faults() & ENG_FAULT_WAIT_FAILS)
+		return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+	return vkDeviceWaitIdle(vk.device);
+}
+
 static eng_result wait_slot(uint32_t slot)
 {
 	vk_frame *f = &vg.frames[slot];
 	if (!f->serial || f->serial <= vg.serial_done)
 		return ENG_OK;
-	VkResult r = vkWaitForFences(vk.device, 1, &f->fence, VK_TRUE, UINT64_MAX);
+	VkResult r = wait_fence(f->fence);
 	if (r == VK_ERROR_DEVICE_LOST) {
 		vg.device_lost = true;
 		eng_error("vulkan: device lost");
@@ -278,7 +295,7 @@ static bool vk_begin_frame(void)
 	uint32_t slot = (uint32_t)(vg.serial_recorded % VK_FIF);
 	if (!vt.headless) {
 		if (vt.out_of_date) {
-			vkDeviceWaitIdle(vk.device);
+			device_wait_idle();
 			completed(vg.serial_recorded);
 			if (!vk_target_rebuild())
 				return false; /* minimized: try again next frame */
@@ -708,7 +725,7 @@ static eng_result vk_time_isolated(void (*fn)(void *user), void *user, uint64_t 
 {
 	if (vg.recording || vg.device_lost)
 		return ENG_ERR_INVALID;
-	if (vkDeviceWaitIdle(vk.device) == VK_ERROR_DEVICE_LOST) {
+	if (device_wait_idle() == VK_ERROR_DEVICE_LOST) {
 		vg.device_lost = true;
 		return ENG_ERR_DEVICE_LOST;
 	}
@@ -727,7 +744,12 @@ static eng_result vk_time_isolated(void (*fn)(void *user), void *user, uint64_t 
 		vk_end_pass();
 	vg.recording = false;
 	vk_frame *f = &vg.frames[vg.slot];
-	VK_CHECK_RET(vkEndCommandBuffer(f->cmd));
+	VkResult er = vkEndCommandBuffer(f->cmd);
+	if (er >= 0 && (eng_gfx_faults() & ENG_FAULT_ISOLATED_FAILS)) {
+		eng_gfx_inject_faults(eng_gfx_faults() & ~(uint32_t)ENG_FAULT_ISOLATED_FAILS);
+		er = VK_ERROR_OUT_OF_DEVICE_MEMORY;
+	}
+	VK_CHECK_RET(er);
 	VkCommandBufferSubmitInfo cbi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
 					 .commandBuffer = f->cmd};
 	VkSubmitInfo2 si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
@@ -737,7 +759,7 @@ static eng_result vk_time_isolated(void (*fn)(void *user), void *user, uint64_t 
 	uint64_t t0 = srcprof_clock_ns();
 	VkResult vr = vkQueueSubmit2(vk.queue, 1, &si, f->fence);
 	if (vr >= 0)
-		vr = vkWaitForFences(vk.device, 1, &f->fence, VK_TRUE, UINT64_MAX);
+		vr = wait_fence(f->fence);
 	uint64_t t1 = srcprof_clock_ns();
 	vg.isolated = false;
 	if (vr == VK_ERROR_DEVICE_LOST)
