@@ -124,16 +124,18 @@ TEST(frames_after_a_failed_isolated_timing_draw_into_the_window)
 					       .fixed_dt = 1.0 / 60.0},
 				   &r);
 	CHECK(e != NULL);
-	eng_add_source(e, eng_heavy_create(&(eng_heavy_desc){
-				  .k = 0.1f, .rect = {20, 20, 120, 200}, .color = {0.9f, 0.1f, 0.1f, 1}}));
+	eng_add_source(e, eng_heavy_create(&(eng_heavy_desc){.k = 0.1f,
+							     .rect = {20, 20, 120, 200},
+							     .color = {0.9f, 0.1f, 0.1f, 1}}));
 	CHECK(windowed_frames(e, 10));
 	uint64_t ns = 0;
 	eng_gfx_inject_faults(ENG_FAULT_ISOLATED_FAILS);
 	CHECK(eng_gfx_time_isolated(draw_nothing, NULL, &ns) != ENG_OK);
 	CHECK_EQ(eng_gfx_faults(), 0); /* once */
 	/* Drawn only after the failure: in the window if frames go there. */
-	eng_add_source(e, eng_heavy_create(&(eng_heavy_desc){
-				  .k = 0.1f, .rect = {180, 20, 120, 200}, .color = {0.1f, 0.9f, 0.2f, 1}}));
+	eng_add_source(e, eng_heavy_create(&(eng_heavy_desc){.k = 0.1f,
+							     .rect = {180, 20, 120, 200},
+							     .color = {0.1f, 0.9f, 0.2f, 1}}));
 	CHECK(windowed_frames(e, 10));
 	eng_screenshot_request(e, "/nonexistent/not-written.png");
 	CHECK(windowed_frames(e, 1));

@@ -448,7 +448,12 @@ eng_result vk_device_init(const eng_gfx_desc *desc, bool need_surface)
 void vk_device_shutdown(void)
 {
 	if (vk.device) {
-		vkDeviceWaitIdle(vk.device);
+		/* vk_shutdown waited and said what failed; a lost device was said
+		 * where it was found. Either way the device goes now. */
+		VkResult r = vkDeviceWaitIdle(vk.device);
+		if (r < 0 && r != VK_ERROR_DEVICE_LOST)
+			eng_error("vulkan: waiting for the device before destroying it failed: %s",
+				  vk_result_str(r));
 		vk_mem_shutdown();
 		vkDestroyDevice(vk.device, NULL);
 	}

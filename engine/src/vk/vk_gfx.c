@@ -120,6 +120,7 @@ static eng_result init_layouts(void)
 }
 
 static void vk_shutdown(void);
+static eng_result wait_idle(const char *why);
 
 static eng_result vk_init(const eng_gfx_desc *desc)
 {
@@ -161,7 +162,10 @@ static eng_result vk_init(const eng_gfx_desc *desc)
 static void vk_shutdown(void)
 {
 	if (vk.device) {
-		vkDeviceWaitIdle(vk.device);
+		/* Whatever the wait says, everything goes now (a lost device allows
+		 * that, and has nothing left to wait for). */
+		if (!vg.device_lost)
+			wait_idle("to shut down");
 		vk_run_deferred(UINT64_MAX);
 		for (uint32_t i = 0; i < vg.n_buffers; i++)
 			vk_destroy_buffer((eng_buffer){i + 1});
@@ -256,12 +260,36 @@ static eng_result wait_slot(uint32_t slot)
 	if (!f->serial || f->serial <= vg.serial_done)
 		return ENG_OK;
 	VkResult r = wait_fence(f->fence);
+	if (r == VK_SUCCESS) {
+		completed(f->serial);
+		return ENG_OK;
+	}
 	if (r == VK_ERROR_DEVICE_LOST) {
 		vg.device_lost = true;
 		eng_error("vulkan: device lost");
 		return ENG_ERR_DEVICE_LOST;
 	}
-	completed(f->serial);
+	/* Not known done: its deferred destructions and read-back wait for a
+	 * wait that succeeds. */
+	eng_error("vulkan: waiting for frame %llu failed: %s", (unsigned long long)f->serial,
+		  vk_result_str(r));
+	return vk_to_eng(r);
+}
+
+/* Waits until every frame submitted is done and marks them so. Otherwise
+ * the error, said here (a loss also marks the device lost), and nothing is
+ * taken as done. */
+static eng_result wait_idle(const char *why)
+{
+	VkResult r = device_wait_idle();
+	if (r < 0) {
+		if (r == VK_ERROR_DEVICE_LOST)
+			vg.device_lost = true;
+		eng_error("vulkan: waiting for the device to finish (%s) failed: %s", why,
+			  vk_result_str(r));
+		return vk_to_eng(r);
+	}
+	completed(vg.serial_recorded);
 	return ENG_OK;
 }
 
@@ -295,8 +323,8 @@ static bool vk_begin_frame(void)
 	uint32_t slot = (uint32_t)(vg.serial_recorded % VK_FIF);
 	if (!vt.headless) {
 		if (vt.out_of_date) {
-			device_wait_idle();
-			completed(vg.serial_recorded);
+			if (wait_idle("to rebuild the swapchain") != ENG_OK)
+				return false;
 			if (!vk_target_rebuild())
 				return false; /* minimized: try again next frame */
 		}
@@ -723,14 +751,14 @@ static const uint8_t *vk_read_screenshot(uint32_t *width, uint32_t *height)
 
 static eng_result vk_time_isolated(void (*fn)(void *user), void *user, uint64_t *ns)
 {
-	if (vg.recording || vg.device_lost)
-		return ENG_ERR_INVALID;
-	if (device_wait_idle() == VK_ERROR_DEVICE_LOST) {
-		vg.device_lost = true;
+	if (vg.device_lost)
 		return ENG_ERR_DEVICE_LOST;
-	}
-	completed(vg.serial_recorded);
-	eng_result r = vk_target_ensure_offscreen();
+	if (vg.recording)
+		return ENG_ERR_INVALID;
+	eng_result r = wait_idle("before an isolated timing");
+	if (r != ENG_OK)
+		return r;
+	r = vk_target_ensure_offscreen();
 	if (r != ENG_OK)
 		return r;
 	vg.isolated = true;
@@ -743,29 +771,39 @@ static eng_result vk_time_isolated(void (*fn)(void *user), void *user, uint64_t 
 	if (vg.in_pass)
 		vk_end_pass();
 	vg.recording = false;
+	vg.isolated = false; /* recorded: later frames draw to their own target, come what may */
 	vk_frame *f = &vg.frames[vg.slot];
-	VkResult er = vkEndCommandBuffer(f->cmd);
-	if (er >= 0 && (eng_gfx_faults() & ENG_FAULT_ISOLATED_FAILS)) {
+	VkResult vr = vkEndCommandBuffer(f->cmd);
+	if (vr >= 0 && (eng_gfx_faults() & ENG_FAULT_ISOLATED_FAILS)) {
 		eng_gfx_inject_faults(eng_gfx_faults() & ~(uint32_t)ENG_FAULT_ISOLATED_FAILS);
-		er = VK_ERROR_OUT_OF_DEVICE_MEMORY;
+		vr = VK_ERROR_OUT_OF_DEVICE_MEMORY;
 	}
-	VK_CHECK_RET(er);
+	if (vr >= 0)
+		vr = vkResetFences(vk.device, 1, &f->fence);
 	VkCommandBufferSubmitInfo cbi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
 					 .commandBuffer = f->cmd};
 	VkSubmitInfo2 si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
 			    .commandBufferInfoCount = 1,
 			    .pCommandBufferInfos = &cbi};
-	VK_CHECK_RET(vkResetFences(vk.device, 1, &f->fence));
 	uint64_t t0 = srcprof_clock_ns();
-	VkResult vr = vkQueueSubmit2(vk.queue, 1, &si, f->fence);
 	if (vr >= 0)
-		vr = wait_fence(f->fence);
+		vr = vkQueueSubmit2(vk.queue, 1, &si, f->fence);
+	if (vr < 0) {
+		if (vr == VK_ERROR_DEVICE_LOST)
+			vg.device_lost = true;
+		eng_error("vulkan: an isolated timing could not be submitted: %s",
+			  vk_result_str(vr));
+		return vk_to_eng(vr);
+	}
+	f->serial = vg.serial_recorded; /* in flight: the slot's next use waits for it */
+	vr = wait_fence(f->fence);
 	uint64_t t1 = srcprof_clock_ns();
-	vg.isolated = false;
-	if (vr == VK_ERROR_DEVICE_LOST)
-		vg.device_lost = true;
-	VK_CHECK_RET(vr);
-	f->serial = vg.serial_recorded;
+	if (vr != VK_SUCCESS) {
+		if (vr == VK_ERROR_DEVICE_LOST)
+			vg.device_lost = true;
+		eng_error("vulkan: waiting for an isolated timing failed: %s", vk_result_str(vr));
+		return vk_to_eng(vr);
+	}
 	completed(f->serial);
 	*ns = t1 - t0;
 	return ENG_OK;
