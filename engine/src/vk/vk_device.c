@@ -110,6 +110,57 @@ static bool has_layer(const char *name)
 
 #define VALIDATION_LAYER "VK_LAYER_KHRONOS_validation"
 
+/* Whether the loader turns the validation layer on without being asked
+ * (VK_INSTANCE_LAYERS, VK_LOADER_LAYERS_ENABLE, an implicit or override
+ * layer): the layers active on a bare instance, which
+ * vkEnumerateDeviceLayerProperties lists. Enabling it again would add our
+ * debugging extensions, which its best-practices check then reports where
+ * its own settings send reports. False where the probe cannot tell (no
+ * driver, no device: the real instance fails the same way). The caller
+ * destroys *probe (destroy_probe) once the real instance exists: destroyed
+ * before, the loader would unload the driver and layers only to load them
+ * again (and ASan builds could not name their allocations' libraries). */
+static bool validation_enabled_outside(VkInstance *probe)
+{
+	VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+				 .apiVersion = VK_API_VERSION_1_3};
+	VkInstanceCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+				   .pApplicationInfo = &app};
+	if (vkCreateInstance(&ci, NULL, probe) != VK_SUCCESS) {
+		*probe = VK_NULL_HANDLE;
+		return false;
+	}
+	PFN_vkEnumeratePhysicalDevices devices = (PFN_vkEnumeratePhysicalDevices)
+		vkGetInstanceProcAddr(*probe, "vkEnumeratePhysicalDevices");
+	PFN_vkEnumerateDeviceLayerProperties active = (PFN_vkEnumerateDeviceLayerProperties)
+		vkGetInstanceProcAddr(*probe, "vkEnumerateDeviceLayerProperties");
+	bool found = false;
+	uint32_t n = 0;
+	if (devices && active && devices(*probe, &n, NULL) >= 0 && n) {
+		VkPhysicalDevice *pds = calloc(n, sizeof *pds);
+		uint32_t n_layers = 0;
+		if (pds && devices(*probe, &n, pds) >= 0 && n &&
+		    active(pds[0], &n_layers, NULL) >= 0) {
+			VkLayerProperties *p = calloc(n_layers ? n_layers : 1, sizeof *p);
+			if (p && active(pds[0], &n_layers, p) >= 0)
+				for (uint32_t i = 0; i < n_layers && !found; i++)
+					found = strcmp(p[i].layerName, VALIDATION_LAYER) == 0;
+			free(p);
+		}
+		free(pds);
+	}
+	return found;
+}
+
+static void destroy_probe(VkInstance probe)
+{
+	PFN_vkDestroyInstance destroy =
+		probe ? (PFN_vkDestroyInstance)vkGetInstanceProcAddr(probe, "vkDestroyInstance")
+		      : NULL;
+	if (destroy)
+		destroy(probe, NULL);
+}
+
 /* Layer 1.3.239 takes the queue-submit check of synchronization validation
  * from its settings only (VK_LAYER_ENABLES or vk_layer_settings.txt;
  * VkValidationFeaturesEXT has no value for it) and reads them in
@@ -193,10 +244,18 @@ static eng_result create_instance(bool validate, bool need_surface)
 			       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
 		.pfnUserCallback = on_message,
 	};
+	VkInstance probe = VK_NULL_HANDLE;
+	if (validate && validation_enabled_outside(&probe)) {
+		eng_info("vulkan: " VALIDATION_LAYER " is already enabled from outside (environment "
+			 "or loader settings); not enabling it again: its own settings say what it "
+			 "checks and where it reports, and its messages are not counted here");
+		validate = false;
+	}
 	if (validate) {
 		if (!has_layer(VALIDATION_LAYER)) {
 			eng_error("vulkan: --validate needs " VALIDATION_LAYER " (Debian: "
 				  "apt-get install vulkan-validationlayers)");
+			destroy_probe(probe);
 			return ENG_ERR_NO_DRIVER;
 		}
 		layers[n_layers++] = VALIDATION_LAYER;
@@ -222,6 +281,7 @@ static eng_result create_instance(bool validate, bool need_surface)
 		env = add_queue_submit_check();
 	VkResult r = vkCreateInstance(&ci, NULL, &vk.instance);
 	restore_env(&env);
+	destroy_probe(probe);
 	if (r == VK_ERROR_INCOMPATIBLE_DRIVER) {
 		eng_error("vulkan: no Vulkan 1.3 driver found (install mesa-vulkan-drivers for "
 			  "lavapipe, or a GPU driver)");
