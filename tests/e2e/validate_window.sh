@@ -37,7 +37,7 @@ esac
 "$demo" "${args[@]}" >"$out/stdout" 2>"$out/stderr" &
 pid=$!
 win=""
-for _ in $(seq 1 150); do
+for _ in $(seq 1 300); do
 	win="$(xdotool search --name "srcprof demo" 2>/dev/null | head -1)"
 	[[ -n "$win" ]] && break
 	sleep 0.2
@@ -52,9 +52,25 @@ for size in 800x500 320x240 1024x300 400x700 96x64 900x560 640x400 720x450; do
 	xdotool windowsize "$win" "${size%x*}" "${size#*x}"
 	sleep 0.6
 done
-sleep 1
-xdotool key --window "$win" s
-sleep 2
+# The last size reached the swapchain: a screenshot (S) has it. A busy
+# machine may take a while to get there: S again until it does (20 tries).
+png_size() { od -An -tu1 -j16 -N8 "$1" |
+	awk '{ printf "%dx%d", $1*16777216 + $2*65536 + $3*256 + $4, $5*16777216 + $6*65536 + $7*256 + $8 }'; }
+dims=""
+for _ in $(seq 1 20); do
+	sleep 1
+	shots=$(grep -c "^S: screenshot written to " "$out/stdout")
+	xdotool key --window "$win" s
+	for _ in $(seq 1 100); do
+		(($(grep -c "^S: screenshot written to " "$out/stdout") > shots)) && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.2
+	done
+	kill -0 "$pid" 2>/dev/null || break
+	png="$(grep "^S: screenshot written to " "$out/stdout" | tail -1 | sed 's/^S: screenshot written to //')"
+	[[ -f "$png" ]] && dims="$(png_size "$png")"
+	[[ "$dims" == 720x450 ]] && break
+done
 xdotool key --window "$win" Escape
 fails=0
 wait "$pid"
@@ -62,10 +78,6 @@ rc=$?
 if ((rc != 0)); then
 	echo "FAIL: the demo exited with status $rc"; fails=$((fails + 1))
 fi
-# The last size reached the swapchain: the screenshot taken after it has it.
-png="$(ls "$out"/srcprof-screenshot-*.png 2>/dev/null | head -1)"
-dims="$([[ -n "$png" ]] && od -An -tu1 -j16 -N8 "$png" |
-	awk '{ printf "%dx%d", $1*16777216 + $2*65536 + $3*256 + $4, $5*16777216 + $6*65536 + $7*256 + $8 }')"
 if [[ "$dims" == 720x450 ]]; then
 	echo "ok   the window was resized (last screenshot 720x450)"
 else
