@@ -7,9 +7,10 @@
 #                    checks, best practices; warnings and errors to a log
 #                    file): the soak says so, does not enable it again, and
 #                    the layer's log holds no warning or error
-# usage: soak.sh <srcprof-soak> <case>
+# usage: soak.sh <srcprof-soak> <case> [more srcprof-soak options]
 set -u
 soak="$1" case="$2"
+shift 2
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 unset VK_INSTANCE_LAYERS VK_LOADER_LAYERS_ENABLE VK_LAYER_ENABLES VK_LAYER_SETTINGS_PATH
@@ -34,7 +35,7 @@ EOF
 	;;
 *) echo "usage: $0 <srcprof-soak> short|instance-layers|loader-enable"; exit 2 ;;
 esac
-"$soak" "${args[@]}" >"$out/stdout" 2>"$out/stderr"
+"$soak" "${args[@]}" "$@" >"$out/stdout" 2>"$out/stderr"
 rc=$?
 fails=0
 expect() { # <file> <pattern>
