@@ -14,7 +14,7 @@ void soak_opts_init(soak_opts *o)
 	*o = (soak_opts){
 		.api = ENG_API_VULKAN,
 		.frames = 100000,
-		.warmup = 10000,
+		.warmup = SOAK_WARMUP_DEFAULT,
 		.report_every = 10000,
 		.sources = 24,
 		.churn = 2,
@@ -36,7 +36,8 @@ static void usage(FILE *f)
 		"appears. Exit status 0 when all hold.\n\n"
 		"  --api vulkan|gl         graphics API (default vulkan)\n"
 		"  --frames N              frames to run (default 100000)\n"
-		"  --warmup N              frames before the memory baseline (default 10000)\n"
+		"  --warmup N              frames before the memory baseline (default 10%% of\n"
+		"                          --frames, at most 10000)\n"
 		"  --report-every N        a progress line every N frames (default 10000)\n"
 		"  --sources N             live sources (default 24, at most %d)\n"
 		"  --churn N               sources replaced each frame (default 2)\n"
@@ -132,6 +133,8 @@ int soak_parse_args(int argc, char **argv, soak_opts *o)
 			o->sources);
 		return -1;
 	}
+	if (o->warmup == SOAK_WARMUP_DEFAULT)
+		o->warmup = o->frames / 10 < 10000 ? o->frames / 10 : 10000;
 	if (o->warmup >= o->frames) {
 		fprintf(stderr, PROG ": --warmup: %u leaves no frames of the %u to measure\n",
 			o->warmup, o->frames);
