@@ -157,9 +157,9 @@ typedef struct sp_pass_acc { /* graphics thread: a pass's per-frame sums */
 	uint32_t gpu_ns[SP_MAX_FIF];
 } sp_pass_acc;
 
-typedef struct sp_pass_max_n { /* records equal to a pass column's maximum */
+typedef struct sp_pass_max_at { /* where the newest copy of a pass column's maximum is */
 	uint32_t cpu, gpu;
-} sp_pass_max_n;
+} sp_pass_max_at;
 
 typedef struct sp_frame_acc { /* graphics thread: one frame of one source */
 	uint32_t frame; /* low bits of the frame number; `collected` guards a wrap */
@@ -167,10 +167,11 @@ typedef struct sp_frame_acc { /* graphics thread: one frame of one source */
 	uint32_t render_first_ns;
 	uint32_t gpu_first_ns;
 	uint32_t first_timer; /* chain of this frame's GPU timers, via next */
-	uint16_t renders;
+	/* Whole bytes, not bit fields: the render path sets them with one store. */
+	uint8_t rendered;     /* at least once this frame */
 	uint8_t has_async_ts;
-	uint8_t collected : 1;   /* pass sums were pushed and zeroed */
-	uint8_t gpu_missing : 1; /* a render of a GPU-timed frame had no timer */
+	uint8_t collected;    /* pass sums were pushed and zeroed */
+	uint8_t gpu_missing;  /* a render of a GPU-timed frame had no timer */
 } sp_frame_acc;
 
 /* Time between async frames, as a window of deltas (0 = skipped pair). */
@@ -199,7 +200,6 @@ typedef struct sp_entry {
 	_Atomic uint32_t n_passes; /* written under seq */
 	uint32_t gen;
 	uint32_t next_tick, next_render; /* lookup hints: who came next last frame */
-	uint32_t last_pass;              /* local index of the pass rendered last */
 	uint32_t pass_cap;
 	sp_frame_acc acc[SP_MAX_FIF];
 	sp_pass_acc inline_passes[SP_INLINE_PASSES];
@@ -216,14 +216,14 @@ typedef struct sp_entry {
 	_Atomic uint32_t async_lock;
 
 	/* Graphics thread, collect only. */
-	uint32_t tick_max_n, render_max_n, gpu_max_n;
+	uint32_t tick_max_at, render_max_at, gpu_max_at;
 	uint32_t cpu_head, gpu_head;
 	uint32_t trace_gen;
 	uint32_t *rings; /* cpu records then gpu records, one allocation */
-	sp_pass_max_n *pass_max_n; /* inline_max_n, or the heap past 2 */
+	sp_pass_max_at *pass_max_at; /* inline_max_at, or the heap past 2 */
 	const char *trace_name;
 	uint64_t async_ts[SP_MAX_FIF];
-	sp_pass_max_n inline_max_n[SP_INLINE_PASSES];
+	sp_pass_max_at inline_max_at[SP_INLINE_PASSES];
 	sp_pass_stats inline_stats[SP_INLINE_PASSES];
 } __attribute__((aligned(64))) sp_entry;
 

@@ -35,6 +35,8 @@ static struct {
 	uint64_t on_since; /* first frame recorded since profiling was enabled */
 	unsigned slot;  /* frame % sp_fif */
 	uint32_t pass;  /* current pass id */
+	uint32_t pass_column; /* the column the last render in this pass used */
+	uint8_t col_of_pass[SOURCE_PROFILER_MAX_PASSES]; /* and in the others */
 	uint32_t timer_asks; /* renders of this frame that asked for a GPU timer */
 	/* The clock of stamps, from frame_begin: TSC (and its rate, ns per tick
 	 * << 32, with the largest tick count that multiply cannot overflow). */
@@ -77,6 +79,12 @@ static inline sp_entry *entry_fast(uint32_t idx)
 {
 	sp_entry *chunk = atomic_load_explicit(&g_chunks[idx >> SP_CHUNK_BITS], memory_order_relaxed);
 	return &chunk[idx & (SP_CHUNK_SIZE - 1)];
+}
+
+/* The entry a lookup hint names, or NULL. Graphics thread. */
+static inline sp_entry *hint_entry(uint32_t idx)
+{
+	return idx < SP_LOAD(g_high_water) ? entry_fast(idx) : NULL;
 }
 
 uint32_t sp_entry_high_water(void)
@@ -178,9 +186,8 @@ static uint32_t entry_create(uintptr_t key)
 	}
 	e->gen = ++g.gen;
 	e->next_tick = e->next_render = SP_NO_ENTRY;
-	e->last_pass = 0;
 	e->passes = e->inline_passes;
-	e->pass_max_n = e->inline_max_n;
+	e->pass_max_at = e->inline_max_at;
 	e->pass_cap = SP_INLINE_PASSES;
 	e->cpu_head = e->gpu_head = 0;
 	/* Marked collected: no frame can match them until a tick rewrites them. */
@@ -221,7 +228,7 @@ static void entry_release(sp_entry *e, uint32_t idx, bool reuse)
 	SP_PUBLISH(e->tick_max, 0);
 	SP_PUBLISH(e->render_max, 0);
 	SP_PUBLISH(e->gpu_max, 0);
-	e->tick_max_n = e->render_max_n = e->gpu_max_n = 0;
+	e->tick_max_at = e->render_max_at = e->gpu_max_at = 0;
 	SP_PUBLISH(e->n_passes, 0);
 	atomic_store_explicit(&e->pass_stats, NULL, memory_order_release);
 	atomic_store_explicit(&e->name, NULL, memory_order_relaxed);
@@ -238,13 +245,13 @@ static void entry_release(sp_entry *e, uint32_t idx, bool reuse)
 	sp_arena_free(e->rings, sp_rings_bytes(sp_capacity, passes));
 	if (e->passes != e->inline_passes) {
 		sp_free(e->passes, e->pass_cap * sizeof *e->passes);
-		sp_free(e->pass_max_n, e->pass_cap * sizeof *e->pass_max_n);
+		sp_free(e->pass_max_at, e->pass_cap * sizeof *e->pass_max_at);
 	}
 	memset(e->inline_passes, 0, sizeof e->inline_passes);
-	memset(e->inline_max_n, 0, sizeof e->inline_max_n);
+	memset(e->inline_max_at, 0, sizeof e->inline_max_at);
 	e->rings = NULL;
 	e->passes = NULL;
-	e->pass_max_n = NULL;
+	e->pass_max_at = NULL;
 	e->pass_cap = 0;
 	e->trace_gen = 0;
 	atomic_fetch_sub_explicit(&g_sources, 1, memory_order_relaxed);
@@ -420,6 +427,7 @@ void source_profiler_frame_begin(void)
 	g.frame++;
 	g.slot = (unsigned)(g.frame % sp_fif);
 	g.pass = 0;
+	g.pass_column = g.col_of_pass[0];
 	g.timer_asks = 0;
 	g.tick_prev = g.render_prev = SP_NO_ENTRY;
 	g.tick_next = g.tick_first;
@@ -539,31 +547,25 @@ static uint32_t lookup_slow(uintptr_t key, bool create)
 	return idx;
 }
 
-/* The entry that followed the previous one last frame, if it is `key`'s:
- * no table probe, no cache miss on the table at 10,000 sources. */
-static inline bool hint_is(uint32_t hint, uintptr_t key)
-{
-	return hint < SP_LOAD(g_high_water) && SP_LOAD(entry_fast(hint)->key) == key;
-}
 
-static inline void link_tick(uint32_t idx)
+static inline void link_tick(sp_entry *e, uint32_t idx)
 {
 	if (g.tick_prev == SP_NO_ENTRY)
 		g.tick_first = idx;
 	else
 		entry_fast(g.tick_prev)->next_tick = idx;
 	g.tick_prev = idx;
-	g.tick_next = entry_fast(idx)->next_tick;
+	g.tick_next = e->next_tick;
 }
 
-static inline void link_render(uint32_t idx)
+static inline void link_render(sp_entry *e, uint32_t idx)
 {
 	if (g.render_prev == SP_NO_ENTRY)
 		g.render_first = idx;
 	else
 		entry_fast(g.render_prev)->next_render = idx;
 	g.render_prev = idx;
-	g.render_next = entry_fast(idx)->next_render;
+	g.render_next = e->next_render;
 }
 
 /* A frame that was never collected (profiling toggled, frames in flight
@@ -582,21 +584,22 @@ __attribute__((noinline)) static void trace_call(const sp_entry *e, int kind, ui
 		     sp_stamp_time(end), (uint32_t)g.frame);
 }
 
-static inline void record_tick(uint32_t idx, uint64_t start, uint64_t end)
+static inline __attribute__((always_inline)) void record_tick(uint32_t idx, uint64_t start,
+								uint64_t end)
 {
-	link_tick(idx);
 	sp_entry *e = entry_fast(idx);
+	link_tick(e, idx);
 	unsigned slot = g.slot;
 	sp_frame_acc *a = &e->acc[slot];
 	uint32_t dur = stamp_dur(start, end);
 	if (a->frame != (uint32_t)g.frame) {
-		if (SP_UNLIKELY(!a->collected && a->renders))
+		if (SP_UNLIKELY(!a->collected && a->rendered))
 			clear_pass_sums(e, slot);
 		*a = (sp_frame_acc){.frame = (uint32_t)g.frame, .tick_ns = dur,
 				    .first_timer = SP_NO_ENTRY};
-		uint32_t next = e->next_tick;
-		if (next < SP_LOAD(g_high_water))
-			sp_prefetch(entry_fast(next));
+		sp_entry *n = hint_entry(g.tick_next);
+		if (n)
+			sp_prefetch(n);
 	} else {
 		/* A second tick in one frame adds to the first. */
 		a->tick_ns = sp_sat32((uint64_t)a->tick_ns + dur, &sp_saturated_local);
@@ -622,12 +625,12 @@ void source_profiler_source_tick_end(const void *source, uint64_t start)
 		return;
 	uint64_t end = stamp();
 	uintptr_t key = (uintptr_t)source;
-	uint32_t idx = g.tick_next;
-	if (SP_UNLIKELY(bad_key(key) || !start || start > end || !hint_is(idx, key))) {
+	sp_entry *h = hint_entry(g.tick_next);
+	if (SP_UNLIKELY(bad_key(key) || !start || start > end || !h || SP_LOAD(h->key) != key)) {
 		tick_end_slow(key, start, end);
 		return;
 	}
-	record_tick(idx, start, end);
+	record_tick(g.tick_next, start, end);
 }
 
 void source_profiler_render_begin(void)
@@ -661,35 +664,43 @@ uint64_t source_profiler_source_render_begin(sp_gpu_timer **timer)
 	return stamp();
 }
 
-/* Local column of the current pass in `e`, adding it on first use; the
- * caller tried the pass rendered last. */
-__attribute__((noinline)) static uint32_t pass_column_slow(sp_entry *e)
+/* A pass the source was not rendered in before: a new column (or, past
+ * SOURCE_PROFILER_MAX_SOURCE_PASSES, the last). */
+__attribute__((noinline)) static uint32_t pass_column_new(sp_entry *e, uint32_t passes)
 {
-	uint32_t passes = SP_LOAD(e->n_passes), k;
+	if (passes < SOURCE_PROFILER_MAX_SOURCE_PASSES && sp_window_add_pass(e, sp_capacity, g.pass))
+		return passes;
+	return passes ? passes - 1 : SP_NO_ENTRY;
+}
+
+/* Local column of the current pass in `e`. Columns are in first-rendered
+ * order, so sources drawn in the same passes share column numbers: the
+ * column the last source used in this pass is tried first. */
+static inline uint32_t pass_column(sp_entry *e)
+{
+	uint32_t passes = SP_LOAD(e->n_passes);
+	uint32_t k = g.pass_column;
+	if (SP_LIKELY(k < passes && e->passes[k].pass == g.pass))
+		return k;
 	for (k = 0; k < passes; k++)
 		if (e->passes[k].pass == g.pass)
-			break;
-	if (k == passes) {
-		if (passes == SOURCE_PROFILER_MAX_SOURCE_PASSES ||
-		    !sp_window_add_pass(e, sp_capacity, g.pass)) {
-			if (!passes)
-				return SP_NO_ENTRY;
-			k = passes - 1;
-		}
-	}
-	e->last_pass = k;
+			return g.pass_column = k;
+	k = pass_column_new(e, passes);
+	if (k != SP_NO_ENTRY)
+		g.pass_column = k;
 	return k;
 }
 
-static inline void record_render(uint32_t idx, uint64_t start, uint64_t end, sp_gpu_timer *timer)
+static inline __attribute__((always_inline)) void record_render(uint32_t idx, uint64_t start,
+								  uint64_t end, sp_gpu_timer *timer)
 {
-	link_render(idx);
 	sp_entry *e = entry_fast(idx);
-	uint32_t next = g.render_next;
-	if (next < SP_LOAD(g_high_water)) {
-		sp_entry *n = entry_fast(next);
+	link_render(e, idx);
+	sp_entry *n = hint_entry(g.render_next);
+	if (n) {
+		/* Its header and acc, and its pass sums when they are inline. */
 		sp_prefetch(n);
-		sp_prefetch(n->passes);
+		sp_prefetch(n->inline_passes);
 	}
 	unsigned slot = g.slot;
 	sp_frame_acc *a = &e->acc[slot];
@@ -697,19 +708,18 @@ static inline void record_render(uint32_t idx, uint64_t start, uint64_t end, sp_
 		ignored(); /* not ticked this frame */
 		return;
 	}
-	uint32_t k = e->last_pass;
-	if (SP_UNLIKELY(k >= SP_LOAD(e->n_passes) || e->passes[k].pass != g.pass)) {
-		k = pass_column_slow(e);
-		if (k == SP_NO_ENTRY)
-			return;
-	}
+	uint32_t k = pass_column(e);
+	if (SP_UNLIKELY(k == SP_NO_ENTRY))
+		return;
 	uint32_t dur = stamp_dur(start, end);
-	bool first = a->renders == 0;
-	if (first)
+	bool first = !a->rendered;
+	if (first) {
 		a->render_first_ns = dur;
-	a->renders += a->renders < UINT16_MAX;
+		a->rendered = 1;
+	}
 	/* Not sampled in a GPU-timed frame: no GPU sample this frame. */
-	a->gpu_missing |= !timer & g.gpu_frame;
+	if (!timer && g.gpu_frame)
+		a->gpu_missing = 1;
 	uint32_t *cell = &e->passes[k].cpu_ns[slot];
 	*cell = sp_sat32((uint64_t)*cell + dur, &sp_saturated_local);
 	if (timer) {
@@ -748,12 +758,12 @@ void source_profiler_source_render_end(const void *source, uint64_t start, sp_gp
 		timer = NULL;
 	}
 	uintptr_t key = (uintptr_t)source;
-	uint32_t idx = g.render_next;
-	if (SP_UNLIKELY(bad_key(key) || !start || start > end || !hint_is(idx, key))) {
+	sp_entry *h = hint_entry(g.render_next);
+	if (SP_UNLIKELY(bad_key(key) || !start || start > end || !h || SP_LOAD(h->key) != key)) {
 		render_end_slow(key, start, end, timer);
 		return;
 	}
-	record_render(idx, start, end, timer);
+	record_render(g.render_next, start, end, timer);
 }
 
 void source_profiler_render_end(void)
@@ -1080,7 +1090,9 @@ void source_profiler_set_pass(uint32_t pass)
 		ignored();
 		pass = 0;
 	}
+	g.col_of_pass[g.pass] = (uint8_t)g.pass_column;
 	g.pass = pass;
+	g.pass_column = g.col_of_pass[pass];
 }
 
 /* --- stats, shutdown -------------------------------------------------------- */
