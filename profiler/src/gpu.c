@@ -248,7 +248,7 @@ static void record_empty(uint32_t pass, uint64_t ns)
 static void begin_empty(sp_gpu_slot *s, unsigned slot, uint32_t pass)
 {
 	gg.empty_due[pass] = gg.empty_count[pass] >= 4 ? 3 : 0;
-	s->timers[s->used] = (sp_gpu_timer){.next = SP_NO_ENTRY, .pass = pass,
+	s->timers[s->used] = (sp_gpu_timer){.next = SP_NO_ENTRY, .pass = (uint8_t)pass,
 					    .state = SP_TIMER_EMPTY};
 	gg.b.write(gg.b.user, slot, 2u + 2u * s->used, SP_GPU_STAMP_TIMER_BEGIN);
 	gg.b.write(gg.b.user, slot, 3u + 2u * s->used, SP_GPU_STAMP_TIMER_END);

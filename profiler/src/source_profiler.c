@@ -42,15 +42,13 @@ static struct {
 	 * << 32, with the largest tick count that multiply cannot overflow). */
 	bool tsc;
 	uint64_t mult, fast_ticks;
-	uint32_t gen;   /* last generation handed to an entry */
 	uint32_t *free_idx;
 	uint32_t n_free, free_cap;
 	/* Lookup hints: the order of last frame's ticks and renders. */
-	uint32_t tick_prev, tick_next, tick_first;
-	uint32_t render_prev, render_next, render_first;
+	sp_entry *tick_prev, *tick_next, *tick_first;
+	sp_entry *render_prev, *render_next, *render_first;
 } g = {
-	.tick_prev = SP_NO_ENTRY, .tick_next = SP_NO_ENTRY, .tick_first = SP_NO_ENTRY,
-	.render_prev = SP_NO_ENTRY, .render_next = SP_NO_ENTRY, .render_first = SP_NO_ENTRY,
+
 };
 
 /* Sources queued by remove_source, under the meta lock. */
@@ -79,12 +77,6 @@ static inline sp_entry *entry_fast(uint32_t idx)
 {
 	sp_entry *chunk = atomic_load_explicit(&g_chunks[idx >> SP_CHUNK_BITS], memory_order_relaxed);
 	return &chunk[idx & (SP_CHUNK_SIZE - 1)];
-}
-
-/* The entry a lookup hint names, or NULL. Graphics thread. */
-static inline sp_entry *hint_entry(uint32_t idx)
-{
-	return idx < SP_LOAD(g_high_water) ? entry_fast(idx) : NULL;
 }
 
 uint32_t sp_entry_high_water(void)
@@ -172,20 +164,18 @@ static uint32_t entry_create(uintptr_t key)
 		return SP_NO_ENTRY;
 	}
 	sp_entry *e = entry_fast(idx);
-	size_t rings = sp_rings_bytes(sp_capacity, 0);
-	e->rings = sp_arena_alloc(rings);
+	/* Its rings come with its first collected frame, when the passes it
+	 * renders in are known (sp_window_rings). */
+	e->rings = NULL;
 	sp_meta *m = sp_meta_find(key);
 	sp_async *a = m && m->async ? sp_async_create(sp_capacity) : NULL;
-	if (!e->rings || !sp_table_insert(key, idx)) {
-		sp_arena_free(e->rings, rings);
-		e->rings = NULL;
+	if (!sp_table_insert(key, idx)) {
 		sp_async_destroy(a);
 		entry_free_index(idx);
 		sp_meta_unlock();
 		return SP_NO_ENTRY;
 	}
-	e->gen = ++g.gen;
-	e->next_tick = e->next_render = SP_NO_ENTRY;
+	e->next_tick = e->next_render = NULL;
 	e->passes = e->inline_passes;
 	e->pass_max_at = e->inline_max_at;
 	e->pass_cap = SP_INLINE_PASSES;
@@ -282,8 +272,8 @@ static void drop_all(void)
 	sp_free(g.free_idx, g.free_cap * sizeof *g.free_idx);
 	g.free_idx = NULL;
 	g.n_free = g.free_cap = 0;
-	g.tick_prev = g.tick_next = g.tick_first = SP_NO_ENTRY;
-	g.render_prev = g.render_next = g.render_first = SP_NO_ENTRY;
+	g.tick_prev = g.tick_next = g.tick_first = NULL;
+	g.render_prev = g.render_next = g.render_first = NULL;
 	sp_gpu_reset_slots();
 	sp_retire_drain();
 	if (was_live && g.on)
@@ -429,7 +419,7 @@ void source_profiler_frame_begin(void)
 	g.pass = 0;
 	g.pass_column = g.col_of_pass[0];
 	g.timer_asks = 0;
-	g.tick_prev = g.render_prev = SP_NO_ENTRY;
+	g.tick_prev = g.render_prev = NULL;
 	g.tick_next = g.tick_first;
 	g.render_next = g.render_first;
 
@@ -539,32 +529,34 @@ uint64_t source_profiler_source_tick_start(void)
 
 /* The entry of `key` through the table, created when asked: the slow path
  * when the order of last frame's calls (the hints) did not find it. */
-static uint32_t lookup_slow(uintptr_t key, bool create)
+static sp_entry *lookup_slow(uintptr_t key, bool create)
 {
 	uint32_t idx = sp_table_find(key);
 	if (idx == SP_NO_ENTRY && create)
 		idx = entry_create(key);
-	return idx;
+	return idx == SP_NO_ENTRY ? NULL : entry_fast(idx);
 }
 
-
-static inline void link_tick(sp_entry *e, uint32_t idx)
+/* Hints: the entry that followed the previous one last frame is likely
+ * this one's - no table probe, no cache miss on the table at 10,000
+ * sources. */
+static inline void link_tick(sp_entry *e)
 {
-	if (g.tick_prev == SP_NO_ENTRY)
-		g.tick_first = idx;
+	if (g.tick_prev)
+		g.tick_prev->next_tick = e;
 	else
-		entry_fast(g.tick_prev)->next_tick = idx;
-	g.tick_prev = idx;
+		g.tick_first = e;
+	g.tick_prev = e;
 	g.tick_next = e->next_tick;
 }
 
-static inline void link_render(sp_entry *e, uint32_t idx)
+static inline void link_render(sp_entry *e)
 {
-	if (g.render_prev == SP_NO_ENTRY)
-		g.render_first = idx;
+	if (g.render_prev)
+		g.render_prev->next_render = e;
 	else
-		entry_fast(g.render_prev)->next_render = idx;
-	g.render_prev = idx;
+		g.render_first = e;
+	g.render_prev = e;
 	g.render_next = e->next_render;
 }
 
@@ -574,7 +566,7 @@ __attribute__((noinline)) static void clear_pass_sums(sp_entry *e, unsigned slot
 {
 	uint32_t passes = SP_LOAD(e->n_passes);
 	for (uint32_t p = 0; p < passes; p++)
-		e->passes[p].cpu_ns[slot] = e->passes[p].gpu_ns[slot] = 0;
+		e->passes[p].cpu_ns[slot] = 0;
 }
 
 __attribute__((noinline)) static void trace_call(const sp_entry *e, int kind, uint64_t start,
@@ -584,11 +576,10 @@ __attribute__((noinline)) static void trace_call(const sp_entry *e, int kind, ui
 		     sp_stamp_time(end), (uint32_t)g.frame);
 }
 
-static inline __attribute__((always_inline)) void record_tick(uint32_t idx, uint64_t start,
+static inline __attribute__((always_inline)) void record_tick(sp_entry *e, uint64_t start,
 								uint64_t end)
 {
-	sp_entry *e = entry_fast(idx);
-	link_tick(e, idx);
+	link_tick(e);
 	unsigned slot = g.slot;
 	sp_frame_acc *a = &e->acc[slot];
 	uint32_t dur = stamp_dur(start, end);
@@ -597,9 +588,8 @@ static inline __attribute__((always_inline)) void record_tick(uint32_t idx, uint
 			clear_pass_sums(e, slot);
 		*a = (sp_frame_acc){.frame = (uint32_t)g.frame, .tick_ns = dur,
 				    .first_timer = SP_NO_ENTRY};
-		sp_entry *n = hint_entry(g.tick_next);
-		if (n)
-			sp_prefetch(n);
+		if (g.tick_next)
+			sp_prefetch(g.tick_next);
 	} else {
 		/* A second tick in one frame adds to the first. */
 		a->tick_ns = sp_sat32((uint64_t)a->tick_ns + dur, &sp_saturated_local);
@@ -614,23 +604,39 @@ __attribute__((noinline)) static void tick_end_slow(uintptr_t key, uint64_t star
 		ignored();
 		return;
 	}
-	uint32_t idx = lookup_slow(key, true);
-	if (idx != SP_NO_ENTRY)
-		record_tick(idx, start, end);
+	sp_entry *e = g.tick_next;
+	if (!e || SP_LOAD(e->key) != key)
+		e = lookup_slow(key, true);
+	if (e)
+		record_tick(e, start, end);
 }
 
+__attribute__((noinline)) static void trace_tick(const sp_entry *e, uint64_t start, uint64_t end)
+{
+	trace_call(e, SP_TRACE_TICK, start, end);
+}
+
+/* The common case straight through (see render_end): the hinted entry's
+ * first tick this frame, its last frame collected. */
 void source_profiler_source_tick_end(const void *source, uint64_t start)
 {
 	if (!g.on)
 		return;
 	uint64_t end = stamp();
 	uintptr_t key = (uintptr_t)source;
-	sp_entry *h = hint_entry(g.tick_next);
-	if (SP_UNLIKELY(bad_key(key) || !start || start > end || !h || SP_LOAD(h->key) != key)) {
-		tick_end_slow(key, start, end);
-		return;
-	}
-	record_tick(g.tick_next, start, end);
+	sp_entry *e = g.tick_next;
+	if (SP_UNLIKELY(bad_key(key) || !start || start > end || !e || SP_LOAD(e->key) != key))
+		return tick_end_slow(key, start, end);
+	sp_frame_acc *a = &e->acc[g.slot];
+	if (SP_UNLIKELY(a->frame == (uint32_t)g.frame || (!a->collected && a->rendered)))
+		return tick_end_slow(key, start, end);
+	link_tick(e);
+	*a = (sp_frame_acc){.frame = (uint32_t)g.frame, .tick_ns = stamp_dur(start, end),
+			    .first_timer = SP_NO_ENTRY};
+	if (g.tick_next)
+		sp_prefetch(g.tick_next);
+	if (SP_UNLIKELY(atomic_load_explicit(&sp_trace_recording, memory_order_relaxed)))
+		return trace_tick(e, start, end);
 }
 
 void source_profiler_render_begin(void)
@@ -691,12 +697,13 @@ static inline uint32_t pass_column(sp_entry *e)
 	return k;
 }
 
-static inline __attribute__((always_inline)) void record_render(uint32_t idx, uint64_t start,
-								  uint64_t end, sp_gpu_timer *timer)
+/* The render's CPU time into the pass sum of its frame; the frame's
+ * accumulator (or NULL when the render is to be ignored). */
+static inline __attribute__((always_inline)) sp_frame_acc *
+record_render(sp_entry *e, uint64_t start, uint64_t end, bool timed, uint32_t *column)
 {
-	sp_entry *e = entry_fast(idx);
-	link_render(e, idx);
-	sp_entry *n = hint_entry(g.render_next);
+	link_render(e);
+	sp_entry *n = g.render_next;
 	if (n) {
 		/* Its header and acc, and its pass sums when they are inline. */
 		sp_prefetch(n);
@@ -706,64 +713,100 @@ static inline __attribute__((always_inline)) void record_render(uint32_t idx, ui
 	sp_frame_acc *a = &e->acc[slot];
 	if (SP_UNLIKELY(a->frame != (uint32_t)g.frame)) {
 		ignored(); /* not ticked this frame */
-		return;
+		return NULL;
 	}
 	uint32_t k = pass_column(e);
 	if (SP_UNLIKELY(k == SP_NO_ENTRY))
-		return;
+		return NULL;
 	uint32_t dur = stamp_dur(start, end);
-	bool first = !a->rendered;
-	if (first) {
+	if (!a->rendered) {
 		a->render_first_ns = dur;
 		a->rendered = 1;
 	}
 	/* Not sampled in a GPU-timed frame: no GPU sample this frame. */
-	if (!timer && g.gpu_frame)
+	if (!timed && g.gpu_frame)
 		a->gpu_missing = 1;
 	uint32_t *cell = &e->passes[k].cpu_ns[slot];
 	*cell = sp_sat32((uint64_t)*cell + dur, &sp_saturated_local);
-	if (timer) {
-		timer->pass = g.pass;
-		timer->pass_local = (uint16_t)k;
-		timer->first = first;
-		timer->next = a->first_timer;
-		a->first_timer = sp_gpu_timer_index(slot, timer);
-	}
 	if (SP_UNLIKELY(atomic_load_explicit(&sp_trace_recording, memory_order_relaxed)))
 		trace_call(e, SP_TRACE_RENDER, start, end);
+	*column = k;
+	return a;
 }
 
+/* Every render_end but the hinted, untimed one: lookup, GPU timer. */
 __attribute__((noinline)) static void render_end_slow(uintptr_t key, uint64_t start, uint64_t end,
 						      sp_gpu_timer *timer)
 {
+	if (timer && !sp_gpu_timer_end(g.slot, timer)) {
+		ignored();
+		timer = NULL;
+	}
 	if (bad_key(key) || !start || start > end) {
 		ignored();
 		return;
 	}
-	uint32_t idx = lookup_slow(key, false);
-	if (idx == SP_NO_ENTRY) {
+	sp_entry *e = g.render_next;
+	if (!e || SP_LOAD(e->key) != key)
+		e = lookup_slow(key, false);
+	if (!e) {
 		ignored(); /* never ticked */
 		return;
 	}
-	record_render(idx, start, end, timer);
+	bool first = !e->acc[g.slot].rendered;
+	uint32_t k;
+	sp_frame_acc *a = record_render(e, start, end, timer != NULL, &k);
+	if (a && timer) {
+		timer->pass = (uint8_t)g.pass;
+		timer->pass_local = (uint8_t)k;
+		timer->first = first;
+		timer->next = a->first_timer;
+		a->first_timer = sp_gpu_timer_index(g.slot, timer);
+	}
 }
 
+__attribute__((noinline)) static void trace_render(const sp_entry *e, uint64_t start, uint64_t end)
+{
+	trace_call(e, SP_TRACE_RENDER, start, end);
+}
+
+/* The common case straight through, with no call but tail calls (so no
+ * registers to save): an untimed render of the hinted entry, ticked this
+ * frame, in the column the last source used for this pass. Everything
+ * else goes to render_end_slow before anything is changed. */
 void source_profiler_source_render_end(const void *source, uint64_t start, sp_gpu_timer *timer)
 {
 	if (!g.on)
 		return;
 	uint64_t end = stamp();
-	if (timer && !sp_gpu_timer_end(g.slot, timer)) {
-		ignored();
-		timer = NULL;
-	}
 	uintptr_t key = (uintptr_t)source;
-	sp_entry *h = hint_entry(g.render_next);
-	if (SP_UNLIKELY(bad_key(key) || !start || start > end || !h || SP_LOAD(h->key) != key)) {
-		render_end_slow(key, start, end, timer);
-		return;
+	sp_entry *e = g.render_next;
+	if (SP_UNLIKELY(timer || bad_key(key) || !start || start > end || !e ||
+			SP_LOAD(e->key) != key))
+		return render_end_slow(key, start, end, timer);
+	unsigned slot = g.slot;
+	sp_frame_acc *a = &e->acc[slot];
+	uint32_t k = g.pass_column;
+	if (SP_UNLIKELY(a->frame != (uint32_t)g.frame || k >= SP_LOAD(e->n_passes) ||
+			e->passes[k].pass != g.pass))
+		return render_end_slow(key, start, end, NULL);
+	link_render(e);
+	sp_entry *n = g.render_next;
+	if (n) {
+		sp_prefetch(n);
+		sp_prefetch(n->inline_passes);
 	}
-	record_render(g.render_next, start, end, timer);
+	uint32_t dur = stamp_dur(start, end);
+	if (!a->rendered) {
+		a->render_first_ns = dur;
+		a->rendered = 1;
+	}
+	if (g.gpu_frame)
+		a->gpu_missing = 1; /* not sampled in a GPU-timed frame */
+	uint32_t *cell = &e->passes[k].cpu_ns[slot];
+	*cell = sp_sat32((uint64_t)*cell + dur, &sp_saturated_local);
+	if (SP_UNLIKELY(atomic_load_explicit(&sp_trace_recording, memory_order_relaxed)))
+		return trace_render(e, start, end);
 }
 
 void source_profiler_render_end(void)
@@ -775,7 +818,7 @@ void source_profiler_render_end(void)
 
 /* Adds the durations of the source's GPU timers in the collected frame to
  * its accumulators. */
-static void gpu_sums(sp_entry *e, unsigned slot, uint64_t frame)
+static void gpu_sums(sp_entry *e, unsigned slot, uint64_t frame, uint32_t *pass_ns)
 {
 	sp_frame_acc *a = &e->acc[slot];
 	const sp_gpu_timer *timers = sp_gpu_timers(slot);
@@ -793,8 +836,8 @@ static void gpu_sums(sp_entry *e, unsigned slot, uint64_t frame)
 		uint32_t dur = sp_sat32(end - begin, &sp_saturated_local);
 		if (t->first)
 			a->gpu_first_ns = dur;
-		uint64_t sum = (uint64_t)e->passes[t->pass_local].gpu_ns[slot] + dur;
-		e->passes[t->pass_local].gpu_ns[slot] = sp_sat32(sum, &sp_saturated_local);
+		uint32_t *cell = &pass_ns[t->pass_local];
+		*cell = sp_sat32((uint64_t)*cell + dur, &sp_saturated_local);
 		if (trace)
 			sp_trace_gpu(e, t->pass, begin, end, (uint32_t)frame);
 	}
@@ -840,14 +883,19 @@ void source_profiler_frame_collect(void)
 			sp_frame_acc *a = &e->acc[slot];
 			if (!SP_LOAD(e->key) || a->frame != (uint32_t)frame || a->collected)
 				continue;
-			if (gpu && !a->gpu_missing)
-				gpu_sums(e, slot, frame);
-			/* The pushes zero the slot's pass sums they take (GPU sums
-			 * exist only between gpu_sums and its push). */
+			/* A frame's GPU sums per pass exist only here, between
+			 * its read-back and its push. */
+			uint32_t gpu_pass_ns[SOURCE_PROFILER_MAX_SOURCE_PASSES] = {0};
+			bool gpu_kept = gpu && !a->gpu_missing;
+			if (gpu_kept)
+				gpu_sums(e, slot, frame, gpu_pass_ns);
+			if (SP_UNLIKELY(!e->rings) && !sp_window_rings(e, sp_capacity))
+				continue; /* out of memory: no sample (logged) */
+			/* The CPU push zeroes the slot's pass sums it takes. */
 			seq_begin(e);
 			sp_window_push_cpu(e, sp_capacity, slot);
-			if (gpu && !a->gpu_missing)
-				sp_window_push_gpu(e, sp_capacity, slot);
+			if (gpu_kept)
+				sp_window_push_gpu(e, sp_capacity, slot, gpu_pass_ns);
 			seq_end(e);
 			a->collected = 1;
 			if (a->has_async_ts && atomic_load_explicit(&e->async, memory_order_relaxed)) {
@@ -856,7 +904,7 @@ void source_profiler_frame_collect(void)
 				sp_spin_lock(&e->async_lock);
 				sp_async *as = atomic_load_explicit(&e->async, memory_order_relaxed);
 				if (as)
-					sp_delta_push(&as->rendered, as->capacity, e->async_ts[slot]);
+					sp_delta_push(&as->rendered, as->capacity, as->rendered_ts[slot]);
 				sp_spin_unlock(&e->async_lock);
 			}
 		}
@@ -952,8 +1000,14 @@ void source_profiler_async_frame_rendered(const void *source, uint64_t frame_ts_
 	sp_frame_acc *a = &e->acc[g.slot];
 	if (a->frame != (uint32_t)g.frame)
 		return;
-	a->has_async_ts = 1;
-	e->async_ts[g.slot] = frame_ts_ns;
+	/* set_async(false) on another thread may free the window meanwhile. */
+	sp_spin_lock(&e->async_lock);
+	sp_async *as = atomic_load_explicit(&e->async, memory_order_relaxed);
+	if (as) {
+		as->rendered_ts[g.slot] = frame_ts_ns;
+		a->has_async_ts = 1;
+	}
+	sp_spin_unlock(&e->async_lock);
 }
 
 size_t source_profiler_copy_samples(const void *source, source_profiler_series series,
@@ -966,6 +1020,8 @@ size_t source_profiler_copy_samples(const void *source, source_profiler_series s
 	if (idx == SP_NO_ENTRY)
 		return 0;
 	sp_entry *e = entry_fast(idx);
+	if (!e->rings)
+		return 0;
 	bool gpu = series == SOURCE_PROFILER_GPU || series == SOURCE_PROFILER_GPU_SUM;
 	uint32_t passes = SP_LOAD(e->n_passes);
 	uint32_t stride = (gpu ? SP_GPU_FIXED : SP_CPU_FIXED) + passes;

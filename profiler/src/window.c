@@ -58,10 +58,12 @@ static inline bool column_push(uint32_t *cell, uint32_t v, bool full, uint32_t h
 	return full && *max_at == head;
 }
 
-void sp_window_push_cpu(sp_entry *e, uint32_t capacity, unsigned slot)
+/* The push for `passes` pass columns; inlined with the common counts as
+ * constants, so that its loop unrolls. */
+static inline __attribute__((always_inline)) void push_cpu(sp_entry *e, uint32_t capacity,
+							     unsigned slot, uint32_t passes)
 {
 	const sp_frame_acc *a = &e->acc[slot];
-	uint32_t passes = SP_LOAD(e->n_passes);
 	uint32_t stride = SP_CPU_FIXED + passes;
 	uint32_t count = SP_LOAD(e->cpu_count);
 	bool full = count == capacity;
@@ -71,9 +73,8 @@ void sp_window_push_cpu(sp_entry *e, uint32_t capacity, unsigned slot)
 	sp_pass_stats *ps = atomic_load_explicit(&e->pass_stats, memory_order_relaxed);
 
 	uint64_t old_total = 0, new_total = 0; /* 8 passes of 32 bits overflow 32 */
-	uint32_t rescan = 0;
-	rescan |= column_push(&rec[0], a->tick_ns, full, head, &e->tick_sum, &e->tick_max,
-			      &e->tick_max_at);
+	uint32_t rescan = column_push(&rec[0], a->tick_ns, full, head, &e->tick_sum, &e->tick_max,
+				      &e->tick_max_at);
 	rescan |= (uint32_t)column_push(&rec[1], a->rendered ? a->render_first_ns : 0, full, head,
 					&e->render_sum, &e->render_max, &e->render_max_at)
 		  << 1;
@@ -106,10 +107,26 @@ void sp_window_push_cpu(sp_entry *e, uint32_t capacity, unsigned slot)
 	}
 }
 
-void sp_window_push_gpu(sp_entry *e, uint32_t capacity, unsigned slot)
+void sp_window_push_cpu(sp_entry *e, uint32_t capacity, unsigned slot)
+{
+	switch (SP_LOAD(e->n_passes)) {
+	case 1:
+		push_cpu(e, capacity, slot, 1);
+		break;
+	case 2:
+		push_cpu(e, capacity, slot, 2);
+		break;
+	default:
+		push_cpu(e, capacity, slot, SP_LOAD(e->n_passes));
+		break;
+	}
+}
+
+static inline __attribute__((always_inline)) void push_gpu(sp_entry *e, uint32_t capacity,
+							     unsigned slot, const uint32_t *pass_ns,
+							     uint32_t passes)
 {
 	const sp_frame_acc *a = &e->acc[slot];
-	uint32_t passes = SP_LOAD(e->n_passes);
 	uint32_t stride = SP_GPU_FIXED + passes;
 	uint32_t count = SP_LOAD(e->gpu_count);
 	bool full = count == capacity;
@@ -124,8 +141,7 @@ void sp_window_push_gpu(sp_entry *e, uint32_t capacity, unsigned slot)
 	for (uint32_t p = 0; p < passes; p++) {
 		uint32_t *cell = &rec[SP_GPU_FIXED + p];
 		old_total += full ? *cell : 0;
-		uint32_t v = e->passes[p].gpu_ns[slot];
-		e->passes[p].gpu_ns[slot] = 0;
+		uint32_t v = pass_ns[p];
 		new_total += v;
 		rescan |= (uint32_t)column_push(cell, v, full, head, &ps[p].gpu_sum, &ps[p].gpu_max,
 						&e->pass_max_at[p].gpu)
@@ -147,6 +163,21 @@ void sp_window_push_gpu(sp_entry *e, uint32_t capacity, unsigned slot)
 	}
 }
 
+void sp_window_push_gpu(sp_entry *e, uint32_t capacity, unsigned slot, const uint32_t *pass_ns)
+{
+	switch (SP_LOAD(e->n_passes)) {
+	case 1:
+		push_gpu(e, capacity, slot, pass_ns, 1);
+		break;
+	case 2:
+		push_gpu(e, capacity, slot, pass_ns, 2);
+		break;
+	default:
+		push_gpu(e, capacity, slot, pass_ns, SP_LOAD(e->n_passes));
+		break;
+	}
+}
+
 /* Copies `capacity` records of `old_stride` columns into `new_stride`
  * columns; the added column reads 0 (the source was not rendered in the
  * new pass in those frames), which keeps every column of a ring aligned. */
@@ -158,18 +189,26 @@ static void restride(uint32_t *dst, const uint32_t *src, uint32_t capacity, uint
 		       old_stride * sizeof(uint32_t));
 }
 
+bool sp_window_rings(sp_entry *e, uint32_t capacity)
+{
+	e->rings = sp_arena_alloc(sp_rings_bytes(capacity, SP_LOAD(e->n_passes)));
+	return e->rings != NULL;
+}
+
 bool sp_window_add_pass(sp_entry *e, uint32_t capacity, uint32_t pass)
 {
 	uint32_t passes = SP_LOAD(e->n_passes);
 	uint32_t n = passes + 1;
 	bool inline_fits = n <= SP_INLINE_PASSES;
 	bool grow = !inline_fits && e->pass_cap < n;
-	uint32_t *rings = sp_arena_alloc(sp_rings_bytes(capacity, n));
+	/* Rings exist once a frame was collected; before that there is
+	 * nothing to restride. */
+	uint32_t *rings = e->rings ? sp_arena_alloc(sp_rings_bytes(capacity, n)) : NULL;
 	sp_pass_stats *old = atomic_load_explicit(&e->pass_stats, memory_order_relaxed);
 	sp_pass_stats *stats = inline_fits ? e->inline_stats : sp_pass_block_new(n);
 	sp_pass_acc *acc = grow ? sp_alloc(n * sizeof *acc) : e->passes;
 	sp_pass_max_at *max_n = grow ? sp_alloc(n * sizeof *max_n) : e->pass_max_at;
-	if (!rings || !stats || !acc || !max_n) {
+	if ((e->rings && !rings) || !stats || !acc || !max_n) {
 		sp_arena_free(rings, sp_rings_bytes(capacity, n));
 		if (stats != e->inline_stats)
 			sp_pass_block_free(stats, false);
