@@ -41,9 +41,15 @@ static void usage(FILE *f)
 		"  --isolate               also time the %d costliest sources alone and compare\n"
 		"  --gpu-budget PCT        GPU timing budget in the overhead runs (default 1)\n"
 		"  --size WxH              target size (default 1280x720)\n"
-		"  --json FILE, --csv FILE, --svg FILE   write the results\n"
+		"  --json FILE, --csv FILE, --svg FILE   write the results (the JSON with\n"
+		"                          every sample)\n"
 		"  --shader-dir DIR        where the built .spv shaders are\n"
-		"  --help\n",
+		"  --help\n"
+		"Progress goes to stderr: a line with an ETA on a terminal, else a line every\n"
+		"10 s and one per point. Exit status: 0; 1 a point failed or an output could\n"
+		"not be written; 2 bad options; 130 (SIGINT) or 143 (SIGTERM): stopped by the\n"
+		"signal, the points finished written, marked interrupted (a second signal\n"
+		"ends it at once).\n",
 		BENCH_MAX_FRAMES, BENCH_WINDOW_SAMPLES, BENCH_ISOLATE_TOP);
 }
 
