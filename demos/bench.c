@@ -1,6 +1,7 @@
 /* srcprof-bench: the GPU cost of each source, measured; what profiling
  * costs; how both grow with the number of sources. Headless. */
 #include "bench.h"
+#include "bench_compare.h"
 #include "bench_progress.h"
 #include "cli.h"
 
@@ -44,8 +45,60 @@ static void machine_line(char *out, size_t size)
 		 u.release);
 }
 
+/* srcprof-bench compare ...: the exit status. */
+static int compare_main(int argc, char **argv)
+{
+	cmp_opts o;
+	int p = cmp_parse_args(argc, argv, &o);
+	if (p != 0)
+		return p > 0 ? 0 : 2;
+	if (!cli_check_writable(CMP_PROG, "--json", o.json) ||
+	    !cli_check_writable(CMP_PROG, "--html", o.html))
+		return 2;
+	static brun base, nw;
+	if (!brun_load(o.base, "BASE", &base))
+		return 2;
+	if (!brun_load(o.nw, "NEW", &nw)) {
+		brun_free(&base);
+		return 2;
+	}
+	int status = 2;
+	cmp_result r = {0};
+	if (strcmp(base.scene, nw.scene) != 0) {
+		fprintf(stderr, CMP_PROG ": BASE '%s' ran scene '%s', NEW '%s' scene '%s': different "
+				 "scenes cannot be compared\n",
+			o.base, base.scene, o.nw, nw.scene);
+		goto done;
+	}
+	if (!cmp_run(&o, &base, &nw, &r))
+		goto done;
+	if (!r.n_points) {
+		fprintf(stderr, CMP_PROG ": BASE '%s' and NEW '%s' have no point in common (API and "
+				 "source count)\n",
+			o.base, o.nw);
+		goto done;
+	}
+	cmp_print(stdout, &r);
+	status = r.costlier ? 1 : 0;
+	if (o.json && !cmp_write_json(o.json, &r)) {
+		fprintf(stderr, CMP_PROG ": --json: writing '%s' failed\n", o.json);
+		status = 2;
+	}
+	if (o.html && !cmp_write_html(o.html, &r)) {
+		fprintf(stderr, CMP_PROG ": --html: writing '%s' failed\n", o.html);
+		status = 2;
+	}
+done:
+	cmp_free(&r);
+	brun_free(&base);
+	brun_free(&nw);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "compare"))
+		return compare_main(argc - 1, argv + 1);
 	eng_pin_allocator();
 	bench_opts o;
 	bench_opts_init(&o);

@@ -1,5 +1,6 @@
 /* srcprof-bench: what each source costs on this GPU, and what profiling
- * costs. bench_run.c measures, bench_scaling.c judges a sweep, bench_out.c
+ * costs; `srcprof-bench compare` tells two runs apart (bench_compare.h).
+ * bench_run.c measures, bench_scaling.c judges a sweep, bench_out.c
  * writes the table and CSV, bench_json.c the JSON, bench_charts.c the
  * charts, bench_args.c parses the command line, bench.c runs it all. */
 #ifndef DEMOS_BENCH_H

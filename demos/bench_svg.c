@@ -505,3 +505,110 @@ double svg_strips(FILE *f, double x, double y, double width, const svg_strips_de
 	fputs("; dots: pairs, bar: median</text>\n</g>\n", f);
 	return y1 + AXIS_H + 10;
 }
+
+/* Ratio-scale position of a relative change c (> -1). */
+static double ratio_pos(double c, double lmin, double lmax, double x0, double w)
+{
+	double l = log1p(c);
+	return x0 + (l - lmin) / (lmax - lmin) * w;
+}
+
+double svg_forest(FILE *f, double x, double y, double width, const svg_forest_desc *d)
+{
+	if (!d->n)
+		return 0;
+	/* The domain: every finite end and estimate, 0 and the threshold, on
+	 * a log-ratio scale bounded to x1/20 .. x100. */
+	double lmin = log1p(-d->threshold), lmax = log1p(d->threshold);
+	for (uint32_t i = 0; i < d->n; i++) {
+		const svg_interval *r = &d->rows[i];
+		double v[3] = {r->est, r->lo, r->hi};
+		for (int k = 0; k < 3; k++) {
+			if (isfinite(v[k]) && v[k] > -1) {
+				lmin = fmin(lmin, log1p(v[k]));
+				lmax = fmax(lmax, log1p(v[k]));
+			}
+		}
+	}
+	lmin = fmax(lmin, log(0.05));
+	lmax = fmin(lmax, log(100.0));
+	double pad = (lmax - lmin) * 0.05;
+	lmin -= pad;
+	lmax += pad;
+	chart_open(f, "forest", x, y, d->attrs);
+	double h = heading(f, d->title, d->subtitle, width);
+	static const char *const colors[3] = {"#8a8a8a", "#c0392b", "#1e8449"};
+	legend_item items[3] = {{"costlier", colors[1], false, false},
+				{"cheaper", colors[2], false, false},
+				{"no significant change", colors[0], false, false}};
+	h += legend_row(f, h, width, items, 3);
+	double label_w = 0;
+	for (uint32_t i = 0; i < d->n; i++)
+		label_w = fmax(label_w, text_w(d->rows[i].label));
+	label_w = fmin(label_w + 10, width * 0.4);
+	double x0 = label_w + 10, w = width - x0 - 16, row_h = 18, y0 = h + 2;
+	double y1 = y0 + d->n * row_h;
+	/* Ticks: round ratios inside the domain, 36 px apart at least. */
+	static const double ratios[] = {0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 1,  1.1, 1.25,
+					1.5,  2,   3,   5,   10,  20,  50,  100};
+	double last = -1e9;
+	for (size_t i = 0; i < sizeof ratios / sizeof *ratios; i++) {
+		double l = log(ratios[i]);
+		if (l < lmin || l > lmax)
+			continue;
+		double tx = ratio_pos(ratios[i] - 1, lmin, lmax, x0, w);
+		if (tx - last < 36 && ratios[i] != 1)
+			continue;
+		last = tx;
+		char buf[32];
+		if (ratios[i] == 1)
+			snprintf(buf, sizeof buf, "0");
+		else
+			snprintf(buf, sizeof buf, "%+.0f%%", (ratios[i] - 1) * 100);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", tx,
+			y0, tx, y1, ratios[i] == 1 ? "#888" : GRID);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"%s\">%s</text>\n",
+			tx, y1 + 14, MUTED, buf);
+	}
+	for (int s = -1; s <= 1; s += 2) {
+		double tx = ratio_pos(s * d->threshold, lmin, lmax, x0, w);
+		fprintf(f, "<line class=\"threshold\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			   "stroke=\"#c0392b\" stroke-opacity=\"0.5\" stroke-dasharray=\"4,3\"/>\n",
+			tx, y0, tx, y1);
+	}
+	for (uint32_t i = 0; i < d->n; i++) {
+		const svg_interval *r = &d->rows[i];
+		double cy = y0 + i * row_h + row_h / 2;
+		const char *c = colors[r->kind >= 0 && r->kind < 3 ? r->kind : 0];
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"%s\">", label_w,
+			cy + 4, INK);
+		text_fit(f, r->label, label_w - 4);
+		fputs("</text>\n", f);
+		/* Ends beyond the domain (or unbounded) stop at its edge, with
+		 * an arrow head saying so. */
+		double a = r->lo > -1 && isfinite(r->lo) ? ratio_pos(r->lo, lmin, lmax, x0, w) : x0;
+		double b = isfinite(r->hi) && r->hi > -1 ? ratio_pos(r->hi, lmin, lmax, x0, w) : x0 + w;
+		bool open_a = a <= x0, open_b = b >= x0 + w;
+		a = fmax(a, x0);
+		b = fmin(b, x0 + w);
+		fprintf(f, "<g class=\"interval\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			   "stroke=\"%s\" stroke-width=\"2\"/>",
+			a, cy, b, cy, c);
+		if (open_a)
+			fprintf(f, "<path d=\"M%.1f %.1fl6 -4v8z\" fill=\"%s\"/>", a, cy, c);
+		if (open_b)
+			fprintf(f, "<path d=\"M%.1f %.1fl-6 -4v8z\" fill=\"%s\"/>", b, cy, c);
+		if (isfinite(r->est) && r->est > -1) {
+			double ex = fmin(fmax(ratio_pos(r->est, lmin, lmax, x0, w), x0), x0 + w);
+			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>", ex, cy, c);
+		}
+		fputs("<title>", f);
+		svg_text(f, r->label);
+		fprintf(f, ": %+.1f%% (%+.1f .. %+.1f)</title></g>\n", r->est * 100, r->lo * 100,
+			r->hi * 100);
+	}
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"%s\">change, ratio scale; "
+		   "dashed: the threshold</text>\n</g>\n",
+		x0 + w, y1 + 28, MUTED);
+	return y1 + AXIS_H + 10;
+}

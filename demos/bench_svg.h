@@ -1,6 +1,7 @@
 /* Charts as SVG, for srcprof-bench --svg and the --html pages: horizontal
  * bars (a source's GPU cost in frame and alone), lines against the number
- * of sources (log scale), and strips of the overhead pairs.
+ * of sources (log scale), strips of the overhead pairs, and intervals of
+ * the changes compare found.
  *
  * Each chart is one <g class="chart ..."> at (x, y), as wide as asked,
  * and returns its height; a caller stacks them. Axes come from the data
@@ -74,5 +75,23 @@ typedef struct svg_strips_desc {
 	const char *attrs;
 } svg_strips_desc;
 double svg_strips(FILE *f, double x, double y, double width, const svg_strips_desc *d);
+
+/* Intervals of relative changes (0.1: +10%) on a ratio scale: per row an
+ * estimate and lo..hi (+-INFINITY: unbounded, drawn to the edge), coloured
+ * by kind (0 none, 1 costlier, 2 cheaper); dashed lines at +-threshold. */
+typedef struct svg_interval {
+	const char *label;
+	double est, lo, hi;
+	int kind;
+} svg_interval;
+
+typedef struct svg_forest_desc {
+	const char *title, *subtitle;
+	double threshold;
+	const svg_interval *rows;
+	uint32_t n;
+	const char *attrs;
+} svg_forest_desc;
+double svg_forest(FILE *f, double x, double y, double width, const svg_forest_desc *d);
 
 #endif
