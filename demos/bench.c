@@ -110,7 +110,7 @@ int main(int argc, char **argv)
 		o.n_points = 1;
 	}
 	if (!cli_check_writable(PROG, "--json", o.json) || !cli_check_writable(PROG, "--csv", o.csv) ||
-	    !cli_check_writable(PROG, "--svg", o.svg))
+	    !cli_check_writable(PROG, "--svg", o.svg) || !cli_check_writable(PROG, "--html", o.html))
 		return 2;
 	static bench_progress progress;
 	bench_progress_init(&progress, &o, isatty(STDERR_FILENO));
@@ -180,6 +180,10 @@ int main(int argc, char **argv)
 	}
 	if (o.svg && !bench_write_svg(o.svg, &o, &r)) {
 		fprintf(stderr, PROG ": --svg: writing '%s' failed\n", o.svg);
+		status = 1;
+	}
+	if (o.html && !bench_write_html(o.html, &o, &r)) {
+		fprintf(stderr, PROG ": --html: writing '%s' failed\n", o.html);
 		status = 1;
 	}
 	for (uint32_t i = 0; i < r.n_points; i++)

@@ -1,8 +1,9 @@
 /* srcprof-bench: what each source costs on this GPU, and what profiling
  * costs; `srcprof-bench compare` tells two runs apart (bench_compare.h).
  * bench_run.c measures, bench_scaling.c judges a sweep, bench_out.c
- * writes the table and CSV, bench_json.c the JSON, bench_charts.c the
- * charts, bench_args.c parses the command line, bench.c runs it all. */
+ * writes the table and CSV, bench_json.c the JSON, bench_svg.c and
+ * bench_html.c the charts and the page, bench_args.c parses the command
+ * line, bench.c runs it all. */
 #ifndef DEMOS_BENCH_H
 #define DEMOS_BENCH_H
 
@@ -41,7 +42,7 @@ typedef struct bench_opts {
 	uint32_t width, height;
 	double gpu_budget; /* for the overhead runs */
 	bool isolate;
-	const char *json, *csv, *svg;
+	const char *json, *csv, *svg, *html;
 	const char *shader_dir;
 	struct bench_progress *progress; /* NULL: no progress reports */
 } bench_opts;
@@ -163,6 +164,7 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r);
 bool bench_write_json(const char *path, const bench_opts *o, const bench_result *r);
 bool bench_write_csv(const char *path, const bench_result *r);
 bool bench_write_svg(const char *path, const bench_opts *o, const bench_result *r);
+bool bench_write_html(const char *path, const bench_opts *o, const bench_result *r);
 
 /* "machine busy: ..." lines (each starting with indent) when other
  * processes used more than BUSY_REPORT_PCT of the CPU during p. */

@@ -43,8 +43,9 @@ static void usage(FILE *f)
 		"  --isolate               also time the %d costliest sources alone and compare\n"
 		"  --gpu-budget PCT        GPU timing budget in the overhead runs (default 1)\n"
 		"  --size WxH              target size (default 1280x720)\n"
-		"  --json FILE, --csv FILE, --svg FILE   write the results (the JSON with\n"
-		"                          every sample compare needs)\n"
+		"  --json FILE, --csv FILE, --svg FILE, --html FILE   write the results (the\n"
+		"                          JSON with every sample compare needs; HTML: one\n"
+		"                          self-contained page)\n"
 		"  --shader-dir DIR        where the built .spv shaders are\n"
 		"  --help\n"
 		"Progress goes to stderr: a line with an ETA on a terminal, else a line every\n"
@@ -139,6 +140,9 @@ int bench_parse_args(int argc, char **argv, bench_opts *o)
 				return -1;
 		} else if (!strcmp(a, "--svg")) {
 			if (!(o->svg = cli_value(PROG, argc, argv, &i)))
+				return -1;
+		} else if (!strcmp(a, "--html")) {
+			if (!(o->html = cli_value(PROG, argc, argv, &i)))
 				return -1;
 		} else if (!strcmp(a, "--shader-dir")) {
 			if (!(o->shader_dir = cli_value(PROG, argc, argv, &i)))

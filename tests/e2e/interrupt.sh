@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SIGINT during a bench: once the first point is done, a SIGINT stops the
 # run; it exits 130, says so on stderr, and writes the points it finished
-# (JSON, CSV, SVG) marked interrupted, complete and valid. A second
+# (JSON, CSV, SVG, HTML) marked interrupted, complete and valid. A second
 # signal right after the first ends it at once, writing nothing.
 # usage: interrupt.sh <srcprof-bench> <bench_check> <api>
 set -u
@@ -14,7 +14,7 @@ fails=0
 # first point is done (stderr, not a terminal, says so) or it ended.
 start() {
 	"$bench" --api "$api" --scene default --sources 3,4,5,6 --frames 10 --warmup 3 --repeat 2 \
-		--json "$out/$1.json" --csv "$out/$1.csv" --svg "$out/$1.svg" \
+		--json "$out/$1.json" --csv "$out/$1.csv" --svg "$out/$1.svg" --html "$out/$1.html" \
 		>"$out/$1.out" 2>"$out/$1.err" &
 	pid=$!
 	for _ in $(seq 600); do
@@ -39,6 +39,8 @@ if grep -q "interrupted (SIGINT): writing the [1-3] points finished, marked inte
 	"$out/one.err"; then echo "ok   stderr says so"; else
 	echo "FAIL: stderr does not say it was interrupted"; cat "$out/one.err"; fails=1; fi
 "$check" "$out/one.json" "$out/one.csv" "$out/one.svg" --interrupted || fails=1
+grep -q "INTERRUPTED (SIGINT)" "$out/one.html" && grep -q "</html>" "$out/one.html" ||
+	{ echo "FAIL: the HTML page is not marked interrupted, or not complete"; fails=1; }
 grep -q "^INTERRUPTED (SIGINT): [1-3] of 4 points finished" "$out/one.out" ||
 	{ echo "FAIL: the report on stdout is not marked interrupted"; head -3 "$out/one.out"; fails=1; }
 
