@@ -79,20 +79,50 @@ static bool work_fit(work *w, uint32_t n)
 	return true;
 }
 
-/* One row: the figure's two series tested and judged; false (nothing
- * added) when there is nothing to compare: no samples on a side, or
- * nothing but zeros on both (a logic source's GPU time). */
-static bool judge(const cmp_opts *o, const brun_series *base, const brun_series *nw,
-		  bool in_blocks, work *w, cmp_row *row)
+/* The samples a row tests, into w (grown to fit); false when out of
+ * memory. */
+static bool row_samples(const cmp_opts *o, const cmp_row *row, work *w, uint32_t *n, uint32_t *m)
 {
-	if (!base->n || !nw->n || (all_zero(base) && all_zero(nw)))
+	uint32_t most = row->sa->n > row->sb->n ? row->sa->n : row->sb->n;
+	if (!work_fit(w, (most > o->blocks ? most : o->blocks) + 1))
 		return false;
-	uint32_t blocks = in_blocks ? o->blocks : 0;
-	uint32_t n = tested(base, blocks, w->a, w->scratch), m = tested(nw, blocks, w->b, w->scratch);
+	uint32_t blocks = row->in_blocks ? o->blocks : 0;
+	*n = tested(row->sa, blocks, w->a, w->scratch);
+	*m = tested(row->sb, blocks, w->b, w->scratch);
+	return true;
+}
+
+/* A shift's interval relative to the base median; from a base of 0, only
+ * a direction. */
+static void relative(double base_med, double lo, double hi, double *rlo, double *rhi)
+{
+	if (base_med > 0) {
+		*rlo = lo / base_med;
+		*rhi = hi / base_med;
+	} else {
+		*rlo = lo > 0 ? INFINITY : -INFINITY;
+		*rhi = hi < 0 ? -INFINITY : INFINITY;
+	}
+}
+
+/* The first pass over a row: the figure's two series tested, its change
+ * and 1 - alpha interval. 0 (nothing added) when there is nothing to
+ * compare: no samples on a side, or nothing but zeros on both (a logic
+ * source's GPU time); -1 out of memory; 1 a row. The verdict waits for
+ * the number of figures. */
+static int measure(const cmp_opts *o, work *w, cmp_row *row)
+{
+	const brun_series *base = row->sa, *nw = row->sb;
+	if (!base->n || !nw->n || (all_zero(base) && all_zero(nw)))
+		return 0;
+	uint32_t n, m;
+	if (!row_samples(o, row, w, &n, &m))
+		return -1;
+	uint32_t blocks = row->in_blocks ? o->blocks : 0;
 	bstat_test t;
 	bstat_shift s;
 	bstat_mann_whitney(w->a, n, w->b, m, &t);
-	bstat_shift_of(w->a, n, w->b, m, 0.95, &s);
+	bstat_shift_of(w->a, n, w->b, m, 1 - o->alpha, &s);
 	row->base_med = bstat_median(w->a, n);
 	row->new_med = bstat_median(w->b, m);
 	row->n_base = n;
@@ -100,37 +130,61 @@ static bool judge(const cmp_opts *o, const brun_series *base, const brun_series 
 	row->blocked = blocks && (base->n > blocks || nw->n > blocks);
 	row->p = t.p;
 	row->shift = s.est;
-	if (row->base_med > 0) {
-		row->change = s.est / row->base_med;
-		row->lo = s.lo / row->base_med;
-		row->hi = s.hi / row->base_med;
-	} else {
-		/* From nothing: no relative change, only a direction. */
-		row->change = s.est > 0 ? INFINITY : s.est < 0 ? -INFINITY : 0;
-		row->lo = s.lo > 0 ? INFINITY : -INFINITY;
-		row->hi = s.hi < 0 ? -INFINITY : INFINITY;
-	}
-	double us = fabs(s.est) * (row->figure == CMP_FRAME ? 1000 : 1);
-	bool significant = t.p < o->alpha, big = us >= o->floor_us;
-	if (significant && big && row->change > o->threshold && row->lo > 0)
-		row->verdict = CMP_COSTLIER;
-	else if (significant && big && row->change < -o->threshold && row->hi < 0)
-		row->verdict = CMP_CHEAPER;
-	else
-		row->verdict = CMP_SAME;
-	if (significant && row->verdict == CMP_SAME)
-		row->held_back = fabs(row->change) <= o->threshold ? 1 : !big ? 2 : 0;
+	row->change = row->base_med > 0 ? s.est / row->base_med
+		      : s.est > 0	 ? INFINITY
+		      : s.est < 0	 ? -INFINITY
+					 : 0;
+	relative(row->base_med, s.lo, s.hi, &row->lo, &row->hi);
 	if (n < 3 || m < 3)
 		row->noisy |= CMP_NOISY_FEW;
 	if (!s.bounded)
 		row->noisy |= CMP_NOISY_NO_CI;
+	return 1;
+}
+
+/* Whether [lo, hi] (relative; the absolute near end in us) lies beyond
+ * the threshold and the floor: +1 above, -1 below, 0 neither. */
+static int beyond(const cmp_opts *o, double lo, double hi, double lo_us, double hi_us)
+{
+	if (lo > o->threshold && lo_us >= o->floor_us)
+		return 1;
+	if (hi < -o->threshold && -hi_us >= o->floor_us)
+		return -1;
+	return 0;
+}
+
+/* The second pass: the deciding interval at `level`, the verdict, and
+ * why it is not reliable. */
+static bool decide(const cmp_opts *o, double level, work *w, cmp_row *row)
+{
+	uint32_t n, m;
+	if (!row_samples(o, row, w, &n, &m))
+		return false;
+	bstat_shift d, s;
+	bstat_shift_of(w->a, n, w->b, m, level, &d);
+	bstat_shift_of(w->a, n, w->b, m, 1 - o->alpha, &s);
+	relative(row->base_med, d.lo, d.hi, &row->dlo, &row->dhi);
+	/* Costlier: the whole deciding interval above the threshold, its
+	 * near end at least the floor: a change beyond both at that
+	 * confidence. Between runs the machine moves figures by a few
+	 * percent at p < alpha, so a change that may be within the threshold
+	 * is no regression; and among many figures some 1 - alpha interval
+	 * strays by chance, so the deciding one is wider. */
+	double unit_us = row->figure == CMP_FRAME ? 1000 : 1;
+	int side = d.bounded ? beyond(o, row->dlo, row->dhi, d.lo * unit_us, d.hi * unit_us) : 0;
+	row->verdict = side > 0 ? CMP_COSTLIER : side < 0 ? CMP_CHEAPER : CMP_SAME;
+	if (row->p < o->alpha && row->verdict == CMP_SAME) {
+		bool past = row->lo > o->threshold || row->hi < -o->threshold;
+		int shown = s.bounded ? beyond(o, row->lo, row->hi, s.lo * unit_us, s.hi * unit_us) : 0;
+		row->held_back = !past ? 1 : !shown ? 2 : 3;
+	}
 	if (row->verdict != CMP_SAME && row->hi - row->lo > fabs(row->change))
 		row->noisy |= CMP_NOISY_WIDE;
 	/* No change found, yet one beyond the threshold (and the floor) not
 	 * ruled out. */
 	double reach = fmax(fabs(row->lo), fabs(row->hi));
 	if (row->verdict == CMP_SAME && s.bounded && reach > o->threshold &&
-	    reach * row->base_med * (row->figure == CMP_FRAME ? 1000 : 1) >= o->floor_us)
+	    reach * row->base_med * unit_us >= o->floor_us)
 		row->noisy |= CMP_NOISY_REACHES;
 	return true;
 }
@@ -166,26 +220,11 @@ static bool compare_point(const cmp_opts *o, cmp_point *cp, work *w)
 		free(used);
 		return false;
 	}
-	uint32_t most = a->frames.n > b->frames.n ? a->frames.n : b->frames.n;
-	for (uint32_t i = 0; i < a->n_src; i++) {
-		const brun_source *s = &a->src[i];
-		uint32_t n = s->tick.n > s->gpu.n ? s->tick.n : s->gpu.n;
-		most = n > most ? n : most;
-	}
-	for (uint32_t i = 0; i < b->n_src; i++) {
-		const brun_source *s = &b->src[i];
-		uint32_t n = s->tick.n > s->gpu.n ? s->tick.n : s->gpu.n;
-		most = n > most ? n : most;
-	}
-	if (!work_fit(w, (most > o->blocks ? most : o->blocks) + 1)) {
-		free(used);
-		return false;
-	}
 	cmp_row *row = &cp->rows[cp->n_rows];
-	*row = (cmp_row){.figure = CMP_FRAME};
-	if (judge(o, &a->frames, &b->frames, true, w, row))
-		cp->n_rows++;
-	for (uint32_t i = 0; i < a->n_src; i++) {
+	*row = (cmp_row){.figure = CMP_FRAME, .sa = &a->frames, .sb = &b->frames, .in_blocks = true};
+	int got = measure(o, w, row);
+	cp->n_rows += got > 0;
+	for (uint32_t i = 0; got >= 0 && i < a->n_src; i++) {
 		const brun_source *s = &a->src[i], *t = NULL;
 		/* By name; a name given twice pairs in order. */
 		for (uint32_t k = 0; k < b->n_src && !t; k++) {
@@ -203,13 +242,17 @@ static bool compare_point(const cmp_opts *o, cmp_point *cp, work *w)
 		const brun_series *sa[3] = {alone ? &s->alone : &s->gpu, &s->render, &s->tick};
 		const brun_series *sb[3] = {alone ? &t->alone : &t->gpu, &t->render, &t->tick};
 		const cmp_figure fig[3] = {alone ? CMP_GPU_ALONE : CMP_GPU_FRAME, CMP_RENDER, CMP_TICK};
-		for (int k = 0; k < 3; k++) {
+		for (int k = 0; got >= 0 && k < 3; k++) {
 			row = &cp->rows[cp->n_rows];
-			*row = (cmp_row){.source = s->name, .figure = fig[k]};
 			/* --isolate rounds are independent measurements, each
 			 * paired in time with its own in-frame window. */
-			if (judge(o, sa[k], sb[k], fig[k] != CMP_GPU_ALONE, w, row))
-				cp->n_rows++;
+			*row = (cmp_row){.source = s->name,
+					 .figure = fig[k],
+					 .sa = sa[k],
+					 .sb = sb[k],
+					 .in_blocks = fig[k] != CMP_GPU_ALONE};
+			got = measure(o, w, row);
+			cp->n_rows += got > 0;
 		}
 	}
 	for (uint32_t k = 0; k < b->n_src; k++) {
@@ -222,8 +265,7 @@ static bool compare_point(const cmp_opts *o, cmp_point *cp, work *w)
 	for (uint32_t i = 0; i < cp->n_rows; i++)
 		if (busy(a) || busy(b))
 			cp->rows[i].noisy |= CMP_NOISY_BUSY;
-	qsort(cp->rows, cp->n_rows, sizeof *cp->rows, by_change);
-	return true;
+	return got >= 0;
 }
 
 /* What differs between the runs' settings, as "size 640x360 -> 1920x1080,
@@ -279,6 +321,17 @@ bool cmp_run(const cmp_opts *o, const brun *base, const brun *nw, cmp_result *r)
 	for (uint32_t k = 0; ok && k < nw->n_points; k++)
 		r->unmatched_new += !used[k];
 	free(used);
+	/* Every figure known: the deciding level, the verdicts, the order. */
+	uint32_t figures = 0;
+	for (uint32_t i = 0; ok && i < r->n_points; i++)
+		figures += r->points[i].n_rows;
+	r->level = 1 - o->alpha / (figures ? figures : 1);
+	for (uint32_t i = 0; ok && i < r->n_points; i++) {
+		cmp_point *cp = &r->points[i];
+		for (uint32_t k = 0; ok && k < cp->n_rows; k++)
+			ok = decide(o, r->level, &w, &cp->rows[k]);
+		qsort(cp->rows, cp->n_rows, sizeof *cp->rows, by_change);
+	}
 	free(w.a);
 	free(w.b);
 	free(w.scratch);
@@ -348,14 +401,17 @@ const char *cmp_short_notes(const cmp_result *r, const cmp_row *row, char *buf, 
 			at += (size_t)snprintf(buf + at, size - at, __VA_ARGS__);                \
 	} while (0)
 	if (row->held_back == 1)
-		SAY("p < %g, within +-%.0f%%", r->o->alpha, r->o->threshold * 100);
+		SAY("p < %g, may be within +-%.0f%%", r->o->alpha, r->o->threshold * 100);
 	if (row->held_back == 2)
 		SAY("p < %g, under %g us", r->o->alpha, r->o->floor_us);
+	if (row->held_back == 3)
+		SAY("p < %g, not past %.0f%% at the %.2f%% level", r->o->alpha,
+		    r->o->threshold * 100, r->level * 100);
 	if (row->noisy & (CMP_NOISY_FEW | CMP_NOISY_NO_CI))
 		SAY("few samples");
 	if (row->noisy & CMP_NOISY_WIDE)
 		SAY("wide interval");
-	if (row->noisy & CMP_NOISY_REACHES)
+	if ((row->noisy & CMP_NOISY_REACHES) && !row->held_back)
 		SAY("reaches %+.0f%%", (fabs(row->hi) >= fabs(row->lo) ? row->hi : row->lo) * 100);
 	if (row->noisy & CMP_NOISY_BUSY)
 		SAY("busy");

@@ -10,8 +10,12 @@
  * (bench_stats.h) on the --isolate rounds or on the medians of
  * consecutive blocks of frames (frames of one run are not independent
  * samples: they share the machine's state; docs/bench.md). A figure is
- * costlier (cheaper) when p < alpha and the change is above the threshold
- * (below minus it) and larger than the floor in us. Exit status: 0
+ * costlier (cheaper) when its whole interval lies above the threshold
+ * (below minus it), its near end at least the floor in us: a change beyond
+ * the threshold at that confidence. The interval that decides is at
+ * 1 - alpha / k for the k figures compared (Bonferroni): with every figure
+ * unchanged, the chance of any verdict at all stays under alpha. The
+ * report shows the 1 - alpha interval, and p (the test of no change). Exit status: 0
  * nothing costlier, 1 something costlier, 2 bad input.
  *
  * bench_compare.c matches and judges, bench_compare_out.c writes the
@@ -65,14 +69,19 @@ typedef struct cmp_row {
 	double base_med, new_med; /* medians of what was tested, in the figure's unit */
 	double shift;             /* the estimated change, in the figure's unit */
 	double change, lo, hi;    /* relative to base_med; +-INFINITY: unbounded / from 0 */
+	double dlo, dhi;          /* the interval that decides (cmp_result.level), the same */
 	double p;
 	uint32_t n_base, n_new;   /* samples tested (blocks, frames or rounds) */
 	bool blocked;             /* the samples are medians of blocks of frames */
 	cmp_verdict verdict;
 	unsigned noisy;
-	/* p < alpha, yet not flagged: within the threshold (1) or under the
-	 * floor (2); 0 otherwise. */
+	/* p < alpha, yet not flagged: the interval reaches within the
+	 * threshold (1), under the floor (2), or only the deciding one does
+	 * (3); 0 otherwise. */
 	int held_back;
+	/* What was tested, for the second pass (cmp_run). */
+	const brun_series *sa, *sb;
+	bool in_blocks;
 } cmp_row;
 
 typedef struct cmp_point {
@@ -90,6 +99,7 @@ typedef struct cmp_result {
 	uint32_t n_points;
 	uint32_t unmatched_base, unmatched_new; /* points in one run only */
 	uint32_t costlier, cheaper, same, noisy;
+	double level; /* of the deciding intervals: 1 - alpha / figures */
 	char settings[1200]; /* what differs between the runs' settings, or "" */
 } cmp_result;
 

@@ -66,14 +66,17 @@ void cmp_print(FILE *out, const cmp_result *r)
 	if (r->settings[0])
 		fprintf(out, "settings differ: %s\n", r->settings);
 	fprintf(out, "Each figure: the change of NEW from BASE (Hodges-Lehmann, relative to BASE's "
-		     "median) with its 95%%\ninterval, and a Mann-Whitney U test (p) on ");
+		     "median) with its %g%%\ninterval, and a Mann-Whitney U test (p) on ",
+		(1 - o->alpha) * 100);
 	if (o->blocks)
 		fprintf(out, "the medians of %u blocks of consecutive frames\nper run", o->blocks);
 	else
 		fprintf(out, "every frame\n(as if independent)");
-	fprintf(out, " (GPU alone: the --isolate rounds). Costlier / cheaper: p < %g, beyond +-%.0f%% "
-		     "and\nat least %g us a frame.\n",
-		o->alpha, o->threshold * 100, o->floor_us);
+	fprintf(out, " (GPU alone: the --isolate rounds). Costlier / cheaper: beyond +-%.0f%% and\n"
+		     "%g us a frame over the whole %.2f%% interval (Bonferroni: %g%% over the %u figures "
+		     "compared).\n",
+		o->threshold * 100, o->floor_us, r->level * 100, (1 - o->alpha) * 100,
+		r->costlier + r->cheaper + r->same);
 	for (uint32_t i = 0; i < r->n_points; i++) {
 		const cmp_point *p = &r->points[i];
 		fprintf(out, "\n== %s, %u sources: %s", p->base->api, p->base->sources, p->base->device);
@@ -93,7 +96,7 @@ void cmp_print(FILE *out, const cmp_result *r)
 		uint32_t same = 0, hidden = 0;
 		for (uint32_t k = 0; k < p->n_rows; k++) {
 			const cmp_row *row = &p->rows[k];
-			if (row->verdict == CMP_SAME && same++ >= SHOWN_SAME) {
+			if (row->verdict == CMP_SAME && !row->held_back && same++ >= SHOWN_SAME) {
 				hidden++;
 				continue;
 			}
@@ -168,8 +171,9 @@ bool cmp_write_json(const char *path, const cmp_result *r)
 	fprintf(f, ",\n");
 	json_run(f, "base", r->base);
 	json_run(f, "new", r->nw);
-	fprintf(f, "  \"threshold_pct\": %.4f, \"alpha\": %.6f, \"floor_us\": %.4f, \"blocks\": %u,\n",
-		o->threshold * 100, o->alpha, o->floor_us, o->blocks);
+	fprintf(f, "  \"threshold_pct\": %.4f, \"alpha\": %.6f, \"floor_us\": %.4f, \"blocks\": %u, "
+		   "\"decision_level\": %.8f,\n",
+		o->threshold * 100, o->alpha, o->floor_us, o->blocks, r->level);
 	fprintf(f, "  \"settings_differ\": ");
 	json_str(f, r->settings);
 	fprintf(f, ",\n  \"points\": [");
@@ -197,6 +201,10 @@ bool cmp_write_json(const char *path, const cmp_result *r)
 			json_pct(f, row->lo);
 			fprintf(f, ", \"ci_high_pct\": ");
 			json_pct(f, row->hi);
+			fprintf(f, ", \"decision_low_pct\": ");
+			json_pct(f, row->dlo);
+			fprintf(f, ", \"decision_high_pct\": ");
+			json_pct(f, row->dhi);
 			fprintf(f, ", \"p\": %.6g, \"n_base\": %u, \"n_new\": %u, \"verdict\": \"%s\", "
 				   "\"reliable\": %s, \"not_reliable_because\": ",
 				row->p, row->n_base, row->n_new,
@@ -394,11 +402,13 @@ bool cmp_write_html(const char *path, const cmp_result *r)
 	}
 	fprintf(f, "<p>Each figure: the change of NEW from BASE (Hodges-Lehmann shift over BASE's "
 		   "median) with its 95%% interval, and a Mann-Whitney U test on %s (GPU alone: "
-		   "the --isolate rounds). Costlier or cheaper: p &lt; %g, beyond &plusmn;%.0f%% and at "
-		   "least %g us a frame. %u of %u figures are not reliable (the reason is in the "
+		   "the --isolate rounds). Costlier or cheaper: beyond &plusmn;%.0f%% and %g us a frame "
+		   "over the whole %.2f%% interval (Bonferroni: %g%% over the %u figures; the table "
+		   "shows %g%% intervals). %u of %u figures are not reliable (the reason is in the "
 		   "table).</p>\n",
 		o->blocks ? "the medians of blocks of consecutive frames" : "every frame",
-		o->alpha, o->threshold * 100, o->floor_us, r->noisy,
+		o->threshold * 100, o->floor_us, r->level * 100, (1 - o->alpha) * 100,
+		r->costlier + r->cheaper + r->same, (1 - o->alpha) * 100, r->noisy,
 		r->costlier + r->cheaper + r->same);
 	for (uint32_t i = 0; i < r->n_points; i++)
 		html_point(f, r, &r->points[i]);

@@ -2,7 +2,9 @@
  *
  *   report_check compare OUT.json WANT_EXIT
  *     compare's --json: every key, each point's changes sorted by change,
- *     each verdict what its p, change, interval and the options make it,
+ *     each verdict what its deciding interval and the options make it (all
+ *     of it beyond the threshold, its near end beyond the floor; it holds
+ *     the 1 - alpha interval shown),
  *     the counts adding up, and the exit status WANT_EXIT (and 1 exactly
  *     when something got costlier).
  *   report_check dom DOM.html REPORT.json
@@ -74,8 +76,7 @@ static void check_compare(const cJSON *root, int want_exit)
 			      "no_significant_change", "not_reliable", "exit_status"};
 	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
 		EXPECT(cJSON_GetObjectItem(root, keys[i]), "missing key '%s'", keys[i]);
-	double thr = num(root, "threshold_pct"), alpha = num(root, "alpha"),
-	       floor_us = num(root, "floor_us");
+	double thr = num(root, "threshold_pct"), floor_us = num(root, "floor_us");
 	int costlier = 0, cheaper = 0, same = 0, noisy = 0;
 	const cJSON *pt, *ch;
 	cJSON_ArrayForEach(pt, cJSON_GetObjectItem(root, "points"))
@@ -88,18 +89,24 @@ static void check_compare(const cJSON *root, int want_exit)
 			const char *unit = cJSON_GetStringValue(cJSON_GetObjectItem(ch, "unit"));
 			const char *why =
 				cJSON_GetStringValue(cJSON_GetObjectItem(ch, "not_reliable_because"));
-			double shift = num(ch, "shift"), p = num(ch, "p");
+			double shift = num(ch, "shift");
+			num(ch, "p"); /* there; the verdict rests on the interval */
 			double change = pct_or_inf(ch, "change_pct", shift);
 			double lo = pct_or_inf(ch, "ci_low_pct", -1), hi = pct_or_inf(ch, "ci_high_pct", 1);
+			double dlo = pct_or_inf(ch, "decision_low_pct", -1),
+			       dhi = pct_or_inf(ch, "decision_high_pct", 1);
+			EXPECT(dlo <= lo && hi <= dhi, "change %d: the deciding interval %g .. %g is "
+			       "inside the shown one %g .. %g", k, dlo, dhi, lo, hi);
 			EXPECT(v && unit && why, "change %d: no verdict, unit or reason", k);
 			if (!v || !unit || !why)
 				continue;
 			EXPECT(change <= last, "change %d (%g%%) is out of order after %g%%", k, change,
 			       last);
 			last = change;
-			double us = fabs(shift) * (!strcmp(unit, "ms") ? 1000 : 1);
-			bool up = p < alpha && us >= floor_us && change > thr && lo > 0;
-			bool down = p < alpha && us >= floor_us && change < -thr && hi < 0;
+			/* The interval's ends in us: relative x the base median. */
+			double scale = num(ch, "base_median") * (!strcmp(unit, "ms") ? 1000 : 1) / 100;
+			bool up = isfinite(dlo) && dlo > thr && dlo * scale >= floor_us;
+			bool down = isfinite(dhi) && dhi < -thr && -dhi * scale >= floor_us;
 			const char *want = up ? "costlier" : down ? "cheaper" : "no significant change";
 			EXPECT(!strcmp(v, want), "change %d: '%s', its figures make it '%s'", k, v, want);
 			EXPECT(lo <= change && change <= hi, "change %d: %g%% outside %g .. %g", k, change,
