@@ -20,7 +20,8 @@
 #define BENCH_MAX_POINTS 16
 #define BENCH_MAX_PAIRS 32
 #define BENCH_ISOLATE_TOP 20 /* --isolate measures the costliest sources */
-#define BENCH_ISOLATE_ROUNDS 9 /* in rounds paired in time */
+#define BENCH_ISOLATE_ROUNDS 9 /* in rounds paired in time (--isolate-rounds) */
+#define BENCH_ISOLATE_MAX_ROUNDS 25 /* compare tests up to 25 a side exactly */
 #define BENCH_REPLAY_ROUNDS 5  /* the profiler's own cost: rounds of each mode */
 #define BENCH_REPLAY_MS 30.0   /* and wall time per mode in a round */
 /* Measured frames at most: the profiler's window (5 s at up to 1,000 fps)
@@ -42,6 +43,7 @@ typedef struct bench_opts {
 	uint32_t width, height;
 	double gpu_budget; /* for the overhead runs */
 	bool isolate;
+	uint32_t isolate_rounds;
 	const char *json, *csv, *svg, *html;
 	const char *shader_dir;
 	struct bench_progress *progress; /* NULL: no progress reports */
@@ -65,7 +67,7 @@ typedef struct bench_source {
 	/* Median over paired rounds of (in-frame / alone), each round a short
 	 * in-frame window then the source alone; 0: not measured. */
 	double in_over_alone;
-	double alone_us[BENCH_ISOLATE_ROUNDS];   /* each round's figure alone */
+	double alone_us[BENCH_ISOLATE_MAX_ROUNDS]; /* each round's figure alone */
 	uint32_t alone_rounds;
 } bench_source;
 

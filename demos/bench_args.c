@@ -19,6 +19,7 @@ void bench_opts_init(bench_opts *o)
 		.width = 1280,
 		.height = 720,
 		.gpu_budget = 0.01,
+		.isolate_rounds = BENCH_ISOLATE_ROUNDS,
 	};
 }
 
@@ -41,6 +42,8 @@ static void usage(FILE *f)
 		"  --warmup N              frames before measuring (default 30)\n"
 		"  --repeat R              interleaved overhead pairs (default 5)\n"
 		"  --isolate               also time the %d costliest sources alone and compare\n"
+		"  --isolate-rounds N      rounds of --isolate, 3 to %d (default %d; more resolve\n"
+		"                          smaller changes in compare)\n"
 		"  --gpu-budget PCT        GPU timing budget in the overhead runs (default 1)\n"
 		"  --size WxH              target size (default 1280x720)\n"
 		"  --json FILE, --csv FILE, --svg FILE, --html FILE   write the results (the\n"
@@ -53,7 +56,8 @@ static void usage(FILE *f)
 		"not be written; 2 bad options; 130 (SIGINT) or 143 (SIGTERM): stopped by the\n"
 		"signal, the points finished written, marked interrupted (a second signal\n"
 		"ends it at once).\n",
-		BENCH_MAX_FRAMES, BENCH_WINDOW_SAMPLES, BENCH_ISOLATE_TOP);
+		BENCH_MAX_FRAMES, BENCH_WINDOW_SAMPLES, BENCH_ISOLATE_TOP, BENCH_ISOLATE_MAX_ROUNDS,
+		BENCH_ISOLATE_ROUNDS);
 }
 
 static bool source_count(char *item, void *user)
@@ -132,6 +136,10 @@ int bench_parse_args(int argc, char **argv, bench_opts *o)
 				return -1;
 		} else if (!strcmp(a, "--isolate")) {
 			o->isolate = true;
+		} else if (!strcmp(a, "--isolate-rounds")) {
+			if (!(v = cli_value(PROG, argc, argv, &i)) ||
+			    !cli_u32(PROG, a, v, 3, BENCH_ISOLATE_MAX_ROUNDS, &o->isolate_rounds))
+				return -1;
 		} else if (!strcmp(a, "--json")) {
 			if (!(o->json = cli_value(PROG, argc, argv, &i)))
 				return -1;

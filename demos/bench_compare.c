@@ -135,6 +135,7 @@ static int measure(const cmp_opts *o, work *w, cmp_row *row)
 		      : s.est < 0	 ? -INFINITY
 					 : 0;
 	relative(row->base_med, s.lo, s.hi, &row->lo, &row->hi);
+	row->bounded = s.bounded;
 	if (n < 3 || m < 3)
 		row->noisy |= CMP_NOISY_FEW;
 	if (!s.bounded)
@@ -142,8 +143,8 @@ static int measure(const cmp_opts *o, work *w, cmp_row *row)
 	return 1;
 }
 
-/* Whether [lo, hi] (relative; the absolute near end in us) lies beyond
- * the threshold and the floor: +1 above, -1 below, 0 neither. */
+/* Whether [lo, hi] (relative; its ends in us too) lies beyond the
+ * threshold and the floor: +1 above, -1 below, 0 neither. */
 static int beyond(const cmp_opts *o, double lo, double hi, double lo_us, double hi_us)
 {
 	if (lo > o->threshold && lo_us >= o->floor_us)
@@ -153,29 +154,42 @@ static int beyond(const cmp_opts *o, double lo, double hi, double lo_us, double 
 	return 0;
 }
 
-/* The second pass: the deciding interval at `level`, the verdict, and
- * why it is not reliable. */
-static bool decide(const cmp_opts *o, double level, work *w, cmp_row *row)
+/* The second pass: how surely the figure moved beyond the threshold and
+ * the floor. The margin, the larger of threshold x BASE's median and the
+ * floor, is added to (taken from) BASE's samples and the test asks whether
+ * NEW still tends to be larger (smaller): p_beyond, two-sided as p is. */
+static bool test_beyond(const cmp_opts *o, work *w, cmp_row *row)
 {
 	uint32_t n, m;
 	if (!row_samples(o, row, w, &n, &m))
 		return false;
-	bstat_shift d, s;
-	bstat_shift_of(w->a, n, w->b, m, level, &d);
-	bstat_shift_of(w->a, n, w->b, m, 1 - o->alpha, &s);
-	relative(row->base_med, d.lo, d.hi, &row->dlo, &row->dhi);
-	/* Costlier: the whole deciding interval above the threshold, its
-	 * near end at least the floor: a change beyond both at that
-	 * confidence. Between runs the machine moves figures by a few
-	 * percent at p < alpha, so a change that may be within the threshold
-	 * is no regression; and among many figures some 1 - alpha interval
-	 * strays by chance, so the deciding one is wider. */
 	double unit_us = row->figure == CMP_FRAME ? 1000 : 1;
-	int side = d.bounded ? beyond(o, row->dlo, row->dhi, d.lo * unit_us, d.hi * unit_us) : 0;
-	row->verdict = side > 0 ? CMP_COSTLIER : side < 0 ? CMP_CHEAPER : CMP_SAME;
+	double margin = fmax(o->threshold * row->base_med, o->floor_us / unit_us);
+	bstat_test up, down;
+	for (uint32_t i = 0; i < n; i++)
+		w->scratch[i] = w->a[i] + margin;
+	bstat_mann_whitney(w->scratch, n, w->b, m, &up);
+	for (uint32_t i = 0; i < n; i++)
+		w->scratch[i] = w->a[i] - margin;
+	bstat_mann_whitney(w->scratch, n, w->b, m, &down);
+	double tail = fmin(up.p_greater, down.p_less);
+	row->p_beyond = fmin(1, 2 * tail);
+	row->side = up.p_greater <= down.p_less ? 1 : -1;
+	return true;
+}
+
+/* The verdict, once the false-discovery cut is known, and why a row is
+ * held back or not reliable. */
+static void finish(const cmp_opts *o, double cut, cmp_row *row)
+{
+	bool kept = row->p_beyond <= cut;
+	row->verdict = !kept ? CMP_SAME : row->side > 0 ? CMP_COSTLIER : CMP_CHEAPER;
+	double unit_us = row->figure == CMP_FRAME ? 1000 : 1;
 	if (row->p < o->alpha && row->verdict == CMP_SAME) {
 		bool past = row->lo > o->threshold || row->hi < -o->threshold;
-		int shown = s.bounded ? beyond(o, row->lo, row->hi, s.lo * unit_us, s.hi * unit_us) : 0;
+		int shown = row->bounded ? beyond(o, row->lo, row->hi, row->lo * row->base_med * unit_us,
+						 row->hi * row->base_med * unit_us)
+					 : 0;
 		row->held_back = !past ? 1 : !shown ? 2 : 3;
 	}
 	if (row->verdict != CMP_SAME && row->hi - row->lo > fabs(row->change))
@@ -183,10 +197,30 @@ static bool decide(const cmp_opts *o, double level, work *w, cmp_row *row)
 	/* No change found, yet one beyond the threshold (and the floor) not
 	 * ruled out. */
 	double reach = fmax(fabs(row->lo), fabs(row->hi));
-	if (row->verdict == CMP_SAME && s.bounded && reach > o->threshold &&
+	if (row->verdict == CMP_SAME && row->bounded && reach > o->threshold &&
 	    reach * row->base_med * unit_us >= o->floor_us)
 		row->noisy |= CMP_NOISY_REACHES;
-	return true;
+}
+
+static int cmp_up(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Benjamini-Hochberg over the k figures' p_beyond: the largest p(i) with
+ * p(i) <= i / k x alpha (p sorted ascending), or -1 when none is; every
+ * figure at or under it is kept. With nothing changed anywhere it keeps
+ * none with probability 1 - alpha, as Bonferroni would; with real changes
+ * among them it keeps them at a false-discovery rate of alpha. */
+static double fdr_cut(double *p, uint32_t k, double alpha)
+{
+	qsort(p, k, sizeof *p, cmp_up);
+	double cut = -1;
+	for (uint32_t i = 0; i < k; i++)
+		if (p[i] <= (double)(i + 1) / k * alpha)
+			cut = p[i];
+	return cut;
 }
 
 static int by_change(const void *a, const void *b)
@@ -321,15 +355,28 @@ bool cmp_run(const cmp_opts *o, const brun *base, const brun *nw, cmp_result *r)
 	for (uint32_t k = 0; ok && k < nw->n_points; k++)
 		r->unmatched_new += !used[k];
 	free(used);
-	/* Every figure known: the deciding level, the verdicts, the order. */
+	/* Every figure known: each tested beyond the threshold, the cut
+	 * over all of them, the verdicts, the order. */
 	uint32_t figures = 0;
 	for (uint32_t i = 0; ok && i < r->n_points; i++)
 		figures += r->points[i].n_rows;
-	r->level = 1 - o->alpha / (figures ? figures : 1);
+	double *ps = ok ? malloc((figures ? figures : 1) * sizeof *ps) : NULL;
+	ok = ok && ps;
+	uint32_t at = 0;
 	for (uint32_t i = 0; ok && i < r->n_points; i++) {
 		cmp_point *cp = &r->points[i];
-		for (uint32_t k = 0; ok && k < cp->n_rows; k++)
-			ok = decide(o, r->level, &w, &cp->rows[k]);
+		for (uint32_t k = 0; ok && k < cp->n_rows; k++) {
+			ok = test_beyond(o, &w, &cp->rows[k]);
+			ps[at++] = cp->rows[k].p_beyond;
+		}
+	}
+	r->figures = figures;
+	r->cut = ok ? fdr_cut(ps, figures, o->alpha) : -1;
+	free(ps);
+	for (uint32_t i = 0; ok && i < r->n_points; i++) {
+		cmp_point *cp = &r->points[i];
+		for (uint32_t k = 0; k < cp->n_rows; k++)
+			finish(o, r->cut, &cp->rows[k]);
 		qsort(cp->rows, cp->n_rows, sizeof *cp->rows, by_change);
 	}
 	free(w.a);
@@ -403,10 +450,10 @@ const char *cmp_short_notes(const cmp_result *r, const cmp_row *row, char *buf, 
 	if (row->held_back == 1)
 		SAY("p < %g, may be within +-%.0f%%", r->o->alpha, r->o->threshold * 100);
 	if (row->held_back == 2)
-		SAY("p < %g, under %g us", r->o->alpha, r->o->floor_us);
+		SAY("p < %g, may be under %g us", r->o->alpha, r->o->floor_us);
 	if (row->held_back == 3)
-		SAY("p < %g, not past %.0f%% at the %.2f%% level", r->o->alpha,
-		    r->o->threshold * 100, r->level * 100);
+		SAY("p < %g, beyond +-%.0f%% at p %.3g, not kept over %u figures", r->o->alpha,
+		    r->o->threshold * 100, row->p_beyond, r->figures);
 	if (row->noisy & (CMP_NOISY_FEW | CMP_NOISY_NO_CI))
 		SAY("few samples");
 	if (row->noisy & CMP_NOISY_WIDE)

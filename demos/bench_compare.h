@@ -10,12 +10,12 @@
  * (bench_stats.h) on the --isolate rounds or on the medians of
  * consecutive blocks of frames (frames of one run are not independent
  * samples: they share the machine's state; docs/bench.md). A figure is
- * costlier (cheaper) when its whole interval lies above the threshold
- * (below minus it), its near end at least the floor in us: a change beyond
- * the threshold at that confidence. The interval that decides is at
- * 1 - alpha / k for the k figures compared (Bonferroni): with every figure
- * unchanged, the chance of any verdict at all stays under alpha. The
- * report shows the 1 - alpha interval, and p (the test of no change). Exit status: 0
+ * costlier (cheaper) when it moved up (down) by more than the threshold
+ * and the floor, significantly: the same test against BASE moved by that
+ * margin (p_beyond), kept at a false-discovery rate of alpha over all the
+ * figures compared (Benjamini-Hochberg: with nothing changed, no verdict at
+ * all with probability 1 - alpha; with real changes, most of them). p, the
+ * test of no change, and the 1 - alpha interval are reported beside it. Exit status: 0
  * nothing costlier, 1 something costlier, 2 bad input.
  *
  * bench_compare.c matches and judges, bench_compare_out.c writes the
@@ -69,15 +69,17 @@ typedef struct cmp_row {
 	double base_med, new_med; /* medians of what was tested, in the figure's unit */
 	double shift;             /* the estimated change, in the figure's unit */
 	double change, lo, hi;    /* relative to base_med; +-INFINITY: unbounded / from 0 */
-	double dlo, dhi;          /* the interval that decides (cmp_result.level), the same */
+	bool bounded;             /* the interval is (enough samples for one) */
+	double p_beyond;          /* the test of a change beyond the margin (two-sided) */
+	int side;                 /* of that change: +1 up, -1 down */
 	double p;
 	uint32_t n_base, n_new;   /* samples tested (blocks, frames or rounds) */
 	bool blocked;             /* the samples are medians of blocks of frames */
 	cmp_verdict verdict;
 	unsigned noisy;
 	/* p < alpha, yet not flagged: the interval reaches within the
-	 * threshold (1), under the floor (2), or only the deciding one does
-	 * (3); 0 otherwise. */
+	 * threshold (1), under the floor (2), or beyond both but not kept
+	 * among the figures (3); 0 otherwise. */
 	int held_back;
 	/* What was tested, for the second pass (cmp_run). */
 	const brun_series *sa, *sb;
@@ -99,7 +101,8 @@ typedef struct cmp_result {
 	uint32_t n_points;
 	uint32_t unmatched_base, unmatched_new; /* points in one run only */
 	uint32_t costlier, cheaper, same, noisy;
-	double level; /* of the deciding intervals: 1 - alpha / figures */
+	uint32_t figures;
+	double cut; /* rows with p_beyond at or under it are kept; < 0: none */
 	char settings[1200]; /* what differs between the runs' settings, or "" */
 } cmp_result;
 

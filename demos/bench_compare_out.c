@@ -52,9 +52,9 @@ static void print_row(FILE *out, const cmp_result *r, const cmp_row *row)
 	pct_text(ch, sizeof ch, row->change);
 	pct_text(lo, sizeof lo, row->lo);
 	pct_text(hi, sizeof hi, row->hi);
-	fprintf(out, "%7s%% %7s .. %-7s %7.4f %10.2f %10.2f %-2s  %-10s %-32s %s\n", ch, lo, hi,
-		row->p, row->base_med, row->new_med, cmp_unit(row->figure), verdict_text(row), name,
-		cmp_short_notes(r, row, notes, sizeof notes));
+	fprintf(out, "%7s%% %7s .. %-7s %7.4f %7.4f %10.2f %10.2f %-2s  %-10s %-32s %s\n", ch, lo,
+		hi, row->p, row->p_beyond, row->base_med, row->new_med, cmp_unit(row->figure),
+		verdict_text(row), name, cmp_short_notes(r, row, notes, sizeof notes));
 }
 
 void cmp_print(FILE *out, const cmp_result *r)
@@ -72,11 +72,14 @@ void cmp_print(FILE *out, const cmp_result *r)
 		fprintf(out, "the medians of %u blocks of consecutive frames\nper run", o->blocks);
 	else
 		fprintf(out, "every frame\n(as if independent)");
-	fprintf(out, " (GPU alone: the --isolate rounds). Costlier / cheaper: beyond +-%.0f%% and\n"
-		     "%g us a frame over the whole %.2f%% interval (Bonferroni: %g%% over the %u figures "
-		     "compared).\n",
-		o->threshold * 100, o->floor_us, r->level * 100, (1 - o->alpha) * 100,
-		r->costlier + r->cheaper + r->same);
+	fprintf(out, " (GPU alone: the --isolate rounds). Costlier / cheaper: a change beyond\n"
+		     "+-%.0f%% and %g us a frame, tested (p>thr: BASE moved by that margin) and kept at a "
+		     "false-\ndiscovery rate of %g over the %u figures (Benjamini-Hochberg: ",
+		o->threshold * 100, o->floor_us, o->alpha, r->figures);
+	if (r->cut >= 0)
+		fprintf(out, "kept at p>thr <= %.4g).\n", r->cut);
+	else
+		fprintf(out, "none kept).\n");
 	for (uint32_t i = 0; i < r->n_points; i++) {
 		const cmp_point *p = &r->points[i];
 		fprintf(out, "\n== %s, %u sources: %s", p->base->api, p->base->sources, p->base->device);
@@ -91,8 +94,8 @@ void cmp_print(FILE *out, const cmp_result *r)
 				p->base->busy_pct, p->nw->busy_pct,
 				p->base->software ? "software-device GPU times are inflated"
 						  : "timings are inflated");
-		fprintf(out, "%8s %-18s %7s %10s %10s %-2s  %-10s %-32s %s\n", "change",
-			"  95% interval", "p", "base", "new", "", "verdict", "figure", "notes");
+		fprintf(out, "%8s %-18s %7s %7s %10s %10s %-2s  %-10s %-32s %s\n", "change",
+			"  95% interval", "p", "p>thr", "base", "new", "", "verdict", "figure", "notes");
 		uint32_t same = 0, hidden = 0;
 		for (uint32_t k = 0; k < p->n_rows; k++) {
 			const cmp_row *row = &p->rows[k];
@@ -172,8 +175,8 @@ bool cmp_write_json(const char *path, const cmp_result *r)
 	json_run(f, "base", r->base);
 	json_run(f, "new", r->nw);
 	fprintf(f, "  \"threshold_pct\": %.4f, \"alpha\": %.6f, \"floor_us\": %.4f, \"blocks\": %u, "
-		   "\"decision_level\": %.8f,\n",
-		o->threshold * 100, o->alpha, o->floor_us, o->blocks, r->level);
+		   "\"figures\": %u, \"fdr_cut\": %.6g,\n",
+		o->threshold * 100, o->alpha, o->floor_us, o->blocks, r->figures, r->cut);
 	fprintf(f, "  \"settings_differ\": ");
 	json_str(f, r->settings);
 	fprintf(f, ",\n  \"points\": [");
@@ -201,10 +204,8 @@ bool cmp_write_json(const char *path, const cmp_result *r)
 			json_pct(f, row->lo);
 			fprintf(f, ", \"ci_high_pct\": ");
 			json_pct(f, row->hi);
-			fprintf(f, ", \"decision_low_pct\": ");
-			json_pct(f, row->dlo);
-			fprintf(f, ", \"decision_high_pct\": ");
-			json_pct(f, row->dhi);
+			fprintf(f, ", \"p_beyond\": %.6g, \"beyond_side\": \"%s\"", row->p_beyond,
+				row->side > 0 ? "up" : "down");
 			fprintf(f, ", \"p\": %.6g, \"n_base\": %u, \"n_new\": %u, \"verdict\": \"%s\", "
 				   "\"reliable\": %s, \"not_reliable_because\": ",
 				row->p, row->n_base, row->n_new,
@@ -328,6 +329,7 @@ static void html_point(FILE *f, const cmp_result *r, const cmp_point *p)
 		   "data-sources=\"%u\">\n<thead><tr><th class=\"t\">source</th><th class=\"t\">"
 		   "figure</th><th>base</th><th>new</th><th class=\"t\">unit</th>"
 		   "<th data-default=\"desc\">change %%</th><th>95%% interval</th><th>p</th>"
+		   "<th>p&gt;thr</th>"
 		   "<th class=\"t\">verdict</th><th class=\"t\">reliability</th></tr></thead>\n"
 		   "<tbody>\n",
 		p->base->api, p->base->sources);
@@ -351,6 +353,7 @@ static void html_point(FILE *f, const cmp_result *r, const cmp_point *p)
 			fprintf(f, "%+.1f", row->change * 100);
 		fprintf(f, "</td><td>%s .. %s</td>", lo, hi);
 		page_num(f, "%.4f", row->p);
+		page_num(f, "%.4f", row->p_beyond);
 		fprintf(f, "<td class=\"t %s\">%s</td><td class=\"t%s\">",
 			row->verdict == CMP_COSTLIER  ? "costlier"
 			: row->verdict == CMP_CHEAPER ? "cheaper"
@@ -402,13 +405,12 @@ bool cmp_write_html(const char *path, const cmp_result *r)
 	}
 	fprintf(f, "<p>Each figure: the change of NEW from BASE (Hodges-Lehmann shift over BASE's "
 		   "median) with its 95%% interval, and a Mann-Whitney U test on %s (GPU alone: "
-		   "the --isolate rounds). Costlier or cheaper: beyond &plusmn;%.0f%% and %g us a frame "
-		   "over the whole %.2f%% interval (Bonferroni: %g%% over the %u figures; the table "
-		   "shows %g%% intervals). %u of %u figures are not reliable (the reason is in the "
-		   "table).</p>\n",
+		   "the --isolate rounds). Costlier or cheaper: a change beyond &plusmn;%.0f%% and %g us "
+		   "a frame, tested (p&gt;thr: BASE moved by that margin) and kept at a false-discovery "
+		   "rate of %g over the %u figures (Benjamini-Hochberg). %u of %u figures are not "
+		   "reliable (the reason is in the table).</p>\n",
 		o->blocks ? "the medians of blocks of consecutive frames" : "every frame",
-		o->threshold * 100, o->floor_us, r->level * 100, (1 - o->alpha) * 100,
-		r->costlier + r->cheaper + r->same, (1 - o->alpha) * 100, r->noisy,
+		o->threshold * 100, o->floor_us, o->alpha, r->figures, r->noisy,
 		r->costlier + r->cheaper + r->same);
 	for (uint32_t i = 0; i < r->n_points; i++)
 		html_point(f, r, &r->points[i]);

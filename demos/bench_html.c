@@ -32,9 +32,12 @@ static void metadata(FILE *f, const bench_opts *o, const bench_result *r)
 	meta_row(f, "scene", buf);
 	snprintf(buf, sizeof buf, "%ux%u", o->width, o->height);
 	meta_row(f, "size", buf);
-	snprintf(buf, sizeof buf, "%u measured, %u warm-up; %u overhead pairs; GPU budget %.2f%%%s",
-		 o->frames, o->warmup, o->repeat, o->gpu_budget * 100,
-		 o->isolate ? "; --isolate" : "");
+	snprintf(buf, sizeof buf, "%u measured, %u warm-up; %u overhead pairs; GPU budget %.2f%%",
+		 o->frames, o->warmup, o->repeat, o->gpu_budget * 100);
+	if (o->isolate) {
+		size_t at = strlen(buf);
+		snprintf(buf + at, sizeof buf - at, "; --isolate, %u rounds", o->isolate_rounds);
+	}
 	meta_row(f, "frames", buf);
 	snprintf(buf, sizeof buf, "%u of %u%s", r->n_points, r->planned,
 		 r->interrupted ? " (interrupted)" : "");

@@ -87,9 +87,9 @@ bool bench_write_json(const char *path, const bench_opts *o, const bench_result 
 	fprintf(f, ",\n  \"scene\": ");
 	json_str(f, o->scene->name);
 	fprintf(f, ",\n  \"frames\": %u, \"warmup\": %u, \"repeat\": %u, \"gpu_budget\": %.4f, "
-		   "\"size\": [%u, %u], \"isolate\": %s,\n  \"wall_s\": %.1f, ",
+		   "\"size\": [%u, %u], \"isolate\": %s, \"isolate_rounds\": %u,\n  \"wall_s\": %.1f, ",
 		o->frames, o->warmup, o->repeat, o->gpu_budget, o->width, o->height,
-		o->isolate ? "true" : "false", r->wall_s);
+		o->isolate ? "true" : "false", o->isolate_rounds, r->wall_s);
 	/* An interrupted run holds the points it finished (of those planned). */
 	fprintf(f, "\"interrupted\": %s, ", r->interrupted ? "true" : "false");
 	if (r->interrupted) {

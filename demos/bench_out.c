@@ -202,7 +202,7 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 				fprintf(out, "alone: the source's draws in a submission of their own "
 					     "(with minus without); in/alone:\nthe median over %d rounds, "
 					     "each a 5-frame in-frame window then the source alone\n",
-					BENCH_ISOLATE_ROUNDS);
+					o->isolate_rounds);
 			free(s);
 		}
 		fprintf(out, "overhead, %u interleaved pairs (median, spread):\n", p->pairs);

@@ -23,7 +23,7 @@ static double point_frames(const bench_opts *o, uint32_t sources)
 	double f = (double)o->warmup + o->frames;
 	if (o->isolate) {
 		double top = sources < BENCH_ISOLATE_TOP ? sources : BENCH_ISOLATE_TOP;
-		f += BENCH_ISOLATE_ROUNDS * (7.0 + top);
+		f += o->isolate_rounds * (7.0 + top);
 	}
 	double settle = o->warmup / 2 < 4 ? 4 : o->warmup / 2;
 	double blocks = (o->frames + 7) / 8;

@@ -459,8 +459,8 @@ static bool isolate(eng_engine *e, const bench_opts *o, uint32_t sources, bench_
 {
 	ranked *sorted = malloc((pt->n_src ? pt->n_src : 1) * sizeof *sorted);
 	uint32_t idx[BENCH_ISOLATE_TOP];
-	double alone[BENCH_ISOLATE_TOP][BENCH_ISOLATE_ROUNDS];
-	double ratio[BENCH_ISOLATE_TOP][BENCH_ISOLATE_ROUNDS];
+	double alone[BENCH_ISOLATE_TOP][BENCH_ISOLATE_MAX_ROUNDS];
+	double ratio[BENCH_ISOLATE_TOP][BENCH_ISOLATE_MAX_ROUNDS];
 	uint32_t measured[BENCH_ISOLATE_TOP] = {0}; /* rounds with a figure, per source */
 	if (!sorted) {
 		fprintf(stderr, "srcprof-bench: out of memory sorting sources\n");
@@ -478,7 +478,7 @@ static bool isolate(eng_engine *e, const bench_opts *o, uint32_t sources, bench_
 		idx[t] = sorted[t].index;
 	free(sorted);
 	bool ok = true;
-	for (uint32_t r = 0; ok && r < BENCH_ISOLATE_ROUNDS; r++) {
+	for (uint32_t r = 0; ok && r < o->isolate_rounds; r++) {
 		source_profiler_reset_video(1, 1); /* a window of 5 frames */
 		ok = frames(e, ISO_FRAMES, NULL, o, "isolating: in frame");
 		for (uint32_t t = 0; ok && t < top; t++) {

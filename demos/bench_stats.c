@@ -90,8 +90,9 @@ void bstat_mann_whitney(const double *base, uint32_t n, const double *nw, uint32
 		bstat_mw_exact_cdf(n, m, cdf);
 		uint32_t k = (uint32_t)u, top = n * m;
 		/* P(U >= k) = P(U <= nm - k): the distribution is symmetric. */
-		double lower = cdf[k], upper = cdf[top - k];
-		double p = 2 * (lower < upper ? lower : upper);
+		out->p_less = cdf[k];
+		out->p_greater = cdf[top - k];
+		double p = 2 * (out->p_less < out->p_greater ? out->p_less : out->p_greater);
 		out->p = p < 1 ? p : 1;
 		out->exact = true;
 		return;
@@ -99,12 +100,15 @@ void bstat_mann_whitney(const double *base, uint32_t n, const double *nw, uint32
 	double big_n = (double)n + m;
 	double var = nm / 12.0 * ((big_n + 1) - ties / (big_n * (big_n - 1)));
 	if (var <= 0) { /* every value equal */
-		out->p = 1;
+		out->p = out->p_greater = out->p_less = 1;
 		return;
 	}
-	double dev = fabs(u - nm / 2) - 0.5;
-	out->z = (dev > 0 ? dev : 0) / sqrt(var);
+	double dev = fabs(u - nm / 2) - 0.5, sd = sqrt(var);
+	out->z = (dev > 0 ? dev : 0) / sd;
 	out->p = erfc(out->z / sqrt(2.0));
+	/* Each tail with its own continuity correction. */
+	out->p_greater = 0.5 * erfc((u - nm / 2 - 0.5) / sd / sqrt(2.0));
+	out->p_less = 0.5 * erfc((nm / 2 - u - 0.5) / sd / sqrt(2.0));
 }
 
 /* How many differences new_j - base_i are <= t: for each new value (in

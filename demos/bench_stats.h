@@ -33,7 +33,8 @@ double bstat_median(const double *sorted, uint32_t n);
 typedef struct bstat_test {
 	double u;   /* pairs (base_i, new_j) with new_j > base_i, ties counted 1/2 */
 	double z;   /* the normal approximation's z (0 when exact) */
-	double p;   /* two-sided p-value */
+	double p;   /* two-sided p-value: min(1, 2 x the smaller tail) */
+	double p_greater, p_less; /* one-sided: new tends to be larger / smaller */
 	bool exact; /* p from the exact distribution of U */
 } bstat_test;
 

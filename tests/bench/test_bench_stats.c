@@ -86,6 +86,8 @@ TEST(fully_separated_samples_are_exact)
 	CHECK_NEAR(t.u, 25, 0);
 	/* Only one arrangement of 252 is this extreme, one the other way. */
 	CHECK_NEAR(t.p, 2.0 / 252, 1e-15);
+	CHECK_NEAR(t.p_greater, 1.0 / 252, 1e-15);
+	CHECK_NEAR(t.p_less, 1, 1e-15);
 	bstat_mann_whitney(b, 5, a, 5, &t);
 	CHECK_NEAR(t.u, 0, 0);
 	CHECK_NEAR(t.p, 2.0 / 252, 1e-15);
@@ -112,6 +114,8 @@ TEST(interleaved_samples_are_not_significant)
 	CHECK(t.exact);
 	CHECK_NEAR(t.u, 6, 0);
 	CHECK_NEAR(t.p, 0.7, 1e-15);
+	CHECK_NEAR(t.p_greater, 7.0 / 20, 1e-15); /* P(U >= 6) */
+	CHECK_NEAR(t.p_less, 16.0 / 20, 1e-15);   /* P(U <= 6) */
 }
 
 /* With ties: the normal approximation with tie and continuity corrections.
@@ -131,6 +135,11 @@ TEST(ties_use_the_corrected_normal_approximation)
 	CHECK_NEAR(t.z, z, 1e-12);
 	CHECK_NEAR(t.z, 1.4883513944689681, 1e-12);
 	CHECK_NEAR(t.p, 0.13665824773814753, 1e-12);
+	/* One tail each, corrected by 1/2 towards the middle: z = +-5, -6. */
+	double sd = sqrt(16.0 / 12 * (9 - 30.0 / 56));
+	CHECK_NEAR(t.p_greater, 0.5 * erfc(5 / sd / sqrt(2.0)), 1e-12);
+	CHECK_NEAR(t.p_less, 0.5 * erfc(-6 / sd / sqrt(2.0)), 1e-12);
+	CHECK_NEAR(t.p, 2 * t.p_greater, 1e-12);
 }
 
 TEST(identical_constant_samples_have_p_1)

@@ -2,9 +2,9 @@
  *
  *   report_check compare OUT.json WANT_EXIT
  *     compare's --json: every key, each point's changes sorted by change,
- *     each verdict what its deciding interval and the options make it (all
- *     of it beyond the threshold, its near end beyond the floor; it holds
- *     the 1 - alpha interval shown),
+ *     each verdict what its p_beyond and the false-discovery cut (worked
+ *     out here, Benjamini-Hochberg) make it, a kept change's interval past
+ *     the threshold,
  *     the counts adding up, and the exit status WANT_EXIT (and 1 exactly
  *     when something got costlier).
  *   report_check dom DOM.html REPORT.json
@@ -69,14 +69,44 @@ static double pct_or_inf(const cJSON *o, const char *key, double toward)
 	return toward < 0 ? -INFINITY : INFINITY;
 }
 
+static int cmp_up(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The Benjamini-Hochberg cut over every change's p_beyond, worked out
+ * here from the file: the largest p(i) <= i / k x alpha, or -1. */
+static double bh_cut(const cJSON *root, double alpha, int *figures)
+{
+	static double p[100000];
+	int k = 0;
+	const cJSON *pt, *ch;
+	cJSON_ArrayForEach(pt, cJSON_GetObjectItem(root, "points"))
+		cJSON_ArrayForEach(ch, cJSON_GetObjectItem(pt, "changes"))
+			if (k < 100000)
+				p[k++] = num(ch, "p_beyond");
+	qsort(p, (size_t)k, sizeof *p, cmp_up);
+	double cut = -1;
+	for (int i = 0; i < k; i++)
+		if (p[i] <= (double)(i + 1) / k * alpha)
+			cut = p[i];
+	*figures = k;
+	return cut;
+}
+
 static void check_compare(const cJSON *root, int want_exit)
 {
 	const char *keys[] = {"generator", "scene", "base", "new", "threshold_pct", "alpha",
-			      "floor_us", "blocks", "points", "costlier", "cheaper",
-			      "no_significant_change", "not_reliable", "exit_status"};
+			      "floor_us", "blocks", "figures", "fdr_cut", "points", "costlier",
+			      "cheaper", "no_significant_change", "not_reliable", "exit_status"};
 	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
 		EXPECT(cJSON_GetObjectItem(root, keys[i]), "missing key '%s'", keys[i]);
-	double thr = num(root, "threshold_pct"), floor_us = num(root, "floor_us");
+	int figures;
+	double cut = bh_cut(root, num(root, "alpha"), &figures);
+	EXPECT(fabs(num(root, "fdr_cut") - cut) <= 1e-6 * fabs(cut) && num(root, "figures") == figures,
+	       "fdr_cut %g over %g figures; the changes' p_beyond give %g over %d",
+	       num(root, "fdr_cut"), num(root, "figures"), cut, figures);
 	int costlier = 0, cheaper = 0, same = 0, noisy = 0;
 	const cJSON *pt, *ch;
 	cJSON_ArrayForEach(pt, cJSON_GetObjectItem(root, "points"))
@@ -87,30 +117,31 @@ static void check_compare(const cJSON *root, int want_exit)
 		{
 			const char *v = cJSON_GetStringValue(cJSON_GetObjectItem(ch, "verdict"));
 			const char *unit = cJSON_GetStringValue(cJSON_GetObjectItem(ch, "unit"));
+			const char *side = cJSON_GetStringValue(cJSON_GetObjectItem(ch, "beyond_side"));
 			const char *why =
 				cJSON_GetStringValue(cJSON_GetObjectItem(ch, "not_reliable_because"));
-			double shift = num(ch, "shift");
-			num(ch, "p"); /* there; the verdict rests on the interval */
+			double shift = num(ch, "shift"), p = num(ch, "p"), pb = num(ch, "p_beyond");
 			double change = pct_or_inf(ch, "change_pct", shift);
 			double lo = pct_or_inf(ch, "ci_low_pct", -1), hi = pct_or_inf(ch, "ci_high_pct", 1);
-			double dlo = pct_or_inf(ch, "decision_low_pct", -1),
-			       dhi = pct_or_inf(ch, "decision_high_pct", 1);
-			EXPECT(dlo <= lo && hi <= dhi, "change %d: the deciding interval %g .. %g is "
-			       "inside the shown one %g .. %g", k, dlo, dhi, lo, hi);
-			EXPECT(v && unit && why, "change %d: no verdict, unit or reason", k);
-			if (!v || !unit || !why)
+			EXPECT(v && unit && why && side, "change %d: no verdict, unit, side or reason", k);
+			if (!v || !unit || !why || !side)
 				continue;
 			EXPECT(change <= last, "change %d (%g%%) is out of order after %g%%", k, change,
 			       last);
 			last = change;
-			/* The interval's ends in us: relative x the base median. */
-			double scale = num(ch, "base_median") * (!strcmp(unit, "ms") ? 1000 : 1) / 100;
-			bool up = isfinite(dlo) && dlo > thr && dlo * scale >= floor_us;
-			bool down = isfinite(dhi) && dhi < -thr && -dhi * scale >= floor_us;
+			/* A change beyond a margin is rarer than a change at all. */
+			EXPECT(pb >= p - 1e-9 || p > 0.5, "change %d: p_beyond %g under p %g", k, pb, p);
+			bool kept = pb <= cut;
+			bool up = kept && !strcmp(side, "up"), down = kept && !strcmp(side, "down");
 			const char *want = up ? "costlier" : down ? "cheaper" : "no significant change";
-			EXPECT(!strcmp(v, want), "change %d: '%s', its figures make it '%s'", k, v, want);
+			EXPECT(!strcmp(v, want), "change %d: '%s', its p_beyond %g (%s) and the cut %g make "
+			       "it '%s'", k, v, pb, side, cut, want);
 			EXPECT(lo <= change && change <= hi, "change %d: %g%% outside %g .. %g", k, change,
 			       lo, hi);
+			/* Kept: the shown interval past the threshold on its side. */
+			double thr = num(root, "threshold_pct");
+			EXPECT(!up || lo > thr * 0.999, "change %d: costlier, its interval from %g%%", k, lo);
+			EXPECT(!down || hi < -thr * 0.999, "change %d: cheaper, its interval to %g%%", k, hi);
 			bool reliable = cJSON_IsTrue(cJSON_GetObjectItem(ch, "reliable"));
 			EXPECT(reliable == !*why, "change %d: reliable %d, reason '%s'", k, reliable, why);
 			costlier += up;
