@@ -354,7 +354,7 @@ static void html_point(FILE *f, const cmp_result *r, const cmp_point *p)
 		fprintf(f, "</td><td>%s .. %s</td>", lo, hi);
 		page_num(f, "%.4f", row->p);
 		page_num(f, "%.4f", row->p_beyond);
-		fprintf(f, "<td class=\"t %s\">%s</td><td class=\"t%s\">",
+		fprintf(f, "<td class=\"t v %s\">%s</td><td class=\"t%s\">",
 			row->verdict == CMP_COSTLIER  ? "costlier"
 			: row->verdict == CMP_CHEAPER ? "cheaper"
 						      : "",
