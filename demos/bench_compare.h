@@ -15,8 +15,8 @@
  * margin (p_beyond), kept at a false-discovery rate of alpha over all the
  * figures compared (Benjamini-Hochberg: with nothing changed, no verdict at
  * all with probability 1 - alpha; with real changes, most of them). p, the
- * test of no change, and the 1 - alpha interval are reported beside it. Exit status: 0
- * nothing costlier, 1 something costlier, 2 bad input.
+ * test of no change, and the 1 - alpha interval are reported beside it.
+ * Exit status: 0 nothing costlier, 1 something costlier, 2 bad input.
  *
  * bench_compare.c matches and judges, bench_compare_out.c writes the
  * text, JSON and HTML. */
@@ -33,7 +33,7 @@ typedef struct cmp_opts {
 	const char *base, *nw;  /* the two bench JSON files */
 	double threshold;       /* fraction (0.05: 5%) */
 	double alpha;           /* significance level */
-	double floor_us;        /* changes smaller than this are not flagged */
+	double floor_us;        /* a change must exceed this too, us a frame */
 	uint32_t blocks;        /* frames per run become this many medians; 0: every frame */
 	const char *json, *html; /* outputs, or NULL */
 } cmp_opts;
