@@ -22,6 +22,10 @@ _Static_assert(SOURCE_PROFILER_MAX_PASSES <= 64, "a pass bit must fit in empty_d
 
 static struct {
 	bool has_backend;
+	/* Empty timers are measured where the backend wants them subtracted,
+	 * and where timers are costly (the sampler estimates a timed frame's
+	 * cost from them). */
+	bool measure_empty;
 	sp_gpu_timer_backend b;
 	uint32_t backend_gen;
 	sp_gpu_slot slots[SP_MAX_FIF];
@@ -67,13 +71,7 @@ bool sp_gpu_costly(void)
 	return gg.has_backend && gg.b.costly;
 }
 
-/* Empty timers are measured where the backend wants them subtracted, and
- * where timers are costly (the sampler estimates a timed frame's cost from
- * them). */
-static bool measure_empty(void)
-{
-	return gg.b.subtract_empty_timer || gg.b.costly;
-}
+
 
 int64_t sp_gpu_cpu_offset(void)
 {
@@ -96,6 +94,7 @@ void source_profiler_set_gpu_backend(const sp_gpu_timer_backend *backend)
 		gg.b = *backend;
 	else
 		memset(&gg.b, 0, sizeof gg.b);
+	gg.measure_empty = gg.b.subtract_empty_timer || gg.b.costly;
 	gg.backend_gen++;
 	for (unsigned i = 0; i < SP_MAX_FIF; i++) {
 		gg.slots[i].on = false;
@@ -195,13 +194,6 @@ void sp_gpu_frame_begin(unsigned slot, uint64_t frame, bool gpu_on, uint32_t sou
 	gg.b.write(gg.b.user, slot, 0, SP_GPU_STAMP_FRAME_BEGIN);
 }
 
-uint64_t sp_gpu_overhead(uint32_t pass)
-{
-	return gg.b.subtract_empty_timer && pass < SOURCE_PROFILER_MAX_PASSES
-		       ? atomic_load_explicit(&g_overhead[pass], memory_order_relaxed)
-		       : 0;
-}
-
 uint64_t sp_gpu_overhead_mean(void)
 {
 	uint64_t sum = 0, n = 0;
@@ -260,8 +252,8 @@ sp_gpu_timer *sp_gpu_timer_begin(unsigned slot, uint32_t pass)
 	sp_gpu_slot *s = &gg.slots[slot];
 	if (!s->on || s->closed)
 		return NULL;
-	if (measure_empty() && pass < SOURCE_PROFILER_MAX_PASSES &&
-	    !(gg.empty_done & (1ull << pass))) {
+	/* The pass bit first: set after a pass's first timer of the frame. */
+	if (SP_UNLIKELY(!(gg.empty_done & (1ull << pass))) && gg.measure_empty) {
 		gg.empty_done |= 1ull << pass; /* considered once per frame */
 		if (gg.empty_due[pass])
 			gg.empty_due[pass]--;
@@ -281,18 +273,18 @@ sp_gpu_timer *sp_gpu_timer_begin(unsigned slot, uint32_t pass)
 	return t;
 }
 
-bool sp_gpu_timer_end(unsigned slot, sp_gpu_timer *t)
+uint32_t sp_gpu_timer_end(unsigned slot, sp_gpu_timer *t)
 {
 	sp_gpu_slot *s = &gg.slots[slot];
 	uintptr_t p = (uintptr_t)t, lo = (uintptr_t)s->timers;
 	if (!s->on || p < lo || p >= lo + s->used * sizeof *t || (p - lo) % sizeof *t ||
 	    t->state != SP_TIMER_BEGUN)
-		return false;
+		return SP_NO_ENTRY;
 	uint32_t i = (uint32_t)((p - lo) / sizeof *t);
 	gg.b.write(gg.b.user, slot, 3u + 2u * i, SP_GPU_STAMP_TIMER_END);
 	t->state = SP_TIMER_ENDED;
 	s->open--;
-	return true;
+	return i;
 }
 
 void sp_gpu_frame_end(unsigned slot)
@@ -473,9 +465,9 @@ const uint64_t *sp_gpu_stamps(void)
 	return gg.ns;
 }
 
-uint32_t sp_gpu_timer_index(unsigned slot, const sp_gpu_timer *t)
+const _Atomic uint32_t *sp_gpu_overheads(void)
 {
-	return (uint32_t)(t - gg.slots[slot].timers);
+	return gg.b.subtract_empty_timer ? g_overhead : NULL;
 }
 
 void sp_gpu_reset_slots(void)

@@ -362,24 +362,25 @@ void sp_gpu_prepare(unsigned slot, uint32_t sources);
 void sp_gpu_frame_begin(unsigned slot, uint64_t frame, bool gpu_on, uint32_t sources);
 void sp_gpu_frame_end(unsigned slot);
 sp_gpu_timer *sp_gpu_timer_begin(unsigned slot, uint32_t pass);
-/* Ends `t` if it is a live timer of `slot`; returns false for a bad pointer. */
-bool sp_gpu_timer_end(unsigned slot, sp_gpu_timer *t);
+/* Ends `t` if it is a live timer of `slot` and returns its index; returns
+ * SP_NO_ENTRY for a bad pointer. */
+uint32_t sp_gpu_timer_end(unsigned slot, sp_gpu_timer *t);
 /* Reads slot's results for frame `frame` and checks them; false when the
  * frame has no GPU samples (off, or dropped as disjoint). Then the stamps
  * of timer i are sp_gpu_stamps()[2 + 2i] and [3 + 2i]. */
 bool sp_gpu_collect(unsigned slot, uint64_t frame);
 const sp_gpu_timer *sp_gpu_timers(unsigned slot);
 const uint64_t *sp_gpu_stamps(void);
-uint32_t sp_gpu_timer_index(unsigned slot, const sp_gpu_timer *t);
+/* Per pass, ns subtracted from every GPU timer (its empty timers' median),
+ * or NULL when the backend does not ask for it. */
+const _Atomic uint32_t *sp_gpu_overheads(void);
 void sp_gpu_reset_slots(void);
 void sp_gpu_shutdown(void);
 bool sp_gpu_has_backend(void);
 bool sp_gpu_costly(void); /* the backend's timers are costly: sample, measure empty timers */
 int64_t sp_gpu_cpu_offset(void);
 void sp_gpu_frame_range(uint64_t *avg, uint64_t *max); /* any thread */
-/* ns subtracted from every GPU timer of `pass` (its empty timers' median),
- * and the mean over passes. */
-uint64_t sp_gpu_overhead(uint32_t pass);
+/* The mean over passes of what an empty timer costs. */
 uint64_t sp_gpu_overhead_mean(void);
 extern _Atomic uint32_t sp_gpu_capacity_pub;
 uint64_t sp_current_frame(void); /* graphics thread */

@@ -738,7 +738,8 @@ record_render(sp_entry *e, uint64_t start, uint64_t end, bool timed, uint32_t *c
 __attribute__((noinline)) static void render_end_slow(uintptr_t key, uint64_t start, uint64_t end,
 						      sp_gpu_timer *timer)
 {
-	if (timer && !sp_gpu_timer_end(g.slot, timer)) {
+	uint32_t timer_index = SP_NO_ENTRY;
+	if (timer && (timer_index = sp_gpu_timer_end(g.slot, timer)) == SP_NO_ENTRY) {
 		ignored();
 		timer = NULL;
 	}
@@ -761,7 +762,7 @@ __attribute__((noinline)) static void render_end_slow(uintptr_t key, uint64_t st
 		timer->pass_local = (uint8_t)k;
 		timer->first = first;
 		timer->next = a->first_timer;
-		a->first_timer = sp_gpu_timer_index(g.slot, timer);
+		a->first_timer = timer_index;
 	}
 }
 
@@ -818,19 +819,27 @@ void source_profiler_render_end(void)
 
 /* Adds the durations of the source's GPU timers in the collected frame to
  * its accumulators. */
-static void gpu_sums(sp_entry *e, unsigned slot, uint64_t frame, uint32_t *pass_ns)
+/* The collected frame's GPU read-back, for gpu_sums. */
+typedef struct gpu_frame {
+	const sp_gpu_timer *timers;
+	const uint64_t *ns;
+	const _Atomic uint32_t *overhead; /* per pass, NULL: nothing subtracted */
+	bool trace;
+} gpu_frame;
+
+static void gpu_sums(sp_entry *e, unsigned slot, uint64_t frame, const gpu_frame *gf,
+		     uint32_t *pass_ns)
 {
 	sp_frame_acc *a = &e->acc[slot];
-	const sp_gpu_timer *timers = sp_gpu_timers(slot);
-	const uint64_t *ns = sp_gpu_stamps();
-	bool trace = atomic_load_explicit(&sp_trace_recording, memory_order_relaxed);
+	const sp_gpu_timer *timers = gf->timers;
+	const uint64_t *ns = gf->ns;
 	for (uint32_t i = a->first_timer; i != SP_NO_ENTRY; i = timers[i].next) {
 		const sp_gpu_timer *t = &timers[i];
 		uint64_t begin = ns[2 + 2 * i], end = ns[3 + 2 * i];
 		/* Less the timer's own cost; a render at or below that cost
 		 * reads 1 ns ("below what the timer resolves"), not 0, which
 		 * would mean "not rendered". */
-		uint64_t overhead = sp_gpu_overhead(t->pass);
+		uint64_t overhead = gf->overhead ? SP_LOAD(gf->overhead[t->pass]) : 0;
 		if (overhead)
 			end = end - begin > overhead ? end - overhead : begin + 1;
 		uint32_t dur = sp_sat32(end - begin, &sp_saturated_local);
@@ -838,7 +847,7 @@ static void gpu_sums(sp_entry *e, unsigned slot, uint64_t frame, uint32_t *pass_
 			a->gpu_first_ns = dur;
 		uint32_t *cell = &pass_ns[t->pass_local];
 		*cell = sp_sat32((uint64_t)*cell + dur, &sp_saturated_local);
-		if (trace)
+		if (gf->trace)
 			sp_trace_gpu(e, t->pass, begin, end, (uint32_t)frame);
 	}
 }
@@ -854,6 +863,8 @@ void source_profiler_frame_collect(void)
 	if (g.frame >= sp_fif && frame >= g.on_since) {
 		unsigned slot = (unsigned)(frame % sp_fif);
 		bool gpu = sp_gpu_collect(slot, frame);
+		gpu_frame gf = {sp_gpu_timers(slot), sp_gpu_stamps(), sp_gpu_overheads(),
+				atomic_load_explicit(&sp_trace_recording, memory_order_relaxed)};
 		uint32_t hw = SP_LOAD(g_high_water);
 		for (uint32_t i = 0; i < hw; i++) {
 			sp_entry *e = entry_fast(i);
@@ -888,7 +899,7 @@ void source_profiler_frame_collect(void)
 			uint32_t gpu_pass_ns[SOURCE_PROFILER_MAX_SOURCE_PASSES] = {0};
 			bool gpu_kept = gpu && !a->gpu_missing;
 			if (gpu_kept)
-				gpu_sums(e, slot, frame, gpu_pass_ns);
+				gpu_sums(e, slot, frame, &gf, gpu_pass_ns);
 			if (SP_UNLIKELY(!e->rings) && !sp_window_rings(e, sp_capacity))
 				continue; /* out of memory: no sample (logged) */
 			/* The CPU push zeroes the slot's pass sums it takes. */
