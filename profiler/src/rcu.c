@@ -76,6 +76,7 @@ static retired_list g_pending, g_waiting;
 static bool g_grace_open;     /* g_waiting waits for g_readers[g_grace_idx] */
 static unsigned g_grace_idx;
 static _Atomic uint64_t g_deferred; /* flushes that found readers and moved on */
+static _Atomic bool g_pending_any;  /* g_pending has blocks: flush skips the lock otherwise */
 
 static void release(const retired *r)
 {
@@ -114,6 +115,7 @@ void sp_retire(void *p, size_t size)
 		g_pending.cap = cap;
 	}
 	g_pending.items[g_pending.n++] = (retired){p, size};
+	atomic_store_explicit(&g_pending_any, true, memory_order_release);
 	pthread_mutex_unlock(&g_retire_lock);
 }
 
@@ -137,7 +139,10 @@ void sp_retire_flush(void)
 		free_list(&g_waiting);
 		g_grace_open = false;
 	}
+	if (!atomic_load_explicit(&g_pending_any, memory_order_acquire))
+		return;
 	pthread_mutex_lock(&g_retire_lock);
+	atomic_store_explicit(&g_pending_any, false, memory_order_relaxed);
 	retired_list swap = g_waiting; /* empty: its blocks were freed */
 	g_waiting = g_pending;
 	g_pending = swap;
@@ -160,6 +165,7 @@ void sp_retire_drain(void)
 	pthread_mutex_lock(&g_retire_lock);
 	retired_list now = g_pending;
 	g_pending = (retired_list){0};
+	atomic_store_explicit(&g_pending_any, false, memory_order_relaxed);
 	pthread_mutex_unlock(&g_retire_lock);
 	sp_rcu_synchronize();
 	free_list(&g_waiting);

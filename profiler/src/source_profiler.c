@@ -54,6 +54,9 @@ static struct {
 /* Sources queued by remove_source, under the meta lock. */
 static uintptr_t *g_removed;
 static size_t g_removed_n, g_removed_cap;
+/* Removals are queued: frame_begin skips the lock on the many frames with
+ * none (set under the lock, read without it). */
+static _Atomic bool g_removals_queued;
 static uintptr_t *g_removing; /* the batch being processed (graphics thread) */
 static size_t g_removing_cap;
 
@@ -365,12 +368,16 @@ void source_profiler_remove_source(const void *source)
 		g_removed_cap = cap;
 	}
 	g_removed[g_removed_n++] = key;
+	atomic_store_explicit(&g_removals_queued, true, memory_order_release);
 	sp_meta_unlock();
 }
 
 static void process_removals(void)
 {
+	if (!atomic_load_explicit(&g_removals_queued, memory_order_acquire))
+		return;
 	sp_meta_lock();
+	atomic_store_explicit(&g_removals_queued, false, memory_order_relaxed);
 	size_t n = g_removed_n;
 	if (n > g_removing_cap) {
 		uintptr_t *b = sp_alloc(g_removed_cap * sizeof *b);
