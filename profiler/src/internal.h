@@ -126,6 +126,9 @@ void sp_rcu_synchronize(void);
 /* Frees `p` (of `size` bytes; size 0 for strings) once no reader can hold
  * it. Any thread. */
 void sp_retire(void *p, size_t size);
+/* An arena block (ring) readers may be copying (fill_medians): freed into
+ * the arena once they left. Graphics thread. */
+void sp_retire_arena(void *p, size_t size);
 /* Graphics thread, each frame_begin: frees what readers have let go of and
  * starts a grace period for what was retired since; never waits. */
 void sp_retire_flush(void);
@@ -302,6 +305,7 @@ static inline void sp_spin_unlock(_Atomic uint32_t *l)
 
 sp_entry *sp_entry_at(uint32_t idx); /* NULL when out of range; inside RCU */
 uint32_t sp_entry_high_water(void);   /* any thread */
+uint32_t sp_window_capacity(void);    /* samples per window; any thread */
 bool sp_live(void);                   /* profiler on (any thread, inside RCU) */
 bool sp_gpu_live(void);               /* GPU timing on (any thread) */
 

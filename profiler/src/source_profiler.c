@@ -82,6 +82,11 @@ static inline sp_entry *entry_fast(uint32_t idx)
 	return &chunk[idx & (SP_CHUNK_SIZE - 1)];
 }
 
+uint32_t sp_window_capacity(void)
+{
+	return atomic_load(&g_capacity_pub);
+}
+
 uint32_t sp_entry_high_water(void)
 {
 	return atomic_load_explicit(&g_high_water, memory_order_acquire);
@@ -235,14 +240,19 @@ static void entry_release(sp_entry *e, uint32_t idx, bool reuse)
 
 	if (ps != e->inline_stats)
 		sp_pass_block_free(ps, reuse);
-	sp_arena_free(e->rings, sp_rings_bytes(sp_capacity, passes));
+	/* Readers copying the rings (fill_medians) see the key change and
+	 * give up; with reuse they may still be inside. */
+	if (reuse)
+		sp_retire_arena(e->rings, sp_rings_bytes(sp_capacity, passes));
+	else
+		sp_arena_free(e->rings, sp_rings_bytes(sp_capacity, passes));
 	if (e->passes != e->inline_passes) {
 		sp_free(e->passes, e->pass_cap * sizeof *e->passes);
 		sp_free(e->pass_max_at, e->pass_cap * sizeof *e->pass_max_at);
 	}
 	memset(e->inline_passes, 0, sizeof e->inline_passes);
 	memset(e->inline_max_at, 0, sizeof e->inline_max_at);
-	e->rings = NULL;
+	__atomic_store_n(&e->rings, NULL, __ATOMIC_RELEASE);
 	e->passes = NULL;
 	e->pass_max_at = NULL;
 	e->pass_cap = 0;
@@ -262,6 +272,8 @@ static void drop_all(void)
 	uint32_t hw = SP_LOAD(g_high_water);
 	for (uint32_t i = 0; i < hw; i++)
 		entry_release(entry_fast(i), i, false);
+	/* Retired rings go back to the arena before it is unmapped. */
+	sp_retire_drain();
 	for (uint32_t c = 0; c < SP_MAX_CHUNKS; c++) {
 		sp_entry *chunk = SP_LOAD(g_chunks[c]);
 		if (!chunk)

@@ -297,6 +297,23 @@ size_t source_profiler_fill_pass_results(const void *source, source_profiler_pas
  * false. Any thread. */
 bool source_profiler_get_sample_counts(const void *source, uint32_t *cpu, uint32_t *gpu);
 
+/* Medians of a source's window: the figure one outlier cannot move (a
+ * first frame's shader compile, a hitch), shown beside OBS's averages and
+ * maxima. Each p50 is the middle sample, or the mean of the two middle
+ * ones (integer division); times in ns. GPU medians are 0 while the window
+ * holds no GPU sample (gpu_samples 0: "waiting", not a measured 0). */
+typedef struct source_profiler_medians {
+	uint32_t cpu_samples, gpu_samples; /* what the windows hold */
+	uint64_t tick_p50, render_p50, render_sum_p50;
+	uint64_t render_gpu_p50, render_gpu_sum_p50;
+} source_profiler_medians_t;
+
+/* Fills *m and returns true; false (nothing written) when fill_result
+ * would return false. Any thread: it copies the source's window (a few
+ * microseconds at 300 samples), so call it for what is shown, not every
+ * frame for every source. */
+bool source_profiler_fill_medians(const void *source, source_profiler_medians_t *m);
+
 /* The per-frame samples behind a source's statistics, for percentiles. */
 typedef enum source_profiler_series {
 	SOURCE_PROFILER_TICK,       /* tick, ns */
