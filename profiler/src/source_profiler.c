@@ -199,6 +199,7 @@ static uint32_t entry_create(uintptr_t key)
 	seq_end(e);
 	atomic_fetch_add_explicit(&g_sources, 1, memory_order_relaxed);
 	sp_meta_unlock();
+	sp_sampler_scene_changed();
 	return idx;
 }
 
@@ -411,6 +412,8 @@ static void process_removals(void)
 		if (idx != SP_NO_ENTRY)
 			entry_release(entry_fast(idx), idx, true);
 	}
+	if (n)
+		sp_sampler_scene_changed();
 }
 
 /* --- frame protocol ------------------------------------------------------- */
@@ -449,7 +452,7 @@ void source_profiler_frame_begin(void)
 		if (atomic_load_explicit(&sp_trace_recording, memory_order_relaxed))
 			sp_trace_frame((uint32_t)g.frame, now);
 	}
-	g.gpu_frame = g.on && sp_sampler_frame_begin(g.gpu_possible, now);
+	g.gpu_frame = g.on && sp_sampler_frame_begin(g.gpu_possible, now, g.frame);
 	if (g.gpu_frame)
 		sp_gpu_prepare(g.slot, SP_LOAD(g_sources));
 }
@@ -875,7 +878,8 @@ void source_profiler_frame_collect(void)
 {
 	if (!g.on)
 		return;
-	sp_sampler_frame_end(sp_now(), g.timer_asks);
+	uint32_t min_gpu = UINT32_MAX; /* fewest GPU samples of a source rendered this GPU frame */
+	bool frame_gpu = false;
 	/* Wide frame numbers: a 32-bit difference stopped collection after
 	 * 2^31 frames (25 days at 1000 fps). */
 	uint64_t frame = g.frame - (sp_fif - 1);
@@ -917,6 +921,7 @@ void source_profiler_frame_collect(void)
 			 * its read-back and its push. */
 			uint32_t gpu_pass_ns[SOURCE_PROFILER_MAX_SOURCE_PASSES] = {0};
 			bool gpu_kept = gpu && !a->gpu_missing;
+			frame_gpu |= gpu;
 			if (gpu_kept)
 				gpu_sums(e, slot, frame, &gf, gpu_pass_ns);
 			if (SP_UNLIKELY(!e->rings) && !sp_window_rings(e, sp_capacity))
@@ -924,8 +929,12 @@ void source_profiler_frame_collect(void)
 			/* The CPU push zeroes the slot's pass sums it takes. */
 			seq_begin(e);
 			sp_window_push_cpu(e, sp_capacity, slot);
-			if (gpu_kept)
+			if (gpu_kept) {
 				sp_window_push_gpu(e, sp_capacity, slot, gpu_pass_ns);
+				uint32_t n = SP_LOAD(e->gpu_count);
+				if (a->rendered && n < min_gpu)
+					min_gpu = n;
+			}
 			seq_end(e);
 			a->collected = 1;
 			if (a->has_async_ts && atomic_load_explicit(&e->async, memory_order_relaxed)) {
@@ -946,6 +955,7 @@ void source_profiler_frame_collect(void)
 			sp_saturated_local = 0;
 		}
 	}
+	sp_sampler_frame_end(sp_now(), g.timer_asks, g.frame - (sp_fif - 1), frame_gpu, min_gpu);
 	if (!atomic_load(&g_enable_next)) {
 		g.on = false;
 		g.gpu_frame = false;
