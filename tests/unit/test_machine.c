@@ -4,6 +4,8 @@
 #include "check.h"
 #include "srcprof/machine.h"
 
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -91,4 +93,91 @@ TEST(an_unstarted_meter_reads_unknown)
 	srcprof_load_meter m = {0};
 	CHECK(srcprof_load_others_pct(&m) < 0);
 	CHECK(srcprof_load_others_pct(NULL) < 0);
+	CHECK(srcprof_load_recent_pct(&m) < 0);
+	CHECK(srcprof_load_recent_pct(NULL) < 0);
+	srcprof_load_sample(&m); /* harmless */
+	srcprof_load_sample(NULL);
+	CHECK_EQ(m.held, 0);
+}
+
+/* `n` children running `yes > /dev/null`. */
+static void spin_children(pid_t *pids, long n)
+{
+	fflush(stdout); /* or the children inherit what it holds */
+	for (long i = 0; i < n; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			int null = open("/dev/null", O_WRONLY);
+			if (null < 0 || dup2(null, STDOUT_FILENO) < 0)
+				_exit(127);
+			execlp("yes", "yes", (char *)NULL);
+			_exit(127);
+		}
+	}
+}
+
+static void stop_children(pid_t *pids, long n)
+{
+	for (long i = 0; i < n; i++) {
+		if (pids[i] > 0) {
+			kill(pids[i], SIGTERM);
+			waitpid(pids[i], NULL, 0);
+		}
+	}
+}
+
+static long cores(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 64 ? 64 : n;
+}
+
+/* One `yes` per core keeps the machine full: others read most of it. A
+ * busy machine only adds to the figure, so this runs anywhere. */
+TEST(children_spinning_on_every_core_read_well_above_the_threshold)
+{
+	pid_t pids[64] = {0};
+	long n = cores();
+	spin_children(pids, n);
+	srcprof_load_meter m;
+	CHECK(srcprof_load_start(&m));
+	usleep(1500000);
+	double pct = srcprof_load_others_pct(&m);
+	stop_children(pids, n);
+	printf("%ld children spinning on %ld cores: others used %.1f%%\n", n, n, pct);
+	CHECK(pct > 50.0);
+}
+
+/* Samples every 50 ms for `s` seconds. */
+static void sample_for(srcprof_load_meter *m, double s)
+{
+	for (double end = seconds() + s; seconds() < end;) {
+		srcprof_load_sample(m);
+		usleep(50000);
+	}
+}
+
+/* The recent figure forgets a busy spell over a second ago; the figure
+ * since the start keeps it. */
+TEST(the_recent_figure_covers_about_the_last_second)
+{
+	double quiet = -1, loaded = -1, overall = -1;
+	ON_A_QUIET_MACHINE(loaded > 50.0 && quiet >= 0 && quiet <= SRCPROF_BUSY_PCT &&
+				   overall > 20.0 && overall < loaded,
+			   {
+				   srcprof_load_meter m;
+				   srcprof_load_start(&m);
+				   pid_t pids[64] = {0};
+				   long n = cores();
+				   spin_children(pids, n);
+				   sample_for(&m, 1.5);
+				   stop_children(pids, n);
+				   loaded = srcprof_load_recent_pct(&m);
+				   sample_for(&m, 1.5);
+				   quiet = srcprof_load_recent_pct(&m);
+				   overall = srcprof_load_others_pct(&m);
+				   printf("recent while spinning %.1f%%, recent after %.1f%%, since the "
+					  "start %.1f%%\n",
+					  loaded, quiet, overall);
+			   });
 }
