@@ -226,6 +226,12 @@ void eng_gfx_destroy_image(eng_image img)
 	}
 }
 
+void eng_gfx_prepare_image_update(eng_image img)
+{
+	if (g_be && g_be->prepare_image_update)
+		g_be->prepare_image_update(img);
+}
+
 void eng_gfx_update_image(eng_image img, const void *rgba)
 {
 	FWD(update_image(img, rgba));

@@ -19,6 +19,7 @@ typedef struct eng_gfx_backend {
 	eng_image (*make_image)(uint32_t width, uint32_t height, eng_image_usage usage);
 	void (*destroy_image)(eng_image img);
 	void (*update_image)(eng_image img, const void *rgba);
+	void (*prepare_image_update)(eng_image img); /* optional */
 	eng_pipeline (*make_pipeline)(const eng_pipeline_desc *desc);
 
 	bool (*begin_frame)(void);

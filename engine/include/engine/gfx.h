@@ -147,7 +147,12 @@ typedef enum eng_image_usage {
 /* RGBA8 images. Destroying is deferred until the GPU is done with them. */
 eng_image eng_gfx_make_image(uint32_t width, uint32_t height, eng_image_usage usage);
 void eng_gfx_destroy_image(eng_image img);
-/* Copies width*height*4 bytes into a STREAM image. Outside passes. */
+/* Copies width*height*4 bytes into a STREAM image. Outside passes. Call
+ * eng_gfx_prepare_image_update first, outside any GPU timing scope: where
+ * the backend has to wait before it can write the image (GL: a copy the
+ * GPU may still sample), the wait happens there, so that a GPU scope
+ * around the update times the copy and not a CPU stall. */
+void eng_gfx_prepare_image_update(eng_image img);
 void eng_gfx_update_image(eng_image img, const void *rgba);
 
 typedef enum eng_blend { ENG_BLEND_NONE, ENG_BLEND_ALPHA, ENG_BLEND_ADD } eng_blend;

@@ -357,6 +357,8 @@ static void gl_apply_image(eng_image h)
 	if (!gg.in_pass || !img)
 		return;
 	glBindTextureUnit(0, img->texture);
+	if (img->usage & ENG_IMAGE_STREAM)
+		img->sampled[img->copy] = gg.serial_recorded;
 }
 
 /* Binds the applied vertices to the pipeline's VAO and draws. */
@@ -382,17 +384,43 @@ static void gl_draw(uint32_t first, uint32_t count, uint32_t instances)
 	}
 }
 
+/* A streamed image is GL_STREAM_COPIES textures written in turn, each
+ * drawn until the next is written: llvmpipe makes glTextureSubImage2D wait
+ * while any queued work samples the texture it writes (it counts a texture
+ * in use until the rasterizer scene that sampled it is recycled), which
+ * with one texture was a median 3.5 ms wait for the frame before; with two
+ * a third of the uploads still waited. The copy written next was last
+ * drawn GL_STREAM_COPIES uploads ago; prepare waits for that frame if it
+ * is not known done, so that no wait falls inside the update. Tried and
+ * dropped: a copy draw from a buffer texture, which moved the waits into
+ * the draws that sample the image and made the media scene slower. */
+static void gl_prepare_image_update(eng_image h)
+{
+	gl_image_res *img = gl_image_get(h);
+	if (!gg.recording || gg.in_pass || !img || !(img->usage & ENG_IMAGE_STREAM))
+		return;
+	uint32_t next = (img->copy + 1) % GL_STREAM_COPIES;
+	uint64_t serial = img->sampled[next];
+	if (serial > gg.serial_done && serial < gg.serial_recorded) {
+		uint32_t slot = (uint32_t)(serial % GL_FIF);
+		if (gg.frames[slot].serial == serial)
+			wait_slot(slot);
+		else
+			glFinish(); /* not expected: the slot moved on without a wait */
+	}
+	img->prepared = true;
+}
+
 static void gl_update_image(eng_image h, const void *rgba)
 {
 	gl_image_res *img = gl_image_get(h);
 	if (!gg.recording || gg.in_pass || !img || !(img->usage & ENG_IMAGE_STREAM))
 		return;
-	/* Waits while queued work samples the image: llvmpipe counts it as in
-	 * use until the rasterizer scene that sampled it is recycled, so this
-	 * usually waits for the frame before (median 3.5 ms here). Tried and
-	 * dropped: two textures in turn (a third of the uploads still waited),
-	 * and a copy draw from a buffer texture, which moved the waits into
-	 * the draws that sample the image and made the media scene slower. */
+	if (!img->prepared)
+		gl_prepare_image_update(h);
+	img->prepared = false;
+	img->copy = (img->copy + 1) % GL_STREAM_COPIES;
+	img->texture = img->copies[img->copy];
 	glTextureSubImage2D(img->texture, 0, 0, 0, (GLsizei)img->width, (GLsizei)img->height,
 			    GL_RGBA, GL_UNSIGNED_BYTE, rgba);
 }
@@ -476,6 +504,7 @@ const eng_gfx_backend *gl_gfx_backend(void)
 		.make_image = gl_make_image,
 		.destroy_image = gl_destroy_image,
 		.update_image = gl_update_image,
+		.prepare_image_update = gl_prepare_image_update,
 		.make_pipeline = gl_make_pipeline,
 		.begin_frame = gl_begin_frame,
 		.end_frame = gl_end_frame,

@@ -61,8 +61,15 @@ typedef struct gl_buffer_res {
 	GLuint buffer; /* vertices or indices: GL binds either kind anywhere */
 } gl_buffer_res;
 
+/* Copies of a streamed image (ENG_IMAGE_STREAM) written in turn. */
+#define GL_STREAM_COPIES 4
+
 typedef struct gl_image_res {
-	GLuint texture;
+	GLuint texture; /* the one drawn: for a streamed image, the copy last written */
+	GLuint copies[GL_STREAM_COPIES];
+	uint64_t sampled[GL_STREAM_COPIES]; /* the last frame serial that drew a copy */
+	uint32_t copy;                      /* the copy drawn */
+	bool prepared;                      /* copy + 1 is free to write */
 	GLuint fbo; /* ENG_IMAGE_TARGET only */
 	uint32_t width, height;
 	eng_image_usage usage;

@@ -154,11 +154,15 @@ eng_image gl_make_image(uint32_t width, uint32_t height, eng_image_usage usage)
 	}
 	gl_image_res *img = &gg.images[id - 1];
 	memset(img, 0, sizeof *img);
-	glCreateTextures(GL_TEXTURE_2D, 1, &img->texture);
-	glTextureStorage2D(img->texture, 1, GL_RGBA8, (GLsizei)width, (GLsizei)height);
-	/* Transparent black until written, like the Vulkan backend's images. */
-	static const uint8_t black[4];
-	glClearTexImage(img->texture, 0, GL_RGBA, GL_UNSIGNED_BYTE, black);
+	uint32_t copies = usage & ENG_IMAGE_STREAM ? GL_STREAM_COPIES : 1;
+	glCreateTextures(GL_TEXTURE_2D, (GLsizei)copies, img->copies);
+	for (uint32_t c = 0; c < copies; c++) {
+		glTextureStorage2D(img->copies[c], 1, GL_RGBA8, (GLsizei)width, (GLsizei)height);
+		/* Transparent black until written, like the Vulkan backend's images. */
+		static const uint8_t black[4];
+		glClearTexImage(img->copies[c], 0, GL_RGBA, GL_UNSIGNED_BYTE, black);
+	}
+	img->texture = img->copies[0];
 	if (usage & ENG_IMAGE_TARGET) {
 		glCreateFramebuffers(1, &img->fbo);
 		glNamedFramebufferTexture(img->fbo, GL_COLOR_ATTACHMENT0, img->texture, 0);
@@ -183,7 +187,7 @@ void gl_destroy_image(eng_image h)
 		return;
 	if (img->fbo)
 		glDeleteFramebuffers(1, &img->fbo);
-	glDeleteTextures(1, &img->texture);
+	glDeleteTextures(img->usage & ENG_IMAGE_STREAM ? GL_STREAM_COPIES : 1, img->copies);
 	memset(img, 0, sizeof *img);
 }
 

@@ -125,6 +125,7 @@ static void video_prepare(eng_source *s)
 	video_source *v = (video_source *)s;
 	if (!v->pending_upload)
 		return;
+	eng_gfx_prepare_image_update(v->image); /* any wait outside the GPU scope */
 	eng_gpu_scope scope = eng_source_gpu_begin(s, "upload");
 	eng_gfx_update_image(v->image, v->upload);
 	eng_source_gpu_end(&scope);
