@@ -25,6 +25,7 @@ typedef struct csv_ctx {
 	FILE *f;
 	int rows;
 	const char *mode;
+	unsigned long long resolution;
 } csv_ctx;
 
 static void result_row(const void *source, const char *name, void *user)
@@ -45,10 +46,10 @@ static void result_row(const void *source, const char *name, void *user)
 	put_field(c->f, c->mode);
 	source_profiler_medians_t m = {0};
 	source_profiler_fill_medians(source, &m);
-	fprintf(c->f, ",%u,%u,%llu,%llu,%llu,%llu,%llu\n", m.cpu_samples, m.gpu_samples,
+	fprintf(c->f, ",%u,%u,%llu,%llu,%llu,%llu,%llu,%llu\n", m.cpu_samples, m.gpu_samples,
 		(unsigned long long)m.tick_p50, (unsigned long long)m.render_p50,
 		(unsigned long long)m.render_sum_p50, (unsigned long long)m.render_gpu_p50,
-		(unsigned long long)m.render_gpu_sum_p50);
+		(unsigned long long)m.render_gpu_sum_p50, c->resolution);
 	c->rows++;
 }
 
@@ -58,13 +59,14 @@ int source_profiler_write_csv(FILE *f)
 		errno = EINVAL;
 		return -1;
 	}
-	csv_ctx c = {f, 0, sp_gpu_live() ? sp_gpu_mode() : "off"};
+	csv_ctx c = {f, 0, sp_gpu_live() ? sp_gpu_mode() : "off",
+		     sp_gpu_live() ? (unsigned long long)sp_gpu_resolution() : 0};
 	fputs("source,tick_avg_ns,tick_max_ns,render_avg_ns,render_max_ns,render_sum_ns,"
 	      "render_gpu_avg_ns,render_gpu_max_ns,render_gpu_sum_ns,async_input_fps,"
 	      "async_input_best_ns,async_input_worst_ns,async_rendered_fps,"
 	      "async_rendered_best_ns,async_rendered_worst_ns,gpu_mode,cpu_samples,gpu_samples,"
 	      "tick_p50_ns,render_p50_ns,render_sum_p50_ns,render_gpu_p50_ns,"
-	      "render_gpu_sum_p50_ns\n",
+	      "render_gpu_sum_p50_ns,gpu_resolution_ns\n",
 	      f);
 	source_profiler_enum_sources(result_row, &c);
 	fflush(f);
@@ -96,7 +98,8 @@ int source_profiler_write_pass_csv(FILE *f)
 		errno = EINVAL;
 		return -1;
 	}
-	csv_ctx c = {f, 0, sp_gpu_live() ? sp_gpu_mode() : "off"};
+	csv_ctx c = {f, 0, sp_gpu_live() ? sp_gpu_mode() : "off",
+		     sp_gpu_live() ? (unsigned long long)sp_gpu_resolution() : 0};
 	fputs("source,pass,render_avg_ns,render_max_ns,render_gpu_avg_ns,render_gpu_max_ns,"
 	      "gpu_mode\n",
 	      f);

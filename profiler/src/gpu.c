@@ -15,6 +15,13 @@
 _Atomic uint32_t sp_gpu_capacity_pub;
 static _Atomic(const char *) g_mode = "none";
 static _Atomic uint32_t g_overhead[SOURCE_PROFILER_MAX_PASSES];
+/* Per pass: how far above the subtracted median an empty timer reads one
+ * time in ten (its last 16's 90th percentile minus their median). */
+static _Atomic uint32_t g_spread[SOURCE_PROFILER_MAX_PASSES];
+/* For readers on any thread: the backend's tick (0: no backend) and
+ * whether it measures empty timers. */
+static _Atomic uint64_t g_tick_pub;
+static _Atomic bool g_empty_pub;
 static _Atomic uint64_t g_range_avg, g_range_max;
 
 /* empty_done is a bit per pass. */
@@ -95,6 +102,10 @@ void source_profiler_set_gpu_backend(const sp_gpu_timer_backend *backend)
 	else
 		memset(&gg.b, 0, sizeof gg.b);
 	gg.measure_empty = gg.b.subtract_empty_timer || gg.b.costly;
+	double tick = gg.b.tick_ns > 1.0 ? gg.b.tick_ns : 1.0;
+	atomic_store_explicit(&g_tick_pub, gg.has_backend ? (uint64_t)(tick + 0.5) : 0,
+			      memory_order_relaxed);
+	atomic_store_explicit(&g_empty_pub, gg.measure_empty, memory_order_relaxed);
 	gg.backend_gen++;
 	for (unsigned i = 0; i < SP_MAX_FIF; i++) {
 		gg.slots[i].on = false;
@@ -230,7 +241,28 @@ static void record_empty(uint32_t pass, uint64_t ns)
 	memcpy(sorted, ring, gg.empty_count[pass] * sizeof *sorted);
 	qsort(sorted, gg.empty_count[pass], sizeof *sorted, cmp_u32);
 	uint32_t n = gg.empty_count[pass];
-	atomic_store_explicit(&g_overhead[pass], sorted[n < 4 ? 0 : n / 2], memory_order_relaxed);
+	uint32_t mid = sorted[n < 4 ? 0 : n / 2];
+	atomic_store_explicit(&g_overhead[pass], mid, memory_order_relaxed);
+	/* The spread needs a few to mean anything. */
+	uint32_t p90 = sorted[(n * 9) / 10 < n ? (n * 9) / 10 : n - 1];
+	atomic_store_explicit(&g_spread[pass], n < 4 ? 0 : p90 - mid, memory_order_relaxed);
+}
+
+uint64_t sp_gpu_resolution(void)
+{
+	uint64_t res = atomic_load_explicit(&g_tick_pub, memory_order_relaxed);
+	if (!res || !atomic_load_explicit(&g_empty_pub, memory_order_relaxed))
+		return res;
+	bool any = false;
+	for (uint32_t p = 0; p < SOURCE_PROFILER_MAX_PASSES; p++) {
+		if (!atomic_load_explicit(&g_overhead[p], memory_order_relaxed))
+			continue;
+		any = true;
+		uint32_t v = atomic_load_explicit(&g_spread[p], memory_order_relaxed);
+		if (v > res)
+			res = v;
+	}
+	return any ? res : 0; /* not known until a pass has measured empty timers */
 }
 
 /* The pass's first timer this frame: time an empty one here first, in the
@@ -481,8 +513,10 @@ void sp_gpu_reset_slots(void)
 	memset(gg.empty_head, 0, sizeof gg.empty_head);
 	memset(gg.empty_due, 0, sizeof gg.empty_due);
 	memset(gg.empty_count, 0, sizeof gg.empty_count);
-	for (uint32_t p = 0; p < SOURCE_PROFILER_MAX_PASSES; p++)
+	for (uint32_t p = 0; p < SOURCE_PROFILER_MAX_PASSES; p++) {
 		atomic_store(&g_overhead[p], 0);
+		atomic_store(&g_spread[p], 0);
+	}
 	atomic_store(&g_range_avg, 0);
 	atomic_store(&g_range_max, 0);
 }

@@ -386,6 +386,7 @@ int64_t sp_gpu_cpu_offset(void);
 void sp_gpu_frame_range(uint64_t *avg, uint64_t *max); /* any thread */
 /* The mean over passes of what an empty timer costs. */
 uint64_t sp_gpu_overhead_mean(void);
+uint64_t sp_gpu_resolution(void);
 extern _Atomic uint32_t sp_gpu_capacity_pub;
 uint64_t sp_current_frame(void); /* graphics thread */
 void sp_test_set_frame(uint64_t frame); /* white-box tests: jump the frame counter */

@@ -1219,6 +1219,7 @@ void source_profiler_get_stats(source_profiler_stats_t *s)
 	s->gpu_timer_capacity = atomic_load(&sp_gpu_capacity_pub);
 	sp_gpu_frame_range(&s->gpu_frame_avg_ns, &s->gpu_frame_max_ns);
 	s->gpu_timer_overhead_ns = sp_gpu_overhead_mean();
+	s->gpu_resolution_ns = sp_gpu_resolution();
 }
 
 void source_profiler_shutdown(void)

@@ -424,6 +424,7 @@ int source_profiler_trace_write_json(FILE *f)
 	put_json_string(f, g_gpu_mode);
 	fprintf(f, ",\"frames\":%u,\"dropped_events\":%llu,\"gpu_events_clamped\":%llu,",
 		g_frames, (unsigned long long)atomic_load(&g_dropped), (unsigned long long)clamped);
+	fprintf(f, "\"gpu_resolution_ns\":%llu,", (unsigned long long)sp_gpu_resolution());
 	/* What each source's figures stood on when the trace was written. */
 	fprintf(f, "\"sources\":[");
 	sample_list sl = {f, 0};

@@ -509,6 +509,42 @@ TEST(a_render_cheaper_than_its_timer_reads_one_ns_not_zero)
 	CHECK_EQ(fx_result(&a).render_gpu_sum, 1);
 }
 
+TEST(resolution_is_the_empty_timers_spread_above_their_median)
+{
+	fx_init(true);
+	source_profiler_set_gpu_backend(&costly_backend);
+	CHECK_EQ(stats().gpu_resolution_ns, 0); /* nothing measured yet */
+	/* Frames time an empty timer first until 4 were collected (frame k's
+	 * at frame k + 1): 50, 50, 150, 350 by frame 4's collect. */
+	static const uint64_t stall[5] = {0, 0, 100, 300, 0};
+	for (int f = 0; f < 5; f++) {
+		costly_stall_once = stall[f];
+		fx_frame(both, 2, 10, 10, 700);
+		if (f == 0)
+			CHECK_EQ(stats().gpu_resolution_ns, 0);
+		else if (f < 4)
+			CHECK_EQ(stats().gpu_resolution_ns, 1); /* under 4: no spread yet */
+	}
+	/* Sorted 50 50 150 350: the median 150 is subtracted, and a render
+	 * costing nothing would read up to 350 - 150 = 200 above it. */
+	CHECK_EQ(stats().gpu_timer_overhead_ns, 150);
+	CHECK_EQ(stats().gpu_resolution_ns, 200);
+}
+
+TEST(without_empty_timers_resolution_is_the_timer_tick)
+{
+	fx_init(true);
+	CHECK_EQ(stats().gpu_resolution_ns, 1); /* the fake backend: ns stamps */
+	sp_gpu_timer_backend plain = costly_backend;
+	plain.subtract_empty_timer = false;
+	plain.tick_ns = 52.08; /* a GPU counting at 19.2 MHz */
+	source_profiler_set_gpu_backend(&plain);
+	fx_frame(both, 2, 10, 10, 700);
+	CHECK_EQ(stats().gpu_resolution_ns, 52);
+	source_profiler_set_gpu_backend(NULL);
+	CHECK_EQ(stats().gpu_resolution_ns, 0);
+}
+
 TEST(a_skipped_frame_writes_and_reads_no_stamps_and_keeps_gpu_on)
 {
 	fx_init(true);

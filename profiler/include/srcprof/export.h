@@ -33,7 +33,9 @@ extern "C" {
 
 /* Writes a header row and one row per source: fill_result's fields, the
  * GPU mode, the samples the windows hold and their medians
- * (source_profiler_fill_medians). Returns the number of rows, or -1 when
+ * (source_profiler_fill_medians), and the GPU timers' resolution
+ * (gpu_resolution_ns of source_profiler_get_stats; 0 with GPU timing off):
+ * a GPU figure below it was not resolved. Returns the number of rows, or -1 when
  * writing failed (errno tells why). Any thread. */
 int source_profiler_write_csv(FILE *out);
 

@@ -102,6 +102,10 @@ typedef struct sp_gpu_timer_backend {
 	 * what a timed frame costs. False (the zero of older code): every frame
 	 * is timed, whatever the budget. */
 	bool costly;
+
+	/* Optional: the timer's tick in ns (Vulkan's timestampPeriod), the
+	 * finest difference two stamps can show. 0 (older code): 1 ns. */
+	double tick_ns;
 } sp_gpu_timer_backend;
 
 /* Installs the backend (copied) the profiler times renders with; NULL

@@ -384,6 +384,7 @@ srcprof_vk_timer *srcprof_vk_timer_create(const srcprof_vk_timer_desc *d)
 		 * cost per timer that is not the source's. */
 		.subtract_empty_timer = t->flushed,
 		.costly = t->flushed,
+		.tick_ns = t->period_ns,
 	};
 	if (d->calibrated_timestamps && !t->fn.GetCalibratedTimestamps)
 		source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
