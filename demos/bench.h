@@ -117,7 +117,7 @@ typedef struct bench_point {
 	bool composed;             /* CPU+GPU ratio composed from untimed and timed blocks */
 	uint32_t failures;         /* validation messages, frame errors */
 	/* Percent of the machine other processes used while this point ran
-	 * (busy.h); -1: unknown. */
+	 * (srcprof/machine.h); -1: unknown. */
 	double machine_busy_pct;
 } bench_point;
 
@@ -134,7 +134,7 @@ typedef struct bench_result {
 enum {
 	BENCH_NOISY_FEW = 1,    /* fewer than BENCH_MIN_PAIRS pairs or rounds */
 	BENCH_NOISY_SPREAD = 2, /* the spread is wider than the effect */
-	BENCH_NOISY_BUSY = 4,   /* other processes used more than BUSY_REPORT_PCT */
+	BENCH_NOISY_BUSY = 4,   /* other processes used more than SRCPROF_BUSY_PCT */
 };
 #define BENCH_MIN_PAIRS 3
 
@@ -169,7 +169,7 @@ bool bench_write_svg(const char *path, const bench_opts *o, const bench_result *
 bool bench_write_html(const char *path, const bench_opts *o, const bench_result *r);
 
 /* "machine busy: ..." lines (each starting with indent) when other
- * processes used more than BUSY_REPORT_PCT of the CPU during p. */
+ * processes used more than SRCPROF_BUSY_PCT of the CPU during p. */
 void bench_print_busy(FILE *out, const bench_point *p, const char *indent);
 
 /* bench_signal.c: the first SIGINT or SIGTERM asks the run to stop (the

@@ -1,7 +1,7 @@
 #include "bench_charts.h"
 #include "bench_scaling.h"
 #include "bench_svg.h"
-#include "busy.h"
+#include "srcprof/machine.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -40,7 +40,7 @@ double bench_chart_gpu(FILE *f, double x, double y, double width, const bench_op
 	if (idle && at < sizeof sub)
 		at += (size_t)snprintf(sub + at, sizeof sub - at, "; %u source%s without GPU work "
 				       "(not shown)", idle, idle == 1 ? "" : "s");
-	if (p->machine_busy_pct > BUSY_REPORT_PCT && at < sizeof sub)
+	if (p->machine_busy_pct > SRCPROF_BUSY_PCT && at < sizeof sub)
 		snprintf(sub + at, sizeof sub - at, "; machine busy (others %.0f%%): inflated",
 			 p->machine_busy_pct);
 	char attrs[96];

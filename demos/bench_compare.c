@@ -1,6 +1,6 @@
 #include "bench_compare.h"
 #include "bench_stats.h"
-#include "busy.h"
+#include "srcprof/machine.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -233,7 +233,7 @@ static int by_change(const void *a, const void *b)
 
 static bool busy(const brun_point *p)
 {
-	return p->busy_pct > BUSY_REPORT_PCT;
+	return p->busy_pct > SRCPROF_BUSY_PCT;
 }
 
 static void note_only(cmp_point *cp, const char *side, const char *name)

@@ -2,7 +2,7 @@
 #include "bench_compare.h"
 #include "bench_page.h"
 #include "bench_svg.h"
-#include "busy.h"
+#include "srcprof/machine.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -88,7 +88,7 @@ void cmp_print(FILE *out, const cmp_result *r)
 		fputc('\n', out);
 		if (strcmp(p->base->mode, p->nw->mode) != 0)
 			fprintf(out, "GPU timing mode differs: %s -> %s\n", p->base->mode, p->nw->mode);
-		if (p->base->busy_pct > BUSY_REPORT_PCT || p->nw->busy_pct > BUSY_REPORT_PCT)
+		if (p->base->busy_pct > SRCPROF_BUSY_PCT || p->nw->busy_pct > SRCPROF_BUSY_PCT)
 			fprintf(out, "machine busy: other processes used %.0f%% (BASE) and %.0f%% (NEW) "
 				     "of the CPU; %s\n",
 				p->base->busy_pct, p->nw->busy_pct,
@@ -273,7 +273,7 @@ static void html_point(FILE *f, const cmp_result *r, const cmp_point *p)
 		p->base->api, p->base->sources);
 	page_text(f, p->base->api);
 	fprintf(f, ", %u sources</h2>\n", p->base->sources);
-	if (p->base->busy_pct > BUSY_REPORT_PCT || p->nw->busy_pct > BUSY_REPORT_PCT)
+	if (p->base->busy_pct > SRCPROF_BUSY_PCT || p->nw->busy_pct > SRCPROF_BUSY_PCT)
 		fprintf(f, "<div class=\"warn\">machine busy: other processes used %.0f%% (BASE) and "
 			   "%.0f%% (NEW) of the CPU; %s</div>\n",
 			p->base->busy_pct, p->nw->busy_pct,

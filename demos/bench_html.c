@@ -5,7 +5,7 @@
 #include "bench_charts.h"
 #include "bench_page.h"
 #include "bench_scaling.h"
-#include "busy.h"
+#include "srcprof/machine.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -158,7 +158,7 @@ static void point_section(FILE *f, const bench_opts *o, const bench_result *r, c
 		   "p95 %.2f ms; the frame's GPU time %.1f us.</p>\n",
 		p->software ? " (software device)" : "", p->timer_overhead, p->timed.mean,
 		p->timed.p95, p->frame_gpu_avg);
-	if (p->machine_busy_pct > BUSY_REPORT_PCT)
+	if (p->machine_busy_pct > SRCPROF_BUSY_PCT)
 		fprintf(f, "<div class=\"warn\">machine busy: other processes used %.0f%% of the CPU "
 			   "while this point ran; %s</div>\n",
 			p->machine_busy_pct,

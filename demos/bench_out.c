@@ -2,7 +2,7 @@
  * and how it says a figure is not reliable. */
 #include "bench.h"
 #include "bench_scaling.h"
-#include "busy.h"
+#include "srcprof/machine.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -20,7 +20,7 @@ unsigned bench_noise(double effect, double lo, double hi, uint32_t n, double bus
 		why |= BENCH_NOISY_FEW;
 	if (hi - lo > fabs(effect))
 		why |= BENCH_NOISY_SPREAD;
-	if (busy_pct > BUSY_REPORT_PCT)
+	if (busy_pct > SRCPROF_BUSY_PCT)
 		why |= BENCH_NOISY_BUSY;
 	return why;
 }
@@ -149,7 +149,7 @@ static void print_noise(FILE *out, double effect, double lo, double hi, const be
 
 void bench_print_busy(FILE *out, const bench_point *p, const char *indent)
 {
-	if (p->machine_busy_pct > BUSY_REPORT_PCT)
+	if (p->machine_busy_pct > SRCPROF_BUSY_PCT)
 		fprintf(out, "%smachine busy: other processes used %.0f%% of the CPU while this point "
 			     "ran;\n%s%s\n",
 			indent, p->machine_busy_pct, indent,

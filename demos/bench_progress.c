@@ -39,7 +39,7 @@ void bench_progress_init(bench_progress *p, const bench_opts *o, bool terminal)
 	for (uint32_t a = 0; a < o->n_apis; a++)
 		for (uint32_t i = 0; i < o->n_points; i++)
 			p->planned += point_frames(o, o->sources[i]) * weight_of(o->sources[i]);
-	busy_start(&p->busy);
+	srcprof_load_start(&p->busy);
 }
 
 void bench_progress_point(bench_progress *p, const char *api, uint32_t sources, uint32_t index)
@@ -77,7 +77,7 @@ static void report(bench_progress *p, const char *what)
 {
 	uint64_t now = srcprof_clock_monotonic_ns();
 	p->last_ns = now;
-	busy_sample(&p->busy);
+	srcprof_load_sample(&p->busy);
 	double elapsed = (double)(now - p->start_ns) / 1e9;
 	double frac = p->planned > 0 ? p->done / p->planned : 0;
 	frac = frac > 0.999 ? 0.999 : frac;
@@ -89,8 +89,8 @@ static void report(bench_progress *p, const char *what)
 		clock_text(elapsed / frac - elapsed, t, sizeof t);
 		snprintf(left, sizeof left, ", about %s left", t);
 	}
-	double others = busy_pct_recent(&p->busy);
-	if (others > BUSY_REPORT_PCT)
+	double others = srcprof_load_recent_pct(&p->busy);
+	if (others > SRCPROF_BUSY_PCT)
 		snprintf(busy, sizeof busy, "; others use %.0f%% of the CPU", others);
 	char line[320];
 	snprintf(line, sizeof line, "%3.0f%%, %s%s: %s%s", frac * 100, spent, left, what, busy);

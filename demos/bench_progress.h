@@ -10,7 +10,7 @@
 #define DEMOS_BENCH_PROGRESS_H
 
 #include "bench.h"
-#include "busy.h"
+#include "srcprof/machine.h"
 
 #define BENCH_PROGRESS_EVERY_S 10.0
 
@@ -23,7 +23,7 @@ typedef struct bench_progress {
 	double point_base, point_planned, weight; /* the current point's */
 	const char *api;
 	uint32_t sources, point, points;
-	busy_sampler busy;
+	srcprof_load_meter busy;
 	bool drawn; /* a terminal line is showing */
 } bench_progress;
 

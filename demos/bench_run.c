@@ -14,7 +14,7 @@
  */
 #include "bench.h"
 #include "bench_progress.h"
-#include "busy.h"
+#include "srcprof/machine.h"
 
 #include "engine/log.h"
 #include "srcprof/clock.h"
@@ -518,8 +518,8 @@ bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, bench_p
 	memset(pt, 0, sizeof *pt);
 	pt->sources = sources;
 	pt->api = api == ENG_API_GL ? "gl" : "vulkan";
-	busy_sampler busy;
-	busy_start(&busy);
+	srcprof_load_meter busy;
+	srcprof_load_start(&busy);
 	/* Every frame GPU-timed (budget 1) for the per-source figures. */
 	eng_engine *e = start(o, api, sources, 1.0, pt);
 	if (!e)
@@ -560,7 +560,7 @@ bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, bench_p
 				pt->api, sources);
 		ok = false;
 	}
-	pt->machine_busy_pct = busy_pct_since_start(&busy);
+	pt->machine_busy_pct = srcprof_load_others_pct(&busy);
 	bench_progress_clear(o->progress);
 	return ok;
 }
