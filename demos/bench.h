@@ -90,6 +90,7 @@ typedef struct bench_point {
 	uint32_t n_src;
 	double frame_gpu_avg;      /* us, the frame's own GPU range */
 	double timer_overhead;     /* us, an empty timer (subtracted) */
+	double gpu_resolution;     /* us, stats.gpu_resolution_ns: finer is not resolved */
 	bench_frames timed;        /* every frame GPU-timed (the figures above) */
 	bench_frames off, cpu, gpu; /* the overhead blocks, pooled */
 	double *off_ms;            /* the "off" frames' times, in run order (owned) */

@@ -110,9 +110,10 @@ bool bench_write_json(const char *path, const bench_opts *o, const bench_result 
 		fprintf(f, ", \"gpu_timing\": ");
 		json_str(f, p->mode);
 		fprintf(f, ", \"software\": %s, \"frame_gpu_us\": %.3f, \"timer_overhead_us\": %.3f, "
-			   "\"gpu_timed_every\": %u, \"validation_messages\": %u,\n     ",
-			p->software ? "true" : "false", p->frame_gpu_avg, p->timer_overhead, p->gpu_every,
-			p->failures);
+			   "\"gpu_resolution_us\": %.3f, \"gpu_timed_every\": %u, "
+			   "\"validation_messages\": %u,\n     ",
+			p->software ? "true" : "false", p->frame_gpu_avg, p->timer_overhead,
+			p->gpu_resolution, p->gpu_every, p->failures);
 		fprintf(f, "\"machine_busy_pct\": ");
 		json_num(f, "%.2f", p->machine_busy_pct >= 0 ? p->machine_busy_pct : NAN);
 		fprintf(f, ", ");

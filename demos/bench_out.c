@@ -157,6 +157,15 @@ void bench_print_busy(FILE *out, const bench_point *p, const char *indent)
 				    : "frame and CPU times are inflated");
 }
 
+/* A GPU figure (us) for the table: "<X" below the resolution X. */
+static void gpu_cell(char *buf, double us, double resolution)
+{
+	if (resolution > 0 && us < resolution)
+		snprintf(buf, 16, "<%.1f", resolution);
+	else
+		snprintf(buf, 16, "%.1f", us);
+}
+
 void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 {
 	if (r->interrupted)
@@ -168,8 +177,10 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 		if (p->n_src && p->n_src != p->sources)
 			fprintf(out, " (the scene holds %u)", p->n_src);
 		fprintf(out, ": %s (%s)\n", p->device, p->driver);
-		fprintf(out, "GPU timing mode: %s%s; an empty timer costs %.1f us and is subtracted\n",
-			p->mode, p->software ? " (software device)" : "", p->timer_overhead);
+		fprintf(out, "GPU timing mode: %s%s; an empty timer costs %.1f us and is subtracted; "
+			     "resolution %.1f us\n",
+			p->mode, p->software ? " (software device)" : "", p->timer_overhead,
+			p->gpu_resolution);
 		bench_print_busy(out, p, "");
 		fprintf(out, "frames (every frame GPU-timed): mean %.2f ms, p50 %.2f, p95 %.2f, p99 "
 			     "%.2f, %.1f fps; the frame's GPU time %.1f us\n",
@@ -180,14 +191,19 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 			bool iso = false;
 			for (uint32_t k = 0; k < p->n_src; k++)
 				iso |= s[k].isolated >= 0;
-			fprintf(out, "%-22s %-9s %9s %9s %9s %9s %6s %8s %8s%s\n", "source (us)", "type",
-				"GPU avg", "p50", "p95", "max", "share", "tick", "render",
+			fprintf(out, "%-22s %-9s %9s %9s %9s %9s %5s %6s %8s %8s%s\n", "source (us)",
+				"type", "GPU avg", "p50", "p95", "max", "n", "share", "tick", "render",
 				iso ? "     alone  in/alone" : "");
 			uint32_t shown = p->n_src < 25 ? p->n_src : 25;
 			for (uint32_t k = 0; k < shown; k++) {
 				const bench_source *b = &s[k];
-				fprintf(out, "%-22.22s %-9.9s %9.1f %9.1f %9.1f %9.1f %5.1f%% %8.1f %8.1f",
-					b->name, b->type, b->gpu_avg, b->gpu_p50, b->gpu_p95, b->gpu_max,
+				char c[4][16];
+				gpu_cell(c[0], b->gpu_avg, p->gpu_resolution);
+				gpu_cell(c[1], b->gpu_p50, p->gpu_resolution);
+				gpu_cell(c[2], b->gpu_p95, p->gpu_resolution);
+				gpu_cell(c[3], b->gpu_max, p->gpu_resolution);
+				fprintf(out, "%-22.22s %-9.9s %9s %9s %9s %9s %5u %5.1f%% %8.1f %8.1f",
+					b->name, b->type, c[0], c[1], c[2], c[3], b->gpu_samples,
 					b->share * 100, b->tick_avg, b->render_sum);
 				if (b->isolated >= 0)
 					fprintf(out, " %9.1f %8.3f", b->isolated, b->in_over_alone);
@@ -196,7 +212,8 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 			if (p->n_src > shown)
 				fprintf(out, "... %u more sources (all in --json and --csv)\n",
 					p->n_src - shown);
-			fprintf(out, "GPU: us a frame, all the source's renders; tick, render: CPU us a "
+			fprintf(out, "GPU: us a frame, all the source's renders (\"<X\": below the "
+				     "timers' resolution X); n: GPU samples;\ntick, render: CPU us a "
 				     "frame (render: all renders)\n");
 			if (iso)
 				fprintf(out, "alone: the source's draws in a submission of their own "

@@ -548,6 +548,7 @@ bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, bench_p
 		source_profiler_get_stats(&st);
 		pt->frame_gpu_avg = (double)st.gpu_frame_avg_ns / 1e3;
 		pt->timer_overhead = (double)st.gpu_timer_overhead_ns / 1e3;
+		pt->gpu_resolution = (double)st.gpu_resolution_ns / 1e3;
 		ok = collect_sources(e, pt, fps * SOURCE_PROFILER_WINDOW_SECONDS);
 	}
 	free(ms);
