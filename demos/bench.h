@@ -69,7 +69,14 @@ typedef struct bench_source {
 	double in_over_alone;
 	double alone_us[BENCH_ISOLATE_MAX_ROUNDS]; /* each round's figure alone */
 	uint32_t alone_rounds;
+	/* The marginal reference (eng_measure_marginal, BENCH_MARGINAL_COPIES
+	 * more copies against one), us, and in-frame over it, medians over the
+	 * same rounds; < 0 / 0: not measured. */
+	double marginal, in_over_marginal;
 } bench_source;
+
+/* Extra copies the marginal reference draws. */
+#define BENCH_MARGINAL_COPIES 4
 
 typedef struct bench_frames { /* frame times of one mode, ms */
 	double mean, p50, p95, p99, fps;

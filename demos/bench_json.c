@@ -171,6 +171,9 @@ bool bench_write_json(const char *path, const bench_opts *o, const bench_result 
 					fprintf(f, "%s%.3f", j ? ", " : "", b->alone_us[j]);
 				fputc(']', f);
 			}
+			if (b->isolated >= 0 && b->marginal >= 0)
+				fprintf(f, ", \"marginal_us\": %.3f, \"in_frame_over_marginal\": %.4f",
+					b->marginal, b->in_over_marginal);
 			/* Each frame's figures in the profiler's window, oldest
 			 * first: what compare tests. */
 			fprintf(f, ",\n        \"samples\": {");

@@ -113,6 +113,7 @@ static bool collect_sources(eng_engine *e, bench_point *pt, uint32_t window)
 		snprintf(b->name, sizeof b->name, "%s", s->name);
 		snprintf(b->type, sizeof b->type, "%s", s->type->name);
 		b->isolated = -1;
+		b->marginal = -1;
 		profiler_result_t r;
 		if (source_profiler_fill_result(s, &r)) {
 			b->tick_avg = (double)r.tick_avg / 1e3;
@@ -461,7 +462,10 @@ static bool isolate(eng_engine *e, const bench_opts *o, uint32_t sources, bench_
 	uint32_t idx[BENCH_ISOLATE_TOP];
 	double alone[BENCH_ISOLATE_TOP][BENCH_ISOLATE_MAX_ROUNDS];
 	double ratio[BENCH_ISOLATE_TOP][BENCH_ISOLATE_MAX_ROUNDS];
+	double marg[BENCH_ISOLATE_TOP][BENCH_ISOLATE_MAX_ROUNDS];
+	double marg_ratio[BENCH_ISOLATE_TOP][BENCH_ISOLATE_MAX_ROUNDS];
 	uint32_t measured[BENCH_ISOLATE_TOP] = {0}; /* rounds with a figure, per source */
+	uint32_t marg_measured[BENCH_ISOLATE_TOP] = {0};
 	if (!sorted) {
 		fprintf(stderr, "srcprof-bench: out of memory sorting sources\n");
 		return false;
@@ -495,6 +499,13 @@ static bool isolate(eng_engine *e, const bench_opts *o, uint32_t sources, bench_
 				alone[t][k] = (double)ns / 1e3;
 				ratio[t][k] = (double)res.render_gpu_sum / (double)ns;
 			}
+			ok = ok && !bench_interrupted() &&
+			     eng_measure_marginal(e, s, BENCH_MARGINAL_COPIES, 5, &ns) == ENG_OK;
+			if (ok && ns) {
+				uint32_t k = marg_measured[t]++;
+				marg[t][k] = (double)ns / 1e3;
+				marg_ratio[t][k] = (double)res.render_gpu_sum / (double)ns;
+			}
 		}
 	}
 	for (uint32_t t = 0; t < top; t++) {
@@ -506,6 +517,10 @@ static bool isolate(eng_engine *e, const bench_opts *o, uint32_t sources, bench_
 		b->alone_rounds = measured[t];
 		b->isolated = median_of(alone[t], measured[t]);
 		b->in_over_alone = median_of(ratio[t], measured[t]);
+		if (marg_measured[t]) {
+			b->marginal = median_of(marg[t], marg_measured[t]);
+			b->in_over_marginal = median_of(marg_ratio[t], marg_measured[t]);
+		}
 	}
 	if (!ok && !bench_interrupted())
 		fprintf(stderr, "srcprof-bench: %s: --isolate: a frame or an isolated measurement failed\n",
