@@ -129,6 +129,13 @@ run 2 "--report-every: '0' is not a whole number" "$soak" --report-every 0
 run 2 "--api: 'both' is not vulkan or gl" "$soak" --api both
 run 2 "unknown option '--forever'" "$soak" --forever
 run 0 "usage: srcprof-soak" "$soak" --help
+# The table-driven parser: --opt=value, suggestions, flags without values.
+run 2 "--warmup: 30 leaves no frames of the 20" "$soak" --frames=20 --warmup=30
+run 2 "unknown option '--frame'; did you mean '--frames'\?" "$soak" --frame=10
+run 2 "--kinds: 'partcles' is not mesh, particles, effect, video, logic or heavy; did you mean 'particles'\?" "$soak" --kinds mesh,partcles
+run 2 "--api: 'vulkn' is not vulkan or gl; did you mean 'vulkan'\?" "$soak" --api=vulkn
+run 2 "--no-validate takes no value" "$soak" --no-validate=1
+run 2 "--frames needs a value \(the next argument, '--churn', is an option\)" "$soak" --frames --churn 1
 VK_DRIVER_FILES=/nonexistent/icd.json run 1 "no physical device|no Vulkan" "$soak" --frames 10 --warmup 1
 
 echo "$cases cases, $fails failed"
