@@ -41,13 +41,14 @@ unsigned opt_edit_distance(const char *a, const char *b)
 }
 
 /* How far off a name may be and still be a likely typo: one slip in a
- * short word, up to three in a long one. Leading dashes do not count. */
+ * short word, up to three in a long one; a one-letter name is near every
+ * other letter, so never. Leading dashes do not count. */
 static unsigned typo_limit(const char *name)
 {
 	while (*name == '-')
 		name++;
 	size_t len = strlen(name);
-	return len <= 3 ? 1 : len <= 6 ? 2 : 3;
+	return len <= 1 ? 0 : len <= 3 ? 1 : len <= 6 ? 2 : 3;
 }
 
 int opt_suggest(const char *word, const char *const *names, size_t n)

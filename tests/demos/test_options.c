@@ -153,6 +153,10 @@ TEST(suggestions_for_near_names_only)
 	CHECK_EQ(opt_suggest("--s", opts_, 4), -1);   /* of two */
 	CHECK_EQ(opt_suggest("--frame", opts_, 4), 1);
 	CHECK_EQ(opt_suggest("--bogus", opts_, 4), -1);
+	static const char *const keys[] = {"P", "G", "ENTER", "F1"};
+	CHECK_EQ(opt_suggest("Q", keys, 4), -1); /* one letter is near every letter */
+	CHECK_EQ(opt_suggest("ENTR", keys, 4), 2);
+	CHECK_EQ(opt_suggest("F2", keys, 4), 3);
 }
 
 TEST(help_lists_every_option_with_its_value)

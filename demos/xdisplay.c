@@ -1,0 +1,42 @@
+#include "xdisplay.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <X11/Xlib.h>
+
+static void (*g_save)(void *user);
+static void *g_user;
+
+bool xdisplay_probe(char *why, size_t size)
+{
+	Display *d = XOpenDisplay(NULL);
+	if (!d) {
+		snprintf(why, size, "cannot open '%s'", XDisplayName(NULL));
+		return false;
+	}
+	XCloseDisplay(d);
+	return true;
+}
+
+static int on_io_error(Display *d)
+{
+	static int entered;
+	if (entered++) /* the save itself met the broken connection */
+		_exit(1);
+	fprintf(stderr, "srcprof-demo: the connection to the X display '%s' broke (server gone?): "
+			"saving what was measured, then exiting with status 1\n",
+		d ? DisplayString(d) : XDisplayName(NULL));
+	if (g_save)
+		g_save(g_user);
+	fflush(NULL);
+	exit(1);
+}
+
+void xdisplay_on_lost(void (*save)(void *user), void *user)
+{
+	g_save = save;
+	g_user = user;
+	XSetIOErrorHandler(on_io_error);
+}
