@@ -375,3 +375,30 @@ TEST(graph_scale_skips_frames_not_seen_and_keeps_a_floor)
 	CHECK_EQ(g.seen, 0);
 	CHECK_NEAR(g.top, 1.0, 0);
 }
+
+TEST(numbers_read_as_printf_writes_them)
+{
+	/* The cells' own formatter against "%.*f", over values of every unit
+	 * (rounding ties, where the two may differ, are left out). */
+	ovl_row row = {"r", true, false, false, {0}};
+	ovl_table_in in = input(1280, 720, true, OVL_COL_GPU_SUM);
+	in.rows = &row;
+	in.n_rows = 1;
+	uint32_t seed = 7;
+	for (int i = 0; i < 200000; i++) {
+		seed = seed * 1664525u + 1013904223u;
+		double ns = (double)(seed >> 8) * (double)(1u << (i % 16)) / 64.0;
+		row.value[OVL_COL_TICK] = ns;
+		ovl_table_layout l;
+		ovl_layout_table(&in, &l);
+		const ovl_column *col = &l.col[OVL_COL_TICK];
+		double per = col->unit == OVL_UNIT_US ? 1e3 : col->unit == OVL_UNIT_MS ? 1e6 : 1e9;
+		double shown = ns / per * pow(10, col->decimals);
+		if (fabs(shown - floor(shown) - 0.5) < 1e-6)
+			continue;
+		char got[64], want[64];
+		ovl_cell_text(&l, &in, &row, OVL_COL_TICK, got, sizeof got);
+		snprintf(want, sizeof want, "%.*f", col->decimals, ns / per);
+		CHECK_STR(got, want);
+	}
+}
