@@ -85,7 +85,7 @@ static const struct {
 	const char *keys, *what;
 } g_help[] = {
 	{"P", "profiler on/off"},
-	{"G", "GPU timing on/off (off: GPU columns read \"off\", sorted by CPU)"},
+	{"G", "GPU timing on/off (off: its cells read \"off\", sorted by CPU)"},
 	{"M", "measure now: GPU-time the next frame"},
 	{"O", "overlay on/off"},
 	{"Z", "overlay scale: auto, 1, 1.5, 2, 3, 4"},
@@ -116,11 +116,38 @@ void app_key_help(size_t i, const char **keys, const char **what)
 	*what = i < app_key_help_count() ? g_help[i].what : "";
 }
 
+/* Prints text from column `indent`, wrapped at spaces before column 79;
+ * the first line continues the current one. */
+static void wrapped(FILE *f, const char *text, int indent)
+{
+	const int width = 79 - indent;
+	while (*text) {
+		int len = (int)strlen(text), cut = len;
+		if (len > width) {
+			cut = width;
+			while (cut > 0 && text[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = width;
+		}
+		fprintf(f, "%.*s\n", cut, text);
+		text += cut;
+		while (*text == ' ')
+			text++;
+		if (*text)
+			fprintf(f, "%*s", indent, "");
+	}
+}
+
 void app_print_keys(FILE *f)
 {
 	char names[512];
 	app_key_names(names, sizeof names);
-	fprintf(f, "\nhotkeys (in the window; --script sends them by name: %s):\n", names);
-	for (size_t i = 0; i < app_key_help_count(); i++)
-		fprintf(f, "  %-22s%s\n", g_help[i].keys, g_help[i].what);
+	fprintf(f, "\nhotkeys (in the window; --script sends them by name, in any case:\n  ");
+	wrapped(f, names, 2);
+	fprintf(f, "):\n");
+	for (size_t i = 0; i < app_key_help_count(); i++) {
+		fprintf(f, "  %-24s", g_help[i].keys);
+		wrapped(f, g_help[i].what, 26);
+	}
 }

@@ -116,8 +116,8 @@ static const opt_def g_opts[] = {
 	{"--scene", NULL, OPT_CUSTOM, .parse = parse_scene, .arg = "NAME",
 	 .help = "scene to run (default: default; see --list-scenes)"},
 	{"--sources", NULL, OPT_U32, AT(sources), .min = 1, .max = 100000, .arg = "N",
-	 .help = "sources in the scene (default: the scene's; --list-scenes\n"
-		 "gives each scene's range)"},
+	 .help = "sources in the scene (default: the scene's;\n"
+		 "--list-scenes gives each scene's range)"},
 	{"--frames", NULL, OPT_U32, AT(frames), .min = 1, .max = 1000000000, .arg = "N",
 	 .help = "stop after N frames"},
 	{"--seconds", NULL, OPT_DOUBLE, AT(seconds), .min = 0.001, .max = 86400.0 * 7, .arg = "S",
