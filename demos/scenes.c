@@ -129,7 +129,7 @@ static bool build_calibrated(eng_engine *e, uint32_t n)
 {
 	static const float ks[] = {0, 1, 2, 4, 8};
 	/* The pass's first render carries some of the pass's clear on
-	 * lavapipe (README, known limits): a small backdrop takes it. */
+	 * lavapipe (docs/known-limits.md): a small backdrop takes it. */
 	bool ok = add(e, eng_heavy_create(&(eng_heavy_desc){.name = "backdrop",
 							     .rect = {0, 0, 16, 16}}));
 	uint32_t count = n ? (n < 5 ? n : 5) : 5;
