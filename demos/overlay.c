@@ -71,11 +71,12 @@ static float header(demo_app *a, float x, float y, float max_w)
 	return h;
 }
 
-/* The hotkeys, in one or two columns as the width allows. */
+/* The hotkeys, in one or two columns as the width allows; what does not
+ * fit the height is counted in the title. */
 static void help(demo_app *a, float x, float y, float max_w, float max_h)
 {
 	const float s = a->scale, pad = OVL_PAD * s, line = OVL_LINE * s, gap = OVL_GAP * s;
-	size_t n = app_key_help_count();
+	const size_t n = app_key_help_count();
 	float kw = 0, ww = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *k, *what;
@@ -84,24 +85,27 @@ static void help(demo_app *a, float x, float y, float max_w, float max_h)
 		kw = a1 > kw ? a1 : kw;
 		ww = a2 > ww ? a2 : ww;
 	}
-	float col_w = kw + gap + ww;
-	int cols = 2 * col_w + 3 * gap + 2 * pad <= max_w ? 2 : 1;
-	size_t per = (n + (size_t)cols - 1) / (size_t)cols;
+	const float col_w = kw + gap + ww, col_step = col_w + 2 * gap;
+	const size_t cols = col_step + col_w + 2 * pad <= max_w ? 2 : 1;
+	size_t per = (n + cols - 1) / cols;
 	size_t fit = max_h > 2 * pad + line ? (size_t)((max_h - 2 * pad - line) / line) : 0;
-	if (per > fit)
-		per = fit;
-	float w = cols == 2 ? 2 * col_w + 3 * gap + 2 * pad : max_w;
-	if (cols == 1 && col_w + 2 * pad < max_w)
-		w = col_w + 2 * pad;
+	per = per < fit ? per : fit;
+	size_t shown = per * cols < n ? per * cols : n;
+	float w = cols == 2 ? col_step + col_w + 2 * pad : col_w + 2 * pad;
+	w = w < max_w ? w : max_w;
 	eng_ui_rect(a->ui, x, y, w, 2 * pad + line * (float)(per + 1), (eng_rgba){20, 20, 40, 255});
-	eng_ui_text(a->ui, x + pad, y + pad, "hotkeys (F1 hides)", s, ovl_accent);
-	char cut[256];
-	for (size_t i = 0; i < n && per; i++) {
-		if (i / per >= (size_t)cols)
-			break;
+	char title[96], cut[256];
+	if (shown < n)
+		snprintf(title, sizeof title, "hotkeys (F1 hides; %zu more: srcprof-demo --help)",
+			 n - shown);
+	else
+		snprintf(title, sizeof title, "hotkeys (F1 hides)");
+	ovl_fit_text(title, w - 2 * pad, s, cut, sizeof cut);
+	eng_ui_text(a->ui, x + pad, y + pad, cut, s, ovl_accent);
+	for (size_t i = 0; i < shown; i++) {
 		const char *k, *what;
 		app_key_help(i, &k, &what);
-		float cx = x + pad + (float)(i / per) * (col_w + 2 * gap);
+		float cx = x + pad + (float)(i / per) * col_step;
 		float cy = y + pad + line * (float)(i % per + 1);
 		eng_ui_text(a->ui, cx, cy, k, s, ovl_accent);
 		float room = (cols == 2 ? col_w : w - 2 * pad) - kw - gap;
