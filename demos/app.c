@@ -61,6 +61,7 @@ bool app_init(demo_app *a, eng_engine *e, const app_desc *d)
 	a->profiler_on = d->profile;
 	a->gpu_on = d->profile && d->gpu;
 	a->scale_set = d->overlay_scale;
+	a->target_fps = d->target_fps ? d->target_fps : 60;
 	a->page = 12;
 	a->samples = malloc(APP_WINDOW_MAX * sizeof *a->samples);
 	a->hist_ms = malloc(APP_WINDOW_MAX * sizeof *a->hist_ms);

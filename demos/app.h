@@ -32,6 +32,7 @@ typedef struct app_desc {
 	const char *out_dir;  /* NULL: "." */
 	bool overlay, vsync, profile, gpu;
 	float overlay_scale;  /* 0: from the window's height */
+	uint32_t target_fps;  /* the graph's budget lines (0: 60) */
 	time_t started;       /* when the run started (the files' record) */
 } app_desc;
 
@@ -61,6 +62,7 @@ typedef struct demo_app {
 	uint32_t top;         /* first row shown */
 	uint32_t page;        /* rows the table had room for */
 	bool detail;          /* the selected source's detail instead of the table */
+	uint32_t target_fps;
 	float scale_set;      /* 0: auto */
 	float scale;          /* in use */
 

@@ -216,7 +216,8 @@ static int run(demo_run *r)
 		      &(app_desc){.scene = o->scene, .sources = o->sources, .out_dir = o->out_dir,
 				  .overlay = !o->no_overlay, .vsync = o->engine.gfx.vsync,
 				  .profile = !o->engine.no_profile, .gpu = !o->engine.no_gpu_profile,
-				  .overlay_scale = (float)o->overlay_scale, .started = r->started})) {
+				  .overlay_scale = (float)o->overlay_scale,
+				  .target_fps = o->engine.fps, .started = r->started})) {
 		fprintf(stderr, PROG ": out of memory\n");
 		eng_destroy(r->e);
 		return 1;

@@ -160,6 +160,10 @@ static const opt_def g_opts[] = {
 	 .help = "overlay text size, 1 = 8-pixel font (default: from\n"
 		 "the window height, 1 to 4; Z cycles it)"},
 	{"--vsync", NULL, OPT_FLAG, AT(engine.gfx.vsync), .help = "wait for vertical blank (windowed)"},
+	{"--target-fps", NULL, OPT_U32, AT(engine.fps), .min = 1, .max = 1000, .arg = "N",
+	 .help = "the frame rate aimed at: the graph's budget lines at\n"
+		 "1 and 2 frames of it, the profiler's window 5 s of it\n"
+		 "(default 60)"},
 	{"--out-dir", NULL, OPT_STRING, AT(out_dir), .max = DEMO_MAX_DIR, .arg = "DIR",
 	 .help = "where C, T, S and L put their files (default .)"},
 	{"--script", NULL, OPT_CUSTOM, .parse = parse_script, .arg = "LIST",

@@ -96,9 +96,9 @@ float ovl_frame_graph(demo_app *a, ovl_rect r)
 	const float s = a->scale;
 	if (r.h < 4 * OVL_LINE * s)
 		return 0;
-	/* The engine sizes the profiler's window for 60 fps: that is the
-	 * target the budget lines show. */
-	const float fps = 60.0f, budget = 1000.0f / fps;
+	/* The rate the engine sizes the profiler's window for (--target-fps)
+	 * is the one the budget lines show: one frame of it, and two. */
+	const float fps = (float)a->target_fps, budget = 1000.0f / fps;
 	ovl_graph_stats g;
 	ovl_graph_scale(a->frame_ms, APP_GRAPH_FRAMES, 1.0f, a->graph_scratch, &g);
 	char stats[128], b1[48], b2[48];
@@ -107,9 +107,9 @@ float ovl_frame_graph(demo_app *a, ovl_rect r)
 			 g.clipped);
 	else
 		snprintf(stats, sizeof stats, "  p99 %.1f  max %.1f", g.p99, g.max);
-	snprintf(b1, sizeof b1, "  -- %.1f (%.0f fps)%s", budget, fps,
+	snprintf(b1, sizeof b1, "  -- %.1f (%.4g fps)%s", budget, fps,
 		 budget > g.top ? " above" : "");
-	snprintf(b2, sizeof b2, "  -- %.1f (%.0f fps)%s", 2 * budget, fps / 2,
+	snprintf(b2, sizeof b2, "  -- %.1f (%.4g fps)%s", 2 * budget, fps / 2,
 		 2 * budget > g.top ? " above" : "");
 	const char *texts[] = {"frame ms, last 240", stats, b1, b2};
 	const eng_rgba colors[] = {ovl_dim, g.clipped ? ovl_bad : ovl_white, ovl_warn, ovl_bad};

@@ -111,6 +111,7 @@ run 2 "--sources: scene 'media' takes 4 to 100000 \(2 asked\)" "$demo" --sources
 run 2 "--sources: scene 'tiles' takes 1 to 10812 \(20000 asked\)" "$demo" --scene tiles --sources 20000
 run 2 "--script: unknown key 'ENTR'; did you mean 'ENTER'\?" "$demo" --script 10:ENTR
 run 2 "--overlay-scale: '0.1' is not a number from 0.5 to 8" "$demo" --overlay-scale 0.1
+run 2 "--target-fps: '0' is not a whole number from 1 to 1000" "$demo" --target-fps=0
 run 2 "--log: cannot write '/nonexistent/l.csv'" "$demo" --headless --frames 2 --log /nonexistent/l.csv
 # A corrupt shader file: refused before any driver sees it.
 bad_shaders="$(mktemp -d)"
