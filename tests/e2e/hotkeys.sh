@@ -2,7 +2,7 @@
 # The demo in a window under Xvfb, driven by real key events (xdotool):
 # C, S, T, L, M, Tab, Down, Page Down, Enter, Z, F1, O, G, P each do what
 # they say; the files appear and parse.
-# usage: hotkeys.sh <srcprof-demo> <trace_check> <api>   (run it under xvfb-run -a)
+# usage: xvfb.sh hotkeys.sh <srcprof-demo> <trace_check> <api>
 set -u
 demo="$1" check="$2" api="$3"
 out="$(mktemp -d)"

@@ -2,35 +2,20 @@
 # The window system goes away under a windowed run (its X server killed):
 # the demo prints the table, completes every file, says what happened and
 # exits with status 1 (Xlib's default would exit 1 with nothing saved).
-# usage: xloss.sh <srcprof-demo> <trace_check> <api> <first display number>
+# usage: xvfb.sh xloss.sh <srcprof-demo> <trace_check> <api>
 set -u
-demo="$1" check="$2" api="$3" display="$4"
+demo="$1" check="$2" api="$3"
 out="$(mktemp -d)"
 xpid="" pid=""
-trap '[[ -n "$pid" ]] && kill -KILL "$pid" 2>/dev/null; [[ -n "$xpid" ]] && kill "$xpid" 2>/dev/null; rm -rf "$out"' EXIT
+trap '[[ -n "$pid" ]] && kill -KILL "$pid" 2>/dev/null; rm -rf "$out"' EXIT
 fails=0
 ok() { echo "ok   $1"; }
 fail() { echo "FAIL: $1"; fails=$((fails + 1)); }
 
-# A server of our own (it will be killed), on the first free display from
-# the one this test was given; -displayfd says when it accepts clients.
-for n in $(seq "$display" $((display + 3))); do
-	rm -f "$out/ready"
-	Xvfb ":$n" -screen 0 1400x900x24 -nolisten tcp -displayfd 3 3>"$out/ready" 2>"$out/xvfb.log" &
-	xpid=$!
-	for _ in $(seq 1 100); do
-		[[ -s "$out/ready" ]] && break
-		kill -0 "$xpid" 2>/dev/null || break
-		sleep 0.1
-	done
-	[[ -s "$out/ready" ]] && break
-	wait "$xpid" 2>/dev/null
-	xpid=""
-done
-if [[ -z "$xpid" ]]; then
-	echo "FAIL: no Xvfb could start on :$display to :$((display + 3))"; cat "$out/xvfb.log"; exit 1
+if [[ -z "${XVFB_PID:-}" || -z "${DISPLAY:-}" ]]; then
+	echo "FAIL: run me under xvfb.sh (it gives DISPLAY and XVFB_PID)"; exit 1
 fi
-export DISPLAY=":$(head -1 "$out/ready")"
+xpid="$XVFB_PID"
 
 DISPLAY="$DISPLAY" "$demo" --api "$api" --seconds 120 --csv "$out/a.csv" --pass-csv "$out/p.csv" \
 	--trace "$out/t.json" --perf-log "$out/perf.log" --log "$out/l.csv" \
@@ -44,8 +29,6 @@ if ! grep -q "scene default: 12 sources$" "$out/stderr"; then
 	fail "the run did not open a window"; cat "$out/stderr"
 fi
 kill "$xpid"
-wait "$xpid" 2>/dev/null
-xpid=""
 wait "$pid"
 status=$?
 pid=""
