@@ -39,6 +39,7 @@ typedef struct demo_run {
 	bool app_ready;
 	time_t started;
 	int status;
+	void *display; /* held open until the window is (xdisplay.h) */
 } demo_run;
 
 /* Opens an output file now, so a bad path fails before any work. */
@@ -68,14 +69,15 @@ static bool check_out_dir(const char *dir)
 
 /* Windowed unless there is no display to open: then headless, saying so in
  * one wording whatever the reason. */
-static void choose_display(demo_options *o)
+static void choose_display(demo_run *r)
 {
+	demo_options *o = &r->o;
 	if (o->engine.gfx.headless)
 		return;
 	char why[300] = "";
 	if (!getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY"))
 		snprintf(why, sizeof why, "DISPLAY is not set");
-	else if (getenv("DISPLAY") && !xdisplay_probe(why, sizeof why))
+	else if (getenv("DISPLAY") && !(r->display = xdisplay_open(why, sizeof why)))
 		; /* why says which display */
 	else
 		return;
@@ -200,6 +202,8 @@ static int run(demo_run *r)
 			o->seconds = 6.0;
 		r->e = eng_create(&o->engine, &res);
 	}
+	xdisplay_close(r->display);
+	r->display = NULL;
 	if (!r->e) {
 		fprintf(stderr, PROG ": cannot start: %s\n", eng_result_str(res));
 		return 1;
@@ -280,7 +284,7 @@ int main(int argc, char **argv)
 	int p = demo_parse_args(argc, argv, o);
 	if (p != 0)
 		return p > 0 ? 0 : 2;
-	choose_display(o);
+	choose_display(&r);
 	if (o->engine.gfx.headless && !o->frames && o->seconds == 0)
 		o->seconds = 6.0;
 	o->engine.views = o->scene->views;

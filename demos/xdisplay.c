@@ -9,15 +9,18 @@
 static void (*g_save)(void *user);
 static void *g_user;
 
-bool xdisplay_probe(char *why, size_t size)
+void *xdisplay_open(char *why, size_t size)
 {
 	Display *d = XOpenDisplay(NULL);
-	if (!d) {
+	if (!d)
 		snprintf(why, size, "cannot open '%s'", XDisplayName(NULL));
-		return false;
-	}
-	XCloseDisplay(d);
-	return true;
+	return d;
+}
+
+void xdisplay_close(void *display)
+{
+	if (display)
+		XCloseDisplay(display);
 }
 
 static int on_io_error(Display *d)

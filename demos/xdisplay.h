@@ -14,9 +14,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* True when $DISPLAY names an X server that accepts a connection; else
- * false with the reason in why ("cannot open ':57'"). */
-bool xdisplay_probe(char *why, size_t size);
+/* Opens $DISPLAY to see whether it accepts a connection, and keeps the
+ * connection until xdisplay_close: an X server with no client left resets
+ * (unless started with -noreset, which xvfb-run does not pass), and
+ * refuses connections meanwhile, so closing it at once made the window's
+ * own connection fail a moment later (measured under Xvfb). Close it once
+ * the window is open. NULL, with the reason in why ("cannot open ':57'"),
+ * when there is no such server. */
+void *xdisplay_open(char *why, size_t size);
+void xdisplay_close(void *display);
 
 /* From now on a broken X connection calls save(user), which must not use
  * the window or the GPU, then exits with status 1. */
