@@ -64,13 +64,13 @@ bool app_init(demo_app *a, eng_engine *e, const app_desc *d)
 	a->target_fps = d->target_fps ? d->target_fps : 60;
 	a->page = 12;
 	a->samples = malloc(APP_WINDOW_MAX * sizeof *a->samples);
-	a->hist_ms = malloc(APP_WINDOW_MAX * sizeof *a->hist_ms);
+	a->hist_us = malloc(APP_WINDOW_MAX * sizeof *a->hist_us);
 	a->hist_scratch = malloc(APP_WINDOW_MAX * sizeof *a->hist_scratch);
 	a->view = malloc(APP_VIEW_ROWS * sizeof *a->view);
-	if (!a->samples || !a->hist_ms || !a->hist_scratch || !a->view ||
+	if (!a->samples || !a->hist_us || !a->hist_scratch || !a->view ||
 	    !rows_reserve(&a->rows, &a->rows_cap, eng_source_count(e) + 1)) {
 		free(a->samples);
-		free(a->hist_ms);
+		free(a->hist_us);
 		free(a->hist_scratch);
 		free(a->view);
 		free(a->rows);
@@ -95,7 +95,7 @@ void app_shutdown(demo_app *a)
 		source_profiler_trace_discard();
 	free(a->rows);
 	free(a->samples);
-	free(a->hist_ms);
+	free(a->hist_us);
 	free(a->hist_scratch);
 	free(a->view);
 }

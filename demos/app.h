@@ -70,7 +70,7 @@ typedef struct demo_app {
 	ovl_row *view;
 	/* Detail: the window's samples (sized at setup: no allocation later). */
 	uint32_t *samples;
-	float *hist_ms, *hist_scratch;
+	float *hist_us, *hist_scratch;
 
 	runlog log;
 	char status[256]; /* the last action, shown in the overlay */

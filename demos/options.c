@@ -12,7 +12,17 @@
 /* Longest option name opt_parse looks up ("--name" before any '='). */
 #define OPT_MAX_NAME 64
 
-unsigned opt_edit_distance(const char *a, const char *b)
+/* Under the fuzzers (clang, -fsanitize=fuzzer), tracing every comparison
+ * of the distance table made parsing a mistyped option 20 times slower
+ * (measured: soak arguments 8,700 runs/s against 165,000) for branches
+ * with nothing to explore: the table is left uninstrumented. */
+#if defined(__clang__) && __clang_major__ >= 13
+#define OPT_NO_COVERAGE __attribute__((no_sanitize("coverage")))
+#else
+#define OPT_NO_COVERAGE
+#endif
+
+OPT_NO_COVERAGE unsigned opt_edit_distance(const char *a, const char *b)
 {
 	/* Optimal string alignment distance over three rolling rows: row i
 	 * needs rows i-1 (insert, delete, substitute) and i-2 (swap). */
@@ -62,17 +72,23 @@ int opt_suggest(const char *word, const char *const *names, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (!names[i])
 			continue;
-		unsigned d = opt_edit_distance(word, names[i]);
-		if (d < best_d) {
-			best_d = d;
-			best = (int)i;
-		}
-		if (strlen(core) >= 2 && wlen < strlen(names[i]) && !strncmp(names[i], word, wlen)) {
+		size_t nlen = strlen(names[i]);
+		if (strlen(core) >= 2 && wlen < nlen && !strncmp(names[i], word, wlen)) {
 			prefix = (int)i;
 			prefixes++;
 		}
+		/* Lengths further apart than the limit are further apart in
+		 * distance too: no need to compute it. */
+		unsigned limit = typo_limit(names[i]);
+		if ((wlen > nlen ? wlen - nlen : nlen - wlen) > limit)
+			continue;
+		unsigned d = opt_edit_distance(word, names[i]);
+		if (d <= limit && d < best_d) {
+			best_d = d;
+			best = (int)i;
+		}
 	}
-	if (best >= 0 && best_d <= typo_limit(names[best]))
+	if (best >= 0)
 		return best;
 	return prefixes == 1 ? prefix : -1;
 }

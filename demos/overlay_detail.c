@@ -85,9 +85,9 @@ static void history(demo_app *a, const src_row *row, source_profiler_series seri
 	size_t count = source_profiler_copy_samples(row->key, series, a->samples, APP_WINDOW_MAX);
 	uint32_t n = count < APP_WINDOW_MAX ? (uint32_t)count : APP_WINDOW_MAX;
 	for (uint32_t i = 0; i < n; i++)
-		a->hist_ms[i] = (float)a->samples[i] / 1000.0f; /* us */
+		a->hist_us[i] = (float)a->samples[i] / 1000.0f;
 	ovl_graph_stats g;
-	ovl_graph_scale(a->hist_ms, n, 1.0f, a->hist_scratch, &g);
+	ovl_graph_scale(a->hist_us, n, 1.0f, a->hist_scratch, &g);
 	bool ms = g.top >= 1000.0f;
 	float div = ms ? 1000.0f : 1.0f;
 	char title[96], stats[128];
@@ -97,7 +97,7 @@ static void history(demo_app *a, const src_row *row, source_profiler_series seri
 		 g.max / div, g.clipped ? " (clipped ^)" : "");
 	const char *texts[] = {title, stats};
 	const eng_rgba colors[] = {ovl_dim, ovl_white};
-	ovl_graph_panel(a->ui, a->scale, r, texts, colors, 2, a->hist_ms, n, &g, div, 0, color);
+	ovl_graph_panel(a->ui, a->scale, r, texts, colors, 2, a->hist_us, n, &g, div, 0, color);
 }
 
 float ovl_detail(demo_app *a, const src_row *row, float x, float y, float max_w, float max_h)
