@@ -123,8 +123,9 @@ void app_log_stop(demo_app *a)
 {
 	if (!a->log.f)
 		return;
+	bool ok = runlog_stop(&a->log, a->engine, srcprof_clock_ns());
 	uint64_t rows = a->log.rows;
-	if (runlog_stop(&a->log))
+	if (ok)
 		app_say(a, "L: log stopped: %llu rows in %s", (unsigned long long)rows, a->log.path);
 	else
 		app_say(a, "L: writing the log %s failed", a->log.path);

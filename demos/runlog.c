@@ -11,6 +11,7 @@ void runlog_start(runlog *l, FILE *f, const char *path, const capture_meta *m, u
 	snprintf(l->path, sizeof l->path, "%s", path);
 	l->start_ns = now_ns;
 	l->next_ns = now_ns + LOG_PERIOD_NS;
+	l->last_ns = now_ns;
 	l->rows = 0;
 	l->failed = false;
 	capture_write_csv_header(f, m, "log: one row per source per second");
@@ -37,13 +38,10 @@ static void field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-void runlog_frame(runlog *l, eng_engine *e, uint64_t now_ns)
+/* A row for every source with results, at now_ns. */
+static void write_rows(runlog *l, eng_engine *e, uint64_t now_ns)
 {
-	if (!l->f || now_ns < l->next_ns)
-		return;
-	/* One row set per second; a long frame skips the seconds it hid. */
-	while (l->next_ns <= now_ns)
-		l->next_ns += LOG_PERIOD_NS;
+	l->last_ns = now_ns;
 	if (!rows_reserve(&l->buf, &l->cap, eng_source_count(e) + 1)) {
 		l->failed = true;
 		return;
@@ -60,7 +58,7 @@ void runlog_frame(runlog *l, eng_engine *e, uint64_t now_ns)
 			continue;
 		const profiler_result_t *r = &w->r;
 		fprintf(l->f, "%.3f,%llu,", t, frame);
-		field(l->f, w->name);
+		field(l->f, w->source ? w->name : "overlay"); /* as the snapshots name it */
 		fputc(',', l->f);
 		field(l->f, w->type);
 		fprintf(l->f, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f,%.3f,%u,%u,",
@@ -79,10 +77,24 @@ void runlog_frame(runlog *l, eng_engine *e, uint64_t now_ns)
 		l->failed = true;
 }
 
-bool runlog_stop(runlog *l)
+void runlog_frame(runlog *l, eng_engine *e, uint64_t now_ns)
+{
+	if (!l->f || now_ns < l->next_ns)
+		return;
+	/* One row set per second; a long frame skips the seconds it hid. */
+	while (l->next_ns <= now_ns)
+		l->next_ns += LOG_PERIOD_NS;
+	write_rows(l, e, now_ns);
+}
+
+bool runlog_stop(runlog *l, eng_engine *e, uint64_t now_ns)
 {
 	if (!l->f)
 		return true;
+	/* The part of a second since the last rows is kept too (a log shorter
+	 * than a second still has its rows). */
+	if (e && now_ns > l->last_ns + 1000000)
+		write_rows(l, e, now_ns);
 	bool ok = !l->failed && !ferror(l->f);
 	ok = fclose(l->f) == 0 && ok;
 	l->f = NULL;
