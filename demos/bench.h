@@ -1,6 +1,9 @@
 /* srcprof-bench: what each source costs on this GPU, and what profiling
- * costs. bench_run.c measures, bench_out.c writes the table, JSON, CSV and
- * SVG, bench.c parses the command line. */
+ * costs; `srcprof-bench compare` tells two runs apart (bench_compare.h).
+ * bench_run.c measures, bench_scaling.c judges a sweep, bench_out.c
+ * writes the table and CSV, bench_json.c the JSON, bench_svg.c and
+ * bench_html.c the charts and the page, bench_args.c parses the command
+ * line, bench.c runs it all. */
 #ifndef DEMOS_BENCH_H
 #define DEMOS_BENCH_H
 
@@ -17,7 +20,8 @@
 #define BENCH_MAX_POINTS 16
 #define BENCH_MAX_PAIRS 32
 #define BENCH_ISOLATE_TOP 20 /* --isolate measures the costliest sources */
-#define BENCH_ISOLATE_ROUNDS 9 /* in rounds paired in time */
+#define BENCH_ISOLATE_ROUNDS 9 /* in rounds paired in time (--isolate-rounds) */
+#define BENCH_ISOLATE_MAX_ROUNDS 25 /* compare tests up to 25 a side exactly */
 #define BENCH_REPLAY_ROUNDS 5  /* the profiler's own cost: rounds of each mode */
 #define BENCH_REPLAY_MS 30.0   /* and wall time per mode in a round */
 /* Measured frames at most: the profiler's window (5 s at up to 1,000 fps)
@@ -39,22 +43,32 @@ typedef struct bench_opts {
 	uint32_t width, height;
 	double gpu_budget; /* for the overhead runs */
 	bool isolate;
-	const char *json, *csv, *svg;
+	uint32_t isolate_rounds;
+	const char *json, *csv, *svg, *html;
 	const char *shader_dir;
-	bool progress; /* stderr is a terminal */
+	struct bench_progress *progress; /* NULL: no progress reports */
 } bench_opts;
 
 typedef struct bench_source {
 	char name[48], type[16];
 	/* GPU time summed over the source's renders in a frame, us. */
 	double gpu_avg, gpu_p50, gpu_p95, gpu_max;
-	uint32_t gpu_samples;
+	/* Frames with a CPU sample / with a GPU sample in the profiler's
+	 * window (a disjoint GPU frame has none). */
+	uint32_t cpu_samples, gpu_samples;
+	/* The window's per-frame samples, oldest first, ns (what compare
+	 * tests): tick and all renders' CPU time (n_cpu each), all renders'
+	 * GPU time (n_gpu). Owned; bench_point_free. */
+	uint32_t *tick_ns, *render_ns, *gpu_ns;
+	uint32_t n_tick, n_cpu, n_gpu;
 	double share;                            /* of the frame's GPU time */
 	double tick_avg, render_avg, render_sum; /* CPU, us */
 	double isolated;                         /* alone, us; < 0: not measured */
 	/* Median over paired rounds of (in-frame / alone), each round a short
 	 * in-frame window then the source alone; 0: not measured. */
 	double in_over_alone;
+	double alone_us[BENCH_ISOLATE_MAX_ROUNDS]; /* each round's figure alone */
+	uint32_t alone_rounds;
 } bench_source;
 
 typedef struct bench_frames { /* frame times of one mode, ms */
@@ -78,6 +92,7 @@ typedef struct bench_point {
 	double timer_overhead;     /* us, an empty timer (subtracted) */
 	bench_frames timed;        /* every frame GPU-timed (the figures above) */
 	bench_frames off, cpu, gpu; /* the overhead blocks, pooled */
+	double *off_ms;            /* the "off" frames' times, in run order (owned) */
 	bench_frames empty;        /* the scene's frame with its sources left out */
 	uint32_t pairs;
 	bench_ratio ratio_cpu, ratio_gpu;
@@ -101,14 +116,36 @@ typedef struct bench_point {
 	uint32_t gpu_every;        /* one frame in this many GPU-timed in gpu blocks */
 	bool composed;             /* CPU+GPU ratio composed from untimed and timed blocks */
 	uint32_t failures;         /* validation messages, frame errors */
+	/* Percent of the machine other processes used while this point ran
+	 * (busy.h); -1: unknown. */
+	double machine_busy_pct;
 } bench_point;
 
 typedef struct bench_result {
 	bench_point points[2 * BENCH_MAX_POINTS];
-	uint32_t n_points;
+	uint32_t n_points, planned; /* measured; asked for (APIs x counts) */
 	char machine[256], git[64];
 	double wall_s;
+	bool replayed;   /* prof_cpu_ns, prof_gpu_ns measured */
+	int interrupted; /* the signal that stopped the run early, or 0 */
 } bench_result;
+
+/* Noise honesty: why a figure is not reliable, as bits. */
+enum {
+	BENCH_NOISY_FEW = 1,    /* fewer than BENCH_MIN_PAIRS pairs or rounds */
+	BENCH_NOISY_SPREAD = 2, /* the spread is wider than the effect */
+	BENCH_NOISY_BUSY = 4,   /* other processes used more than BUSY_REPORT_PCT */
+};
+#define BENCH_MIN_PAIRS 3
+
+/* The reasons (bits) a median `effect` (a change, e.g. -0.02 for -2%)
+ * over `n` pairs whose values span lo .. hi is not reliable on a machine
+ * `busy_pct` busy. */
+unsigned bench_noise(double effect, double lo, double hi, uint32_t n, double busy_pct);
+/* Writes the reasons as one clause ("only 2 pairs (3 or more needed);
+ * ...") to buf, `unit` naming what n counts; returns buf. */
+const char *bench_noise_text(unsigned why, uint32_t n, const char *unit, double busy_pct,
+			     char *buf, size_t size);
 
 /* bench_args.c: defaults, and the command line parsed without side effects
  * beyond messages. 0: run; 1: --help printed, exit 0; -1: a usage error,
@@ -123,9 +160,24 @@ void bench_point_free(bench_point *pt);
  * false (with a message) when out of memory. */
 bool bench_replay_points(const bench_opts *o, bench_result *r);
 
+/* The outputs; each returns false when writing failed. The files of an
+ * interrupted run hold the points it finished and say so. */
 void bench_print(FILE *out, const bench_opts *o, const bench_result *r);
 bool bench_write_json(const char *path, const bench_opts *o, const bench_result *r);
 bool bench_write_csv(const char *path, const bench_result *r);
 bool bench_write_svg(const char *path, const bench_opts *o, const bench_result *r);
+bool bench_write_html(const char *path, const bench_opts *o, const bench_result *r);
+
+/* "machine busy: ..." lines (each starting with indent) when other
+ * processes used more than BUSY_REPORT_PCT of the CPU during p. */
+void bench_print_busy(FILE *out, const bench_point *p, const char *indent);
+
+/* bench_signal.c: the first SIGINT or SIGTERM asks the run to stop (the
+ * points finished are written); a second one ends the process at once. */
+void bench_signals_install(void);
+/* The signal that asked to stop, or 0. Polled between frames. */
+int bench_interrupted(void);
+/* "SIGINT", "SIGTERM", or "signal N". */
+const char *bench_signal_name(int sig);
 
 #endif

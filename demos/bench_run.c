@@ -10,12 +10,13 @@
  *    budget, in short blocks interleaved in one engine (see overhead()).
  * After every point, the profiler's own CPU cost per source: its calls for
  * each point's sources and views replayed without the engine
- * (bench_replay_points()).
+ * (bench_replay.c).
  */
 #include "bench.h"
+#include "bench_progress.h"
+#include "busy.h"
 
 #include "engine/log.h"
-#include "replay.h"
 #include "srcprof/clock.h"
 #include "srcprof/source_profiler.h"
 
@@ -58,27 +59,17 @@ static void frame_stats(double *ms, uint32_t n, bench_frames *out)
 	out->fps = out->mean > 0 ? 1000.0 / out->mean : 0;
 }
 
-static void progress(const bench_opts *o, const char *what, uint32_t sources, uint32_t done,
-		     uint32_t total)
-{
-	if (!o->progress)
-		return;
-	fprintf(stderr, "\r%-40s %6u sources  %5u/%-5u", what, sources, done, total);
-	fflush(stderr);
-}
-
-/* Runs n frames, appending each frame's wall time (ms) to ms[]. */
-static bool frames(eng_engine *e, uint32_t n, double *ms, const bench_opts *o, const char *what,
-		   uint32_t sources)
+/* Runs n frames, appending each frame's wall time (ms) to ms[]; false
+ * when a frame fails or the run was interrupted. */
+static bool frames(eng_engine *e, uint32_t n, double *ms, const bench_opts *o, const char *what)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t t0 = srcprof_clock_monotonic_ns();
-		if (eng_frame(e) != ENG_OK)
+		if (bench_interrupted() || eng_frame(e) != ENG_OK)
 			return false;
 		if (ms)
 			ms[i] = (double)(srcprof_clock_monotonic_ns() - t0) / 1e6;
-		if ((i & 7) == 0)
-			progress(o, what, sources, i, n);
+		bench_progress_frames(o->progress, what, 1);
 	}
 	return true;
 }
@@ -97,20 +88,26 @@ static int by_gpu(const void *a, const void *b)
 	return (x->index > y->index) - (x->index < y->index);
 }
 
-/* Per-source figures from the profiler after the timed run. */
-static void collect_sources(eng_engine *e, bench_point *pt)
+/* A copy of the window's samples of one series (at most `cap`, the
+ * window's size), *n how many; NULL when out of memory. */
+static uint32_t *window_samples(const eng_source *s, source_profiler_series series, uint32_t cap,
+				uint32_t *n)
+{
+	uint32_t *out = malloc((cap ? cap : 1) * sizeof *out);
+	size_t got = out ? source_profiler_copy_samples(s, series, out, cap) : 0;
+	*n = (uint32_t)(got < cap ? got : cap);
+	return out;
+}
+
+/* Per-source figures from the profiler after the timed run, with the
+ * window's samples; false when out of memory. */
+static bool collect_sources(eng_engine *e, bench_point *pt, uint32_t window)
 {
 	uint32_t n = eng_source_count(e);
 	pt->src = calloc(n ? n : 1, sizeof *pt->src);
-	uint32_t cap = 1u << 16;
-	uint32_t *samples = malloc(cap * sizeof *samples);
-	double *v = malloc(cap * sizeof *v);
-	if (!pt->src || !samples || !v) {
-		free(samples);
-		free(v);
-		return;
-	}
-	for (uint32_t i = 0; i < n; i++) {
+	double *v = malloc((window ? window : 1) * sizeof *v);
+	bool ok = pt->src && v;
+	for (uint32_t i = 0; ok && i < n; i++) {
 		eng_source *s = eng_source_at(e, i);
 		bench_source *b = &pt->src[pt->n_src++];
 		snprintf(b->name, sizeof b->name, "%s", s->name);
@@ -122,23 +119,32 @@ static void collect_sources(eng_engine *e, bench_point *pt)
 			b->render_avg = (double)r.render_avg / 1e3;
 			b->render_sum = (double)r.render_sum / 1e3;
 		}
-		size_t got = source_profiler_copy_samples(s, SOURCE_PROFILER_GPU_SUM, samples, cap);
-		uint32_t m = (uint32_t)(got < cap ? got : cap);
+		source_profiler_get_sample_counts(s, &b->cpu_samples, &b->gpu_samples);
+		uint32_t n_tick, n_render, m;
+		b->tick_ns = window_samples(s, SOURCE_PROFILER_TICK, window, &n_tick);
+		b->render_ns = window_samples(s, SOURCE_PROFILER_RENDER_SUM, window, &n_render);
+		b->gpu_ns = window_samples(s, SOURCE_PROFILER_GPU_SUM, window, &m);
+		ok = b->tick_ns && b->render_ns && b->gpu_ns;
+		/* One window: the tick and render series are equally long. */
+		b->n_cpu = n_tick < n_render ? n_tick : n_render;
+		b->n_gpu = m;
 		double sum = 0;
-		for (uint32_t k = 0; k < m; k++) {
-			v[k] = (double)samples[k] / 1e3;
+		for (uint32_t k = 0; ok && k < m; k++) {
+			v[k] = (double)b->gpu_ns[k] / 1e3;
 			sum += v[k];
 		}
 		qsort(v, m, sizeof *v, cmp_double);
-		b->gpu_samples = m;
 		b->gpu_avg = m ? sum / m : 0;
 		b->gpu_p50 = quantile(v, m, 0.50);
 		b->gpu_p95 = quantile(v, m, 0.95);
 		b->gpu_max = m ? v[m - 1] : 0;
 		b->share = pt->frame_gpu_avg > 0 ? b->gpu_avg / pt->frame_gpu_avg : 0;
 	}
-	free(samples);
 	free(v);
+	if (!ok)
+		fprintf(stderr, "srcprof-bench: %s, %u sources: out of memory for the samples\n",
+			pt->api, pt->sources);
+	return ok;
 }
 
 static void ratio_stats(bench_ratio *r, uint32_t n)
@@ -257,15 +263,16 @@ static double run_block(eng_engine *e, int mode, uint32_t n, uint32_t timed_at, 
 	double c0 = process_cpu_ms();
 	set_mode(e, mode == MODE_GPU ? MODE_CPU : mode);
 	for (uint32_t i = 0; *ok && i < OVH_WASHOUT; i++)
-		*ok = eng_frame(e) == ENG_OK;
+		*ok = !bench_interrupted() && eng_frame(e) == ENG_OK;
 	set_mode(e, mode);
 	uint64_t t0 = srcprof_clock_monotonic_ns();
 	for (uint32_t i = 0; *ok && i < n; i++) {
 		if (i == timed_at)
 			eng_gpu_restart_sampling(e);
 		uint64_t f0 = srcprof_clock_monotonic_ns();
-		*ok = eng_frame(e) == ENG_OK;
-		if (*ok && frames && !pool_push(frames, (double)(srcprof_clock_monotonic_ns() - f0) / 1e6)) {
+		*ok = !bench_interrupted() && eng_frame(e) == ENG_OK;
+		double ms = (double)(srcprof_clock_monotonic_ns() - f0) / 1e6;
+		if (*ok && frames && !pool_push(frames, ms)) {
 			fprintf(stderr, "srcprof-bench: out of memory for frame times\n");
 			*ok = false;
 		}
@@ -305,10 +312,10 @@ static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_p
 	/* Settle: pipelines and caches, the timer's own cost, then a few
 	 * lone timed frames so the sampler knows what one costs. */
 	uint32_t settle = o->warmup / 2 < 4 ? 4 : o->warmup / 2;
-	ok = ok && frames(e, settle, NULL, o, "overhead: settling", sources);
+	ok = ok && frames(e, settle, NULL, o, "overhead: settling");
 	for (int k = 0; ok && k < 3; k++) {
 		eng_gpu_restart_sampling(e);
-		ok = frames(e, 5, NULL, o, "overhead: settling", sources);
+		ok = frames(e, 5, NULL, o, "overhead: settling");
 	}
 	/* Blocks per mode in a pair: --frames frames, and at least
 	 * OVH_MIN_MS of frame time with the profiler off, so that cheap
@@ -355,13 +362,12 @@ static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_p
 				static const char *const what_mode[N_MODES] = {
 					"overhead: profiler off", "overhead: CPU timing",
 					"overhead: CPU+GPU timing", "overhead: no sources"};
-				const char *what = what_mode[mode];
-				progress(o, what, sources, p * (rounds + 1) + r, o->repeat * (rounds + 1));
 				/* The frame statistics pool untimed blocks only in
 				 * composed mode: the timed one stands for 1 in N. */
 				double frames_ms = 0, cpu_ms = 0;
 				double ms = run_block(e, mode, n, timed_at, extra ? NULL : &pools[mode],
 						      &frames_ms, &cpu_ms, &ok);
+				bench_progress_frames(o->progress, what_mode[mode], n + OVH_WASHOUT);
 				if (extra) {
 					timed_block = ms;
 				} else {
@@ -416,6 +422,14 @@ static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_p
 		ratio_stats(&pt->source_work, pt->pairs);
 		ratio_stats(&pt->ratio_cpu_work, pt->pairs);
 		frame_stats(pools[MODE_EMPTY].ms, pools[MODE_EMPTY].n, &pt->empty);
+		/* The "off" frames in run order for compare (frame_stats sorts). */
+		pt->off_ms = malloc((pools[MODE_OFF].n ? pools[MODE_OFF].n : 1) * sizeof *pt->off_ms);
+		if (!pt->off_ms) {
+			fprintf(stderr, "srcprof-bench: out of memory for frame times\n");
+			ok = false;
+		} else {
+			memcpy(pt->off_ms, pools[MODE_OFF].ms, pools[MODE_OFF].n * sizeof *pt->off_ms);
+		}
 		frame_stats(pools[MODE_OFF].ms, pools[MODE_OFF].n, &pt->off);
 		frame_stats(pools[MODE_CPU].ms, pools[MODE_CPU].n, &pt->cpu);
 		frame_stats(pools[MODE_GPU].ms, pools[MODE_GPU].n, &pt->gpu);
@@ -445,7 +459,8 @@ static bool isolate(eng_engine *e, const bench_opts *o, uint32_t sources, bench_
 {
 	ranked *sorted = malloc((pt->n_src ? pt->n_src : 1) * sizeof *sorted);
 	uint32_t idx[BENCH_ISOLATE_TOP];
-	double alone[BENCH_ISOLATE_TOP][BENCH_ISOLATE_ROUNDS], ratio[BENCH_ISOLATE_TOP][BENCH_ISOLATE_ROUNDS];
+	double alone[BENCH_ISOLATE_TOP][BENCH_ISOLATE_MAX_ROUNDS];
+	double ratio[BENCH_ISOLATE_TOP][BENCH_ISOLATE_MAX_ROUNDS];
 	uint32_t measured[BENCH_ISOLATE_TOP] = {0}; /* rounds with a figure, per source */
 	if (!sorted) {
 		fprintf(stderr, "srcprof-bench: out of memory sorting sources\n");
@@ -463,16 +478,16 @@ static bool isolate(eng_engine *e, const bench_opts *o, uint32_t sources, bench_
 		idx[t] = sorted[t].index;
 	free(sorted);
 	bool ok = true;
-	for (uint32_t r = 0; ok && r < BENCH_ISOLATE_ROUNDS; r++) {
+	for (uint32_t r = 0; ok && r < o->isolate_rounds; r++) {
 		source_profiler_reset_video(1, 1); /* a window of 5 frames */
-		ok = frames(e, ISO_FRAMES, NULL, o, "isolating: in frame", sources);
+		ok = frames(e, ISO_FRAMES, NULL, o, "isolating: in frame");
 		for (uint32_t t = 0; ok && t < top; t++) {
 			eng_source *s = eng_source_at(e, idx[t]);
 			profiler_result_t res;
 			uint64_t ns = 0;
-			progress(o, "isolating: alone", sources, r * top + t, BENCH_ISOLATE_ROUNDS * top);
-			ok = source_profiler_fill_result(s, &res) &&
+			ok = !bench_interrupted() && source_profiler_fill_result(s, &res) &&
 			     eng_measure_isolated(e, s, 5, &ns) == ENG_OK;
+			bench_progress_frames(o->progress, "isolating: alone", 1);
 			/* A round where the source took no measurable time
 			 * alone has no ratio: left out, not counted as 0. */
 			if (ok && ns) {
@@ -485,64 +500,17 @@ static bool isolate(eng_engine *e, const bench_opts *o, uint32_t sources, bench_
 	for (uint32_t t = 0; t < top; t++) {
 		if (!measured[t])
 			continue;
-		pt->src[idx[t]].isolated = median_of(alone[t], measured[t]);
-		pt->src[idx[t]].in_over_alone = median_of(ratio[t], measured[t]);
+		bench_source *b = &pt->src[idx[t]];
+		/* The rounds in run order, before median_of sorts them. */
+		memcpy(b->alone_us, alone[t], measured[t] * sizeof *b->alone_us);
+		b->alone_rounds = measured[t];
+		b->isolated = median_of(alone[t], measured[t]);
+		b->in_over_alone = median_of(ratio[t], measured[t]);
 	}
-	if (!ok)
+	if (!ok && !bench_interrupted())
 		fprintf(stderr, "srcprof-bench: %s: --isolate: a frame or an isolated measurement failed\n",
 			pt->api);
 	return ok;
-}
-
-/* The profiler's own CPU cost per source and frame at each point's source
- * count and the scene's views, with nothing else in the frame (replay.h):
- * rounds of the bare loop, CPU timing and CPU+GPU timing, each mode's
- * windows full, the counts taken in turn within a round (as the
- * microbenchmark does), so that a burst of load on this shared machine
- * hits one round of every count rather than every round of one; the
- * medians, the loop subtracted. Runs after every point: no engine may be
- * running. */
-bool bench_replay_points(const bench_opts *o, bench_result *r)
-{
-	static const replay_mode modes[3] = {REPLAY_LOOP, REPLAY_CPU, REPLAY_GPU};
-	static double ns[2 * BENCH_MAX_POINTS][3][BENCH_REPLAY_ROUNDS];
-	uint32_t counts[2 * BENCH_MAX_POINTS], n_counts = 0, at[2 * BENCH_MAX_POINTS];
-	for (uint32_t i = 0; i < r->n_points; i++) {
-		const bench_point *p = &r->points[i];
-		uint32_t n = p->n_src ? p->n_src : p->sources, k = 0;
-		while (k < n_counts && counts[k] != n)
-			k++;
-		if (k == n_counts)
-			counts[n_counts++] = n;
-		at[i] = k;
-	}
-	for (uint32_t round = 0; round < BENCH_REPLAY_ROUNDS; round++) {
-		for (uint32_t k = 0; k < n_counts; k++) {
-			if (!replay_init(counts[k], o->scene->views)) {
-				fprintf(stderr, "srcprof-bench: out of memory replaying the profiler's "
-						"calls for %u sources\n",
-					counts[k]);
-				return false;
-			}
-			for (int m = 0; m < 3; m++) {
-				progress(o, "the profiler's own cost", counts[k],
-					 (round * n_counts + k) * 3 + (uint32_t)m,
-					 3 * n_counts * BENCH_REPLAY_ROUNDS);
-				replay_setup(modes[m], 60, false);
-				ns[k][m][round] = replay_run_for(BENCH_REPLAY_MS);
-			}
-		}
-	}
-	replay_free();
-	for (uint32_t i = 0; i < r->n_points; i++) {
-		double (*v)[BENCH_REPLAY_ROUNDS] = ns[at[i]];
-		double loop = median_of(v[0], BENCH_REPLAY_ROUNDS);
-		r->points[i].prof_cpu_ns = median_of(v[1], BENCH_REPLAY_ROUNDS) - loop;
-		r->points[i].prof_gpu_ns = median_of(v[2], BENCH_REPLAY_ROUNDS) - loop;
-	}
-	if (o->progress)
-		fprintf(stderr, "\r%70s\r", "");
-	return true;
 }
 
 bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, bench_point *pt)
@@ -550,6 +518,8 @@ bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, bench_p
 	memset(pt, 0, sizeof *pt);
 	pt->sources = sources;
 	pt->api = api == ENG_API_GL ? "gl" : "vulkan";
+	busy_sampler busy;
+	busy_start(&busy);
 	/* Every frame GPU-timed (budget 1) for the per-source figures. */
 	eng_engine *e = start(o, api, sources, 1.0, pt);
 	if (!e)
@@ -562,13 +532,14 @@ bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, bench_p
 	snprintf(pt->mode, sizeof pt->mode, "%s", info.gpu_timing);
 	pt->software = info.software;
 
-	ok = frames(e, o->warmup, NULL, o, "warm-up", sources);
+	ok = frames(e, o->warmup, NULL, o, "warm-up");
 	/* A window holding every measured frame (--frames is at most
 	 * 4995: 5 s at the profiler's 1,000 fps at most). */
-	source_profiler_reset_video((uint32_t)ceil(o->frames / 5.0) + 1, 1);
+	uint32_t fps = (uint32_t)ceil(o->frames / 5.0) + 1;
+	source_profiler_reset_video(fps, 1);
 	double *ms = malloc((size_t)o->frames * sizeof *ms);
-	ok = ok && ms && frames(e, o->frames, ms, o, "every frame GPU-timed", sources);
-	if (!ok)
+	ok = ok && ms && frames(e, o->frames, ms, o, "every frame GPU-timed");
+	if (!ok && !bench_interrupted())
 		fprintf(stderr, "srcprof-bench: %s, %u sources: %s\n", pt->api, sources,
 			ms ? "a warm-up or measured frame failed" : "out of memory for frame times");
 	if (ok) {
@@ -577,24 +548,33 @@ bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, bench_p
 		source_profiler_get_stats(&st);
 		pt->frame_gpu_avg = (double)st.gpu_frame_avg_ns / 1e3;
 		pt->timer_overhead = (double)st.gpu_timer_overhead_ns / 1e3;
-		collect_sources(e, pt);
+		ok = collect_sources(e, pt, fps * SOURCE_PROFILER_WINDOW_SECONDS);
 	}
 	free(ms);
 	if (ok && o->isolate)
 		ok = isolate(e, o, sources, pt);
 	stop(e, pt);
 	if (ok && !overhead(api, o, sources, pt)) {
-		fprintf(stderr, "srcprof-bench: %s, %u sources: the overhead runs failed\n", pt->api,
-			sources);
+		if (!bench_interrupted())
+			fprintf(stderr, "srcprof-bench: %s, %u sources: the overhead runs failed\n",
+				pt->api, sources);
 		ok = false;
 	}
-	if (o->progress)
-		fprintf(stderr, "\r%70s\r", "");
+	pt->machine_busy_pct = busy_pct_since_start(&busy);
+	bench_progress_clear(o->progress);
 	return ok;
 }
 
 void bench_point_free(bench_point *pt)
 {
+	for (uint32_t i = 0; pt->src && i < pt->n_src; i++) {
+		free(pt->src[i].tick_ns);
+		free(pt->src[i].render_ns);
+		free(pt->src[i].gpu_ns);
+	}
 	free(pt->src);
+	free(pt->off_ms);
 	pt->src = NULL;
+	pt->off_ms = NULL;
+	pt->n_src = 0;
 }

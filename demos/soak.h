@@ -12,6 +12,8 @@
 #define SOAK_PROG "srcprof-soak"
 #define SOAK_MAX_SOURCES 4096
 #define SOAK_KINDS 6
+/* soak_opts.warmup until parsed: 10% of --frames, at most 10,000. */
+#define SOAK_WARMUP_DEFAULT UINT32_MAX
 extern const char *const soak_kind_names[SOAK_KINDS]; /* mesh particles ... */
 
 typedef struct soak_opts {

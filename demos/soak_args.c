@@ -16,7 +16,7 @@ void soak_opts_init(soak_opts *o)
 	*o = (soak_opts){
 		.api = ENG_API_VULKAN,
 		.frames = 100000,
-		.warmup = 10000,
+		.warmup = SOAK_WARMUP_DEFAULT,
 		.report_every = 10000,
 		.sources = 24,
 		.churn = 2,
@@ -76,7 +76,8 @@ static const opt_def g_opts[] = {
 	{"--frames", NULL, OPT_U32, AT(frames), .min = 1, .max = 1000000000, .arg = "N",
 	 .help = "frames to run (default 100000)"},
 	{"--warmup", NULL, OPT_U32, AT(warmup), .min = 0, .max = 1000000000, .arg = "N",
-	 .help = "frames before the memory baseline (default 10000)"},
+	 .help = "frames before the memory baseline (default 10% of\n"
+		 "--frames, at most 10000)"},
 	{"--report-every", NULL, OPT_U32, AT(report_every), .min = 1, .max = 1000000000, .arg = "N",
 	 .help = "a progress line every N frames (default 10000)"},
 	{"--sources", NULL, OPT_U32, AT(sources), .min = 1, .max = SOAK_MAX_SOURCES, .arg = "N",
@@ -119,6 +120,8 @@ int soak_parse_args(int argc, char **argv, soak_opts *o)
 			o->sources);
 		return -1;
 	}
+	if (o->warmup == SOAK_WARMUP_DEFAULT)
+		o->warmup = o->frames / 10 < 10000 ? o->frames / 10 : 10000;
 	if (o->warmup >= o->frames) {
 		fprintf(stderr, PROG ": --warmup: %u leaves no frames of the %u to measure\n",
 			o->warmup, o->frames);

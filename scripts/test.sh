@@ -36,7 +36,8 @@ while (($#)); do
 	shift
 done
 
-scripts/setup.sh
+# The browser tests' Chromium too (tests/e2e/html.sh).
+scripts/setup.sh scripts/packages-browser.txt
 
 for preset in "${presets[@]}"; do
 	echo "== $preset: configure and build"

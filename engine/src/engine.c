@@ -2,6 +2,7 @@
 #include "engine/engine.h"
 
 #include "engine/log.h"
+#include "engine_internal.h"
 #include "sources/common.h"
 #include "srcprof/clock.h"
 #include "srcprof/perf_block.h"
@@ -34,28 +35,14 @@ struct eng_engine {
 	bool isolating; /* rendering for eng_measure_isolated: no profiler calls */
 	eng_profile profile;
 	bool baseline;      /* frames leave every source out (eng_set_baseline) */
-	bool last_baseline; /* the last frame did */
 	eng_overlay overlay;
 	void (*key_fn)(int key, int mods, void *user);
 	void *key_user;
 	char screenshot_path[1024];
 	bool screenshot_wanted; /* to be requested from the backend this frame */
 	uint32_t overlay_pass;
-	/* GPU timer sampling (see eng_desc.gpu_budget). */
-	uint32_t gpu_timed; /* sources timed in the last frame */
-	uint32_t gpu_every; /* one frame in this many is timed */
-	uint32_t gpu_wait;  /* GPU-enabled frames since the last timed one */
-	uint32_t timed_bits; /* bit i: the frame i + 1 frames back was timed */
-	double timed_sum_ns; /* the last timed frame and the two after it */
-	uint32_t timed_sum_n;
-	double untimed_ns[32]; /* frames with no timed frame in the two before, ring */
-	uint32_t n_untimed, untimed_head;
-	double untimed_ns_median; /* of untimed_ns */
-	double excess_ns[8]; /* recent timed frames' extra cost, ring */
-	uint32_t n_excess, excess_head;
-	double excess_ns_median; /* of excess_ns; 0 until there is one */
+	uint32_t gpu_timed; /* sources whose renders got GPU timers in the last frame */
 	uint64_t failures, failures_logged, last_failure_log;
-	double frame_ns_avg;
 };
 
 /* The overlay is profiled as a source of its own; this is its key. */
@@ -246,6 +233,8 @@ eng_engine *eng_create(const eng_desc *desc, eng_result *result)
 	e->desc.gfx.api = gd.api;
 
 	source_profiler_reset_video(e->desc.fps ? e->desc.fps : 60, 1);
+	source_profiler_set_frames_in_flight(ENG_FRAMES_IN_FLIGHT);
+	eng_set_gpu_budget(e, e->desc.gpu_budget);
 	const sp_gpu_timer_backend *timer = eng_gfx_gpu_timer();
 	source_profiler_set_gpu_backend(timer);
 	source_profiler_enable(!e->desc.no_profile);
@@ -419,12 +408,16 @@ uint32_t eng_gpu_timed_count(const eng_engine *e)
 
 uint32_t eng_gpu_timed_every(const eng_engine *e)
 {
-	return e->gpu_every ? e->gpu_every : 1;
+	(void)e;
+	source_profiler_sampling_t s;
+	source_profiler_get_sampling(&s);
+	return s.timed_every ? s.timed_every : 1;
 }
 
 void eng_gpu_restart_sampling(eng_engine *e)
 {
-	e->gpu_wait = UINT32_MAX - 1; /* the next check times the frame */
+	(void)e;
+	source_profiler_gpu_time_next_frame();
 }
 
 void eng_set_profile(eng_engine *e, eng_profile profile)
@@ -446,125 +439,19 @@ static uint32_t live_sources(const eng_engine *e)
 void eng_set_gpu_budget(eng_engine *e, double budget)
 {
 	e->desc.gpu_budget = budget;
+	/* 0 keeps the profiler's default (1%); 1 or more: every frame. */
+	source_profiler_gpu_set_budget(budget >= 1.0 ? 100.0 : budget * 100.0);
 }
 
-static int cmp_double(const void *a, const void *b)
+/* The profiler's sampler decided at frame_begin which frames GPU-time their
+ * renders (srcprof/source_profiler.h, "GPU sampling"). ENG_PROFILE_CPU keeps
+ * the frame untimed without counting it towards the sampler's N. */
+static void note_gpu_timed(eng_engine *e)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* The median of n <= 32 values. */
-static double median(const double *values, uint32_t n)
-{
-	double v[32];
-	memcpy(v, values, n * sizeof *v);
-	qsort(v, n, sizeof *v, cmp_double);
-	return v[n / 2];
-}
-
-/* Adds v to a ring of `cap` <= 32 values and returns their median. */
-static double ring_median(double *ring, uint32_t cap, uint32_t *head, uint32_t *n, double v)
-{
-	ring[*head] = v;
-	*head = (*head + 1) % cap;
-	if (*n < cap)
-		(*n)++;
-	return median(ring, *n);
-}
-
-/* What a timed frame costs beyond an untimed one, measured: the timed
- * frame and the two after it (its GPU work is waited for a frame later)
- * against three untimed frames (the median of the last 32 untimed frames
- * with no timed frame in the two before them). Called at the start of
- * each frame with the last frame's duration; keeps the median of the last
- * 8 lone timed frames' excess in e->excess_ns_median. */
-static void measure_timed_frames(eng_engine *e, bool last_timed)
-{
-	double d = (double)e->frame_time_ns;
-	uint32_t recent = (e->timed_bits = (e->timed_bits << 1) | (last_timed ? 1u : 0u)) & 7u;
-	if (d <= 0)
-		return;
-	if (!recent) {
-		e->untimed_ns_median =
-			ring_median(e->untimed_ns, 32, &e->untimed_head, &e->n_untimed, d);
-		e->timed_sum_ns = 0;
-		e->timed_sum_n = 0;
-		return;
-	}
-	e->timed_sum_ns += d;
-	e->timed_sum_n++;
-	if (recent != 4u)
-		return;
-	/* Three frames since a timed one, none timed after it: a lone timed
-	 * frame (the sum started right after untimed frames) when n is 3. */
-	if (e->timed_sum_n == 3 && e->untimed_ns_median > 0) {
-		e->excess_ns_median = ring_median(e->excess_ns, 8, &e->excess_head, &e->n_excess,
-						  e->timed_sum_ns - 3.0 * e->untimed_ns_median);
-	}
-	e->timed_sum_ns = 0;
-	e->timed_sum_n = 0;
-}
-
-/* Decides whether this frame's renders get GPU timers. Where a timer costs
- * a flush (software devices), timing every source costs about as much as
- * the frame itself, so one frame in N is timed - all of its sources, which
- * is the regime the calibrated checks validate - and N grows until the
- * timed frames cost about `gpu_budget` of the frame time. What a timed
- * frame costs is measured (measure_timed_frames); until it is, it is
- * estimated from the profiler's empty timers, which see only the GPU side
- * of a flush. Only frames with GPU timing on count towards N. Untimed
- * frames leave the sources without a GPU sample (the profiler keeps their
- * windows clean), so the GPU figures stay those of the last timed frames. */
-static void choose_gpu_timed(eng_engine *e)
-{
-	const sp_gpu_timer_backend *timer = eng_gfx_gpu_timer();
-	double budget = e->desc.gpu_budget > 0 ? e->desc.gpu_budget : 0.01;
-	uint32_t n = e->n_sources;
-	bool timed = true;
-	/* A baseline frame (no sources) says nothing about the scene's frames. */
-	bool measure = !e->last_baseline;
-	e->last_baseline = e->baseline;
-	if (measure)
-		measure_timed_frames(e, e->gpu_timed > 0);
-	if (e->profile != ENG_PROFILE_ALL) {
-		timed = false;
-	} else if (timer && timer->subtract_empty_timer && budget < 1.0 && n) {
-		source_profiler_stats_t st;
-		source_profiler_get_stats(&st);
-		/* Every frame is timed until the profiler has measured what a
-		 * timer costs (a frame or two, the frames in flight): the
-		 * sampling rate is chosen from that cost. */
-		double per_timer = (double)st.gpu_timer_overhead_ns;
-		double cost = per_timer * (double)n * e->n_views;
-		if (per_timer > 0 && e->excess_ns_median > cost)
-			cost = e->excess_ns_median;
-		if (e->frame_time_ns && measure)
-			e->frame_ns_avg = e->frame_ns_avg
-						  ? 0.95 * e->frame_ns_avg + 0.05 * (double)e->frame_time_ns
-						  : (double)e->frame_time_ns;
-		double frame = e->untimed_ns_median > 0 ? e->untimed_ns_median : e->frame_ns_avg;
-		double every = frame > 0 && cost > 0 ? cost / (budget * frame) : 1.0;
-		e->gpu_every = every < 1.0 ? 1 : every > 100000.0 ? 100000 : (uint32_t)every;
-		if (!st.gpu_enabled) {
-			timed = false;
-		} else {
-			timed = ++e->gpu_wait >= e->gpu_every;
-			if (timed)
-				e->gpu_wait = 0;
-		}
-	} else {
-		e->gpu_every = 1;
-	}
-	for (uint32_t i = 0; i < n; i++)
-		e->sources[i]->gpu_timed = timed;
-	e->gpu_timed = timed ? n : 0;
-	/* An untimed frame writes no stamps at all: on a software device the
-	 * frame range's stamps and the passes' settling stamps each flush, and
-	 * reading them back waits for the device; together they made untimed
-	 * frames 30% slower than profiler-off ones (grid of 100). */
-	if (!timed && e->profile != ENG_PROFILE_OFF)
+	if (e->profile == ENG_PROFILE_CPU)
 		source_profiler_gpu_skip_frame();
+	bool timed = e->profile == ENG_PROFILE_ALL && source_profiler_gpu_frame_timed();
+	e->gpu_timed = timed ? live_sources(e) : 0;
 }
 
 void eng_set_overlay(eng_engine *e, const eng_overlay *overlay)
@@ -582,7 +469,7 @@ eng_gpu_scope eng_source_gpu_begin(eng_source *s, const char *pass)
 		return scope;
 	source_profiler_set_pass(source_profiler_pass_id(pass));
 	sp_gpu_timer *timer = NULL;
-	scope.start = source_profiler_source_render_begin(s->gpu_timed ? &timer : NULL);
+	scope.start = source_profiler_source_render_begin(&timer);
 	scope.timer = timer;
 	return scope;
 }
@@ -649,7 +536,7 @@ static void render_view(eng_engine *e, const eng_view *v, bool all, const eng_so
 			continue;
 		}
 		sp_gpu_timer *timer = NULL;
-		uint64_t t = source_profiler_source_render_begin(s->gpu_timed ? &timer : NULL);
+		uint64_t t = source_profiler_source_render_begin(&timer);
 		s->type->render(s, v);
 		source_profiler_source_render_end(s, t, timer);
 	}
@@ -711,7 +598,10 @@ eng_result eng_frame(eng_engine *e)
 		}
 	}
 	update_views(e);
-	choose_gpu_timed(e);
+	if (prof)
+		note_gpu_timed(e);
+	else
+		e->gpu_timed = 0;
 
 	eng_result result = ENG_OK;
 	bool drawing;
@@ -829,8 +719,6 @@ eng_result eng_measure_isolated(eng_engine *e, eng_source *s, uint32_t reps, uin
 }
 
 /* --- screenshots -------------------------------------------------------------------- */
-
-int eng_write_png(const char *path, const uint8_t *rgba, uint32_t w, uint32_t h);
 
 void eng_screenshot_request(eng_engine *e, const char *path)
 {

@@ -1,11 +1,11 @@
 /* The one place that knows there are several backends: picks one at init
  * and forwards every engine/gfx.h call to it. */
 #include "engine/log.h"
+#include "engine_internal.h"
 #include "gfx_backend.h"
 
 #include <stddef.h>
 
-void eng_pin_loaded_libraries(void); /* sanitizer.c */
 
 static const eng_gfx_backend *g_be;
 static uint32_t g_generation;
@@ -23,11 +23,38 @@ uint32_t eng_gfx_faults(void)
 	return g_faults;
 }
 
-uint32_t eng_timer_pool_growth(uint32_t capacity, uint32_t queries)
+/* The backend's GPU timer (srcprof::vulkan, srcprof::gl) seen through the
+ * injected faults: the profiler is given this table, which forwards to the
+ * real one. */
+static sp_gpu_timer_backend g_timer;    /* what the profiler calls */
+static sp_gpu_timer_backend g_timer_to; /* the backend's own */
+
+static uint32_t faulty_reserve(void *user, uint32_t slot, uint32_t queries)
 {
-	if (g_faults & ENG_FAULT_TIMER_POOL_SMALL)
-		queries = 2 + 2 * 4;
-	return capacity >= queries ? 0 : queries + queries / 2;
+	(void)user;
+	uint32_t held = g_timer_to.reserve(g_timer_to.user, slot, queries);
+	uint32_t small = 2 + 2 * 4; /* ENG_FAULT_TIMER_POOL_SMALL: 4 timers */
+	return (g_faults & ENG_FAULT_TIMER_POOL_SMALL) && held > small ? small : held;
+}
+
+static void faulty_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
+{
+	(void)user;
+	g_timer_to.write(g_timer_to.user, slot, query, kind);
+}
+
+static sp_gpu_read faulty_read(void *user, uint32_t slot, uint32_t count, uint64_t *ns)
+{
+	(void)user;
+	if (g_faults & ENG_FAULT_TIMER_UNAVAILABLE)
+		return SP_GPU_READ_NOT_READY;
+	return g_timer_to.read(g_timer_to.user, slot, count, ns);
+}
+
+static int64_t faulty_offset(void *user)
+{
+	(void)user;
+	return g_timer_to.cpu_offset_ns ? g_timer_to.cpu_offset_ns(g_timer_to.user) : 0;
 }
 
 uint32_t eng_gfx_generation(void)
@@ -146,7 +173,17 @@ void eng_gfx_get_info(eng_gfx_info *info)
 
 const sp_gpu_timer_backend *eng_gfx_gpu_timer(void)
 {
-	return g_be ? g_be->gpu_timer() : NULL;
+	const sp_gpu_timer_backend *real = g_be ? g_be->gpu_timer() : NULL;
+	if (!real)
+		return NULL;
+	g_timer_to = *real;
+	g_timer = *real;
+	g_timer.user = NULL;
+	g_timer.reserve = faulty_reserve;
+	g_timer.write = faulty_write;
+	g_timer.read = faulty_read;
+	g_timer.cpu_offset_ns = faulty_offset;
+	return &g_timer;
 }
 
 uint32_t eng_gfx_validation_messages(void)

@@ -48,11 +48,6 @@ const eng_gfx_backend *vk_gfx_backend(void);
 const eng_gfx_backend *gl_gfx_backend(void);
 #endif
 
-/* gfx.c: the size a GPU timer pool holding `capacity` stamps should grow
- * to for `queries` (half as much again, so that it grows rarely), or 0
- * when it holds them already; the small-pool fault applies here. */
-uint32_t eng_timer_pool_growth(uint32_t capacity, uint32_t queries);
-
 /* shader_file.c: reads <dir>/<name>.<variant>.spv ("vk" or "gl"); the
  * caller frees. NULL (logged with the path and reason) when it cannot. */
 uint32_t *eng_shader_load(const char *dir, const char *name, const char *variant, size_t *size);

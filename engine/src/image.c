@@ -1,5 +1,6 @@
 /* PNG output for screenshots (stb_image_write). */
 #include "engine/log.h"
+#include "engine_internal.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -13,8 +14,6 @@
 #pragma GCC diagnostic ignored "-Wunused-but-set-variable"
 #include <stb/stb_image_write.h>
 #pragma GCC diagnostic pop
-
-int eng_write_png(const char *path, const uint8_t *rgba, uint32_t w, uint32_t h);
 
 /* Writes an RGBA8 image, top row first, as an opaque PNG; 1 on success. */
 int eng_write_png(const char *path, const uint8_t *rgba, uint32_t w, uint32_t h)

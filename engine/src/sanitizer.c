@@ -4,9 +4,9 @@
  * ours. Pinning every loaded library keeps them mapped, so reports name
  * the library and tests/lsan.supp can exclude third-party ones by name. */
 #define _GNU_SOURCE
-#include <stddef.h>
+#include "engine_internal.h"
 
-void eng_pin_loaded_libraries(void);
+#include <stddef.h>
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <dlfcn.h>

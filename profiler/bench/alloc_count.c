@@ -3,15 +3,6 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-void *__real_malloc(size_t size);
-void *__real_calloc(size_t n, size_t size);
-void *__real_realloc(void *p, size_t size);
-void __real_free(void *p);
-void *__wrap_malloc(size_t size);
-void *__wrap_calloc(size_t n, size_t size);
-void *__wrap_realloc(void *p, size_t size);
-void __wrap_free(void *p);
-
 static _Atomic uint64_t g_allocs;
 
 uint64_t alloc_count(void)

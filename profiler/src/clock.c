@@ -69,10 +69,10 @@ static void publish(uint64_t base_tsc, uint64_t base_ns, uint64_t mult)
 {
 	uint32_t s = atomic_load_explicit(&sp_clock.seq, memory_order_relaxed);
 	atomic_store_explicit(&sp_clock.seq, s + 1, memory_order_relaxed);
-	SP_FENCE(memory_order_release);
-	atomic_store_explicit(&sp_clock.base_tsc, base_tsc, memory_order_relaxed);
-	atomic_store_explicit(&sp_clock.base_ns, base_ns, memory_order_relaxed);
-	atomic_store_explicit(&sp_clock.mult, mult, memory_order_relaxed);
+	/* Release: a reader that sees one of these sees the odd seq. */
+	atomic_store_explicit(&sp_clock.base_tsc, base_tsc, memory_order_release);
+	atomic_store_explicit(&sp_clock.base_ns, base_ns, memory_order_release);
+	atomic_store_explicit(&sp_clock.mult, mult, memory_order_release);
 	atomic_store_explicit(&sp_clock.seq, s + 2, memory_order_release);
 }
 #endif

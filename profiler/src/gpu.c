@@ -15,18 +15,28 @@
 _Atomic uint32_t sp_gpu_capacity_pub;
 static _Atomic(const char *) g_mode = "none";
 static _Atomic uint32_t g_overhead[SOURCE_PROFILER_MAX_PASSES];
+static _Atomic uint64_t g_range_avg, g_range_max;
+
+/* empty_done is a bit per pass. */
+_Static_assert(SOURCE_PROFILER_MAX_PASSES <= 64, "a pass bit must fit in empty_done");
 
 static struct {
 	bool has_backend;
+	/* Empty timers are measured where the backend wants them subtracted,
+	 * and where timers are costly (the sampler estimates a timed frame's
+	 * cost from them). */
+	bool measure_empty;
 	sp_gpu_timer_backend b;
 	uint32_t backend_gen;
-	sp_gpu_slot slots[SP_FBS];
+	sp_gpu_slot slots[SP_MAX_FIF];
 	uint32_t want; /* timers per frame to hold */
 	uint64_t *ns;  /* read-back buffer */
 	uint32_t ns_cap;
 	/* The frame ranges of the last window of kept GPU frames. */
 	uint32_t range_ns[SOURCE_PROFILER_MAX_FPS * SOURCE_PROFILER_WINDOW_SECONDS];
 	uint32_t range_head, range_count;
+	uint64_t range_sum;
+	uint32_t range_max, range_max_n;
 	/* Empty timers of the last frames, per pass, when the backend asks
 	 * for them; a bit per pass that has one in the frame being recorded. */
 	uint32_t empty_ns[SOURCE_PROFILER_MAX_PASSES][16];
@@ -38,12 +48,13 @@ static struct {
 	uint64_t suppressed;
 } gg;
 
-enum reason { R_NONE, R_BACKEND, R_ORDER, R_RANGE, R_UNAVAILABLE, R_OVERFLOW };
+enum reason { R_NONE, R_BACKEND, R_ORDER, R_RANGE, R_LONG, R_UNAVAILABLE, R_OVERFLOW };
 
 static const char *const reason_text[] = {
 	"", "reported by the device", "a timer ends before it begins",
-	"a timer lies outside its frame", "results not available at collect",
-	"more renders than GPU timers"};
+	"a timer lies outside its frame",
+	"a timer lasts over 4.29 s: the GPU waited on the CPU inside it, or stamps of another clock",
+	"results not available at collect", "more renders than GPU timers"};
 
 const char *sp_gpu_mode(void)
 {
@@ -55,6 +66,13 @@ bool sp_gpu_has_backend(void)
 	return gg.has_backend;
 }
 
+bool sp_gpu_costly(void)
+{
+	return gg.has_backend && gg.b.costly;
+}
+
+
+
 int64_t sp_gpu_cpu_offset(void)
 {
 	return gg.has_backend && gg.b.cpu_offset_ns ? gg.b.cpu_offset_ns(gg.b.user) : 0;
@@ -63,7 +81,7 @@ int64_t sp_gpu_cpu_offset(void)
 static void publish_capacity(void)
 {
 	uint32_t cap = UINT32_MAX;
-	for (unsigned i = 0; i < SP_FBS; i++)
+	for (unsigned i = 0; i < sp_fif; i++)
 		if (gg.slots[i].capacity < cap)
 			cap = gg.slots[i].capacity;
 	atomic_store(&sp_gpu_capacity_pub, cap == UINT32_MAX ? 0 : cap);
@@ -76,8 +94,9 @@ void source_profiler_set_gpu_backend(const sp_gpu_timer_backend *backend)
 		gg.b = *backend;
 	else
 		memset(&gg.b, 0, sizeof gg.b);
+	gg.measure_empty = gg.b.subtract_empty_timer || gg.b.costly;
 	gg.backend_gen++;
-	for (unsigned i = 0; i < SP_FBS; i++) {
+	for (unsigned i = 0; i < SP_MAX_FIF; i++) {
 		gg.slots[i].on = false;
 		gg.slots[i].capacity = 0;
 	}
@@ -89,8 +108,8 @@ void source_profiler_set_gpu_backend(const sp_gpu_timer_backend *backend)
 
 void source_profiler_force_gpu_disjoint(void)
 {
-	uint32_t frame = sp_current_frame();
-	sp_gpu_slot *s = &gg.slots[frame % SP_FBS];
+	uint64_t frame = sp_current_frame();
+	sp_gpu_slot *s = &gg.slots[sp_current_slot()];
 	if (s->frame == frame && s->on && !s->closed)
 		s->forced = true;
 	else
@@ -136,7 +155,29 @@ static bool reserve(unsigned slot, uint32_t want)
 	return timers > 0;
 }
 
-void sp_gpu_frame_begin(unsigned slot, uint32_t frame, bool gpu_on, uint32_t sources)
+/* Timers the slot should hold: two renders per source is the common case
+ * (main + preview), more once a frame has needed more. */
+static uint32_t wanted(uint32_t sources)
+{
+	uint32_t want = 2u * sources + 16u;
+	return gg.want > want ? gg.want : want;
+}
+
+static bool ensure_capacity(unsigned slot, uint32_t want)
+{
+	sp_gpu_slot *s = &gg.slots[slot];
+	if (s->capacity >= want && s->backend_gen == gg.backend_gen)
+		return true;
+	return reserve(slot, want);
+}
+
+void sp_gpu_prepare(unsigned slot, uint32_t sources)
+{
+	if (gg.has_backend)
+		ensure_capacity(slot, wanted(sources));
+}
+
+void sp_gpu_frame_begin(unsigned slot, uint64_t frame, bool gpu_on, uint32_t sources)
 {
 	sp_gpu_slot *s = &gg.slots[slot];
 	s->frame = frame;
@@ -146,22 +187,11 @@ void sp_gpu_frame_begin(unsigned slot, uint32_t frame, bool gpu_on, uint32_t sou
 	s->used = s->open = s->denied = 0;
 	if (!gpu_on || !gg.has_backend)
 		return;
-	/* Two renders per source is the common case (main + preview). */
-	uint32_t want = 2u * sources + 16u;
-	if (gg.want > want)
-		want = gg.want;
-	if ((s->capacity < want || s->backend_gen != gg.backend_gen) && !reserve(slot, want))
+	if (!ensure_capacity(slot, wanted(sources)))
 		return;
 	s->on = true;
 	gg.empty_done = 0;
 	gg.b.write(gg.b.user, slot, 0, SP_GPU_STAMP_FRAME_BEGIN);
-}
-
-uint64_t sp_gpu_overhead(uint32_t pass)
-{
-	return pass < SOURCE_PROFILER_MAX_PASSES
-		       ? atomic_load_explicit(&g_overhead[pass], memory_order_relaxed)
-		       : 0;
 }
 
 uint64_t sp_gpu_overhead_mean(void)
@@ -210,7 +240,7 @@ static void record_empty(uint32_t pass, uint64_t ns)
 static void begin_empty(sp_gpu_slot *s, unsigned slot, uint32_t pass)
 {
 	gg.empty_due[pass] = gg.empty_count[pass] >= 4 ? 3 : 0;
-	s->timers[s->used] = (sp_gpu_timer){.next = SP_NO_ENTRY, .pass = pass,
+	s->timers[s->used] = (sp_gpu_timer){.next = SP_NO_ENTRY, .pass = (uint8_t)pass,
 					    .state = SP_TIMER_EMPTY};
 	gg.b.write(gg.b.user, slot, 2u + 2u * s->used, SP_GPU_STAMP_TIMER_BEGIN);
 	gg.b.write(gg.b.user, slot, 3u + 2u * s->used, SP_GPU_STAMP_TIMER_END);
@@ -222,7 +252,8 @@ sp_gpu_timer *sp_gpu_timer_begin(unsigned slot, uint32_t pass)
 	sp_gpu_slot *s = &gg.slots[slot];
 	if (!s->on || s->closed)
 		return NULL;
-	if (gg.b.subtract_empty_timer && pass < 64 && !(gg.empty_done & (1ull << pass))) {
+	/* The pass bit first: set after a pass's first timer of the frame. */
+	if (SP_UNLIKELY(!(gg.empty_done & (1ull << pass))) && gg.measure_empty) {
 		gg.empty_done |= 1ull << pass; /* considered once per frame */
 		if (gg.empty_due[pass])
 			gg.empty_due[pass]--;
@@ -242,18 +273,18 @@ sp_gpu_timer *sp_gpu_timer_begin(unsigned slot, uint32_t pass)
 	return t;
 }
 
-bool sp_gpu_timer_end(unsigned slot, sp_gpu_timer *t)
+uint32_t sp_gpu_timer_end(unsigned slot, sp_gpu_timer *t)
 {
 	sp_gpu_slot *s = &gg.slots[slot];
 	uintptr_t p = (uintptr_t)t, lo = (uintptr_t)s->timers;
 	if (!s->on || p < lo || p >= lo + s->used * sizeof *t || (p - lo) % sizeof *t ||
 	    t->state != SP_TIMER_BEGUN)
-		return false;
+		return SP_NO_ENTRY;
 	uint32_t i = (uint32_t)((p - lo) / sizeof *t);
 	gg.b.write(gg.b.user, slot, 3u + 2u * i, SP_GPU_STAMP_TIMER_END);
 	t->state = SP_TIMER_ENDED;
 	s->open--;
-	return true;
+	return i;
 }
 
 void sp_gpu_frame_end(unsigned slot)
@@ -284,6 +315,10 @@ static enum reason check(const sp_gpu_slot *s, const uint64_t *ns)
 			return R_ORDER;
 		if (b < fb || e > fe)
 			r = R_RANGE;
+		/* No render costs that much: 32-bit ns would saturate and a
+		 * maximum of 4,294.967 ms would stand for a minute. */
+		else if (e - b > UINT32_MAX && r == R_NONE)
+			r = R_LONG;
 	}
 	return r;
 }
@@ -309,29 +344,45 @@ static void drop(enum reason r, _Atomic uint64_t *counter)
 	gg.suppressed = 0;
 }
 
-static _Atomic uint64_t g_range_avg, g_range_max;
-
 /* Keeps the frame's GPU range in a window as long as the sources' and
- * publishes its average and maximum (collect time only, so the cost is a
- * few adds; the maximum is rescanned when it leaves). */
+ * publishes its average and maximum: a running sum, and the maximum with
+ * the number of ranges equal to it, so that the ring is rescanned only when
+ * the last copy of the maximum leaves it (as the sources' windows do). */
 static void record_range(uint64_t ns)
 {
 	uint32_t cap = sp_capacity;
 	uint32_t v = ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
 	if (gg.range_head >= cap)
 		gg.range_head = 0;
+	bool full = gg.range_count >= cap;
+	uint32_t old = full ? gg.range_ns[gg.range_head] : 0;
 	gg.range_ns[gg.range_head] = v;
 	gg.range_head = gg.range_head + 1 == cap ? 0 : gg.range_head + 1;
-	if (gg.range_count < cap)
+	if (!full)
 		gg.range_count++;
-	uint64_t sum = 0;
-	uint32_t max = 0;
-	for (uint32_t i = 0; i < gg.range_count; i++) {
-		sum += gg.range_ns[i];
-		max = gg.range_ns[i] > max ? gg.range_ns[i] : max;
+	gg.range_sum = gg.range_sum - old + v;
+	bool rescan = false;
+	if (v > gg.range_max) {
+		gg.range_max = v;
+		gg.range_max_n = 1;
+	} else {
+		if (v == gg.range_max)
+			gg.range_max_n++;
+		rescan = full && old == gg.range_max && --gg.range_max_n == 0;
 	}
-	atomic_store_explicit(&g_range_avg, sum / gg.range_count, memory_order_relaxed);
-	atomic_store_explicit(&g_range_max, max, memory_order_relaxed);
+	if (rescan) {
+		gg.range_max = gg.range_max_n = 0;
+		for (uint32_t i = 0; i < gg.range_count; i++) {
+			if (gg.range_ns[i] > gg.range_max) {
+				gg.range_max = gg.range_ns[i];
+				gg.range_max_n = 1;
+			} else if (gg.range_ns[i] == gg.range_max) {
+				gg.range_max_n++;
+			}
+		}
+	}
+	atomic_store_explicit(&g_range_avg, gg.range_sum / gg.range_count, memory_order_relaxed);
+	atomic_store_explicit(&g_range_max, gg.range_max, memory_order_relaxed);
 }
 
 void sp_gpu_frame_range(uint64_t *avg, uint64_t *max)
@@ -340,7 +391,7 @@ void sp_gpu_frame_range(uint64_t *avg, uint64_t *max)
 	*max = atomic_load_explicit(&g_range_max, memory_order_relaxed);
 }
 
-bool sp_gpu_collect(unsigned slot, uint32_t frame)
+bool sp_gpu_collect(unsigned slot, uint64_t frame)
 {
 	sp_gpu_slot *s = &gg.slots[slot];
 	if (s->frame != frame || !s->on)
@@ -384,6 +435,7 @@ bool sp_gpu_collect(unsigned slot, uint32_t frame)
 		drop(r, &sp_count.disjoint_order);
 		return false;
 	case R_RANGE:
+	case R_LONG:
 		drop(r, &sp_count.disjoint_range);
 		return false;
 	case R_UNAVAILABLE:
@@ -413,17 +465,19 @@ const uint64_t *sp_gpu_stamps(void)
 	return gg.ns;
 }
 
-uint32_t sp_gpu_timer_index(unsigned slot, const sp_gpu_timer *t)
+const _Atomic uint32_t *sp_gpu_overheads(void)
 {
-	return (uint32_t)(t - gg.slots[slot].timers);
+	return gg.b.subtract_empty_timer ? g_overhead : NULL;
 }
 
 void sp_gpu_reset_slots(void)
 {
-	for (unsigned i = 0; i < SP_FBS; i++)
+	for (unsigned i = 0; i < SP_MAX_FIF; i++)
 		gg.slots[i].on = false;
 	gg.force_pending = false;
 	gg.range_head = gg.range_count = 0;
+	gg.range_sum = 0;
+	gg.range_max = gg.range_max_n = 0;
 	memset(gg.empty_head, 0, sizeof gg.empty_head);
 	memset(gg.empty_due, 0, sizeof gg.empty_due);
 	memset(gg.empty_count, 0, sizeof gg.empty_count);
@@ -435,7 +489,7 @@ void sp_gpu_reset_slots(void)
 
 void sp_gpu_shutdown(void)
 {
-	for (unsigned i = 0; i < SP_FBS; i++) {
+	for (unsigned i = 0; i < SP_MAX_FIF; i++) {
 		sp_free(gg.slots[i].timers, gg.slots[i].timers_cap * sizeof(sp_gpu_timer));
 		gg.slots[i] = (sp_gpu_slot){0};
 	}

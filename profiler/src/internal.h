@@ -11,21 +11,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SP_FBS SOURCE_PROFILER_FRAME_BUFFER_SIZE
+/* Per-frame state is kept for the most frames in flight; sp_fif of them
+ * are in use (source_profiler_set_frames_in_flight). */
+#define SP_MAX_FIF SOURCE_PROFILER_MAX_FRAMES_IN_FLIGHT
+extern uint32_t sp_fif; /* graphics thread */
 
-/* Relaxed access to atomics that one thread writes and others only read
- * under a seqlock or RCU: plain moves on x86, and no data race for TSan. */
-#define LD(x) atomic_load_explicit(&(x), memory_order_relaxed)
-#define ST(x, v) atomic_store_explicit(&(x), (v), memory_order_relaxed)
-
-/* Seqlock fences. TSan cannot model fences (GCC rejects them under
- * -fsanitize=thread); every field they order is atomic, so TSan has no race
- * to report without them, and x86 orders these loads and stores anyway. */
-#if defined(__SANITIZE_THREAD__)
-#define SP_FENCE(order) atomic_signal_fence(order)
-#else
-#define SP_FENCE(order) atomic_thread_fence(order)
-#endif
+/* Atomics. SP_LOAD / SP_STORE are relaxed: a field's owner, or a counter
+ * read on its own. The fields an entry publishes under its seqlock (and the
+ * clock's calibration) are stored with SP_PUBLISH (release) and read with
+ * SP_READ (acquire): a reader that sees any value of a write then sees the
+ * odd sequence number stored before it, so a torn copy is always caught -
+ * under the C11 model, on ARM as on x86, and as TSan models it, without
+ * fences (on x86 both are plain moves). */
+#define SP_LOAD(x) atomic_load_explicit(&(x), memory_order_relaxed)
+#define SP_STORE(x, v) atomic_store_explicit(&(x), (v), memory_order_relaxed)
+#define SP_PUBLISH(x, v) atomic_store_explicit(&(x), (v), memory_order_release)
+#define SP_READ(x) atomic_load_explicit(&(x), memory_order_acquire)
 
 #if defined(__GNUC__)
 #define SP_LIKELY(x) __builtin_expect(!!(x), 1)
@@ -64,26 +65,36 @@ static inline uint64_t sp_tsc_to_ns(uint64_t tsc, uint64_t base_tsc, uint64_t ba
 #define SP_HAVE_TSC 0
 #endif
 
+#if SP_HAVE_TSC
+/* A TSC value on the profiler clock's time line: a seqlock read of the
+ * calibration and a multiply. */
+static inline uint64_t sp_tsc_time(uint64_t tsc)
+{
+	uint64_t base_tsc, base_ns, mult;
+	uint32_t s1;
+	do {
+		s1 = atomic_load_explicit(&sp_clock.seq, memory_order_acquire);
+		base_tsc = atomic_load_explicit(&sp_clock.base_tsc, memory_order_acquire);
+		base_ns = atomic_load_explicit(&sp_clock.base_ns, memory_order_acquire);
+		mult = atomic_load_explicit(&sp_clock.mult, memory_order_acquire);
+	} while ((s1 & 1u) || s1 != atomic_load_explicit(&sp_clock.seq, memory_order_relaxed));
+	return sp_tsc_to_ns(tsc, base_tsc, base_ns, mult);
+}
+#endif
+
 /* srcprof_clock_ns, inlined: one rdtsc and a seqlock read. */
 static inline uint64_t sp_now(void)
 {
 #if SP_HAVE_TSC
-	if (SP_LIKELY(atomic_load_explicit(&sp_clock.kind, memory_order_relaxed) == SP_CLOCK_TSC)) {
-		uint64_t base_tsc, base_ns, mult;
-		uint32_t s1;
-		do {
-			s1 = atomic_load_explicit(&sp_clock.seq, memory_order_acquire);
-			base_tsc = atomic_load_explicit(&sp_clock.base_tsc, memory_order_relaxed);
-			base_ns = atomic_load_explicit(&sp_clock.base_ns, memory_order_relaxed);
-			mult = atomic_load_explicit(&sp_clock.mult, memory_order_relaxed);
-			SP_FENCE(memory_order_acquire);
-		} while ((s1 & 1u) ||
-			 s1 != atomic_load_explicit(&sp_clock.seq, memory_order_relaxed));
-		return sp_tsc_to_ns(__rdtsc(), base_tsc, base_ns, mult);
-	}
+	if (SP_LIKELY(atomic_load_explicit(&sp_clock.kind, memory_order_relaxed) == SP_CLOCK_TSC))
+		return sp_tsc_time(__rdtsc());
 #endif
 	return srcprof_clock_ns();
 }
+
+/* source_profiler.c: a tick or render stamp (what tick_start and
+ * render_begin return) as a time on the profiler clock. Graphics thread. */
+uint64_t sp_stamp_time(uint64_t stamp);
 
 /* --- util.c: counted allocation and logging ----------------------------- */
 
@@ -91,7 +102,7 @@ void *sp_alloc(size_t size);  /* zeroed; NULL on failure (logged) */
 void sp_alloc_account(size_t size, int sign);      /* counts memory from elsewhere */
 
 /* arena.c: huge-page backed blocks for entries and rings (graphics thread;
- * 64-byte aligned, zeroed). */
+ * 16-byte aligned, zeroed). */
 void *sp_arena_alloc(size_t size);
 void sp_arena_free(void *p, size_t size);
 void sp_arena_reset(void); /* every block must be dead */
@@ -102,21 +113,26 @@ uint64_t sp_alloc_count(void);
 size_t sp_alloc_bytes(void);
 
 void sp_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void sp_log_reset(void);
 
 /* --- rcu.c: grace periods for memory other threads may be reading -------- */
 
 /* Readers bracket every access to entries, tables and names. */
 unsigned sp_rcu_enter(void);
 void sp_rcu_exit(unsigned idx);
-/* Waits until every reader that entered before the call has left. */
+/* Waits until every reader that entered before the call has left, of
+ * either parity (not on the frame path: sp_retire_flush never waits). */
 void sp_rcu_synchronize(void);
 
-/* Frees `p` (of `size` bytes; size 0 for strings) after a grace period:
- * at the next sp_retire_flush. Any thread. */
+/* Frees `p` (of `size` bytes; size 0 for strings) once no reader can hold
+ * it. Any thread. */
 void sp_retire(void *p, size_t size);
-/* Graphics thread: waits a grace period if anything is retired and frees it. */
+/* Graphics thread, each frame_begin: frees what readers have let go of and
+ * starts a grace period for what was retired since; never waits. */
 void sp_retire_flush(void);
+/* Graphics thread, with no reader wanted (disable, reset, shutdown): waits
+ * for readers and frees everything retired so far. */
+void sp_retire_drain(void);
+uint64_t sp_retire_deferred(void); /* flushes that found readers inside (counted) */
 
 /* --- table.c: pointer -> entry index, one writer, lock-free readers ------ */
 
@@ -135,26 +151,26 @@ typedef struct sp_pass_stats { /* published per pass */
 	_Atomic uint64_t cpu_sum, gpu_sum;
 } sp_pass_stats;
 
-typedef struct sp_pass_acc { /* graphics thread: a pass's per-frame sums */
+typedef struct sp_pass_acc { /* graphics thread: a pass's per-frame CPU sums */
 	uint32_t pass;
-	uint32_t cpu_ns[SP_FBS];
-	uint32_t gpu_ns[SP_FBS];
+	uint32_t cpu_ns[SP_MAX_FIF];
 } sp_pass_acc;
 
-typedef struct sp_pass_max_n { /* records equal to a pass column's maximum */
+typedef struct sp_pass_max_at { /* where the newest copy of a pass column's maximum is */
 	uint32_t cpu, gpu;
-} sp_pass_max_n;
+} sp_pass_max_at;
 
 typedef struct sp_frame_acc { /* graphics thread: one frame of one source */
-	uint32_t frame;
+	uint32_t frame; /* low bits of the frame number; `collected` guards a wrap */
 	uint32_t tick_ns;
 	uint32_t render_first_ns;
 	uint32_t gpu_first_ns;
 	uint32_t first_timer; /* chain of this frame's GPU timers, via next */
-	uint16_t renders;
+	/* Whole bytes, not bit fields: the render path sets them with one store. */
+	uint8_t rendered;     /* at least once this frame */
 	uint8_t has_async_ts;
-	uint8_t collected : 1;   /* pass sums were pushed and zeroed */
-	uint8_t gpu_missing : 1; /* a render of a GPU-timed frame had no timer */
+	uint8_t collected;    /* pass sums were pushed and zeroed */
+	uint8_t gpu_missing;  /* a render of a GPU-timed frame had no timer */
 } sp_frame_acc;
 
 /* Time between async frames, as a window of deltas (0 = skipped pair). */
@@ -171,6 +187,7 @@ typedef struct sp_delta_window {
 typedef struct sp_async {
 	sp_delta_window input, rendered;
 	uint32_t capacity; /* deltas per window: window capacity - 1 */
+	uint64_t rendered_ts[SP_MAX_FIF]; /* the frame each slot's frame drew */
 } sp_async;
 
 #define SP_INLINE_PASSES 2
@@ -181,15 +198,16 @@ typedef struct sp_entry {
 	_Atomic uintptr_t key;     /* 0 when free; written under seq */
 	sp_pass_acc *passes;       /* inline_passes, or the heap past 2 */
 	_Atomic uint32_t n_passes; /* written under seq */
-	uint32_t gen;
-	uint32_t next_tick, next_render; /* lookup hints: who came next last frame */
-	uint32_t last_pass;              /* local index of the pass rendered last */
+	/* Lookup hints: the entries ticked and rendered after this one last
+	 * frame (entries stay put while the profiler is on; a hint is only
+	 * used after its key matched). */
+	struct sp_entry *next_tick, *next_render;
 	uint32_t pass_cap;
-	sp_frame_acc acc[SP_FBS];
+	sp_frame_acc acc[SP_MAX_FIF];
 	sp_pass_acc inline_passes[SP_INLINE_PASSES];
 
 	/* Published: written by the graphics thread under `seq`. */
-	_Atomic uint32_t seq __attribute__((aligned(64)));
+	_Atomic uint32_t seq __attribute__((aligned(32)));
 	_Atomic uint32_t cpu_count, gpu_count;
 	_Atomic uint32_t tick_max, render_max, gpu_max;
 	_Atomic uint64_t tick_sum, render_sum, render_total_sum, gpu_sum, gpu_total_sum;
@@ -200,25 +218,43 @@ typedef struct sp_entry {
 	_Atomic uint32_t async_lock;
 
 	/* Graphics thread, collect only. */
-	uint32_t tick_max_n, render_max_n, gpu_max_n;
+	uint32_t tick_max_at, render_max_at, gpu_max_at;
 	uint32_t cpu_head, gpu_head;
 	uint32_t trace_gen;
 	uint32_t *rings; /* cpu records then gpu records, one allocation */
-	sp_pass_max_n *pass_max_n; /* inline_max_n, or the heap past 2 */
+	sp_pass_max_at *pass_max_at; /* inline_max_at, or the heap past 2 */
 	const char *trace_name;
-	uint64_t async_ts[SP_FBS];
-	sp_pass_max_n inline_max_n[SP_INLINE_PASSES];
+	sp_pass_max_at inline_max_at[SP_INLINE_PASSES];
 	sp_pass_stats inline_stats[SP_INLINE_PASSES];
-} __attribute__((aligned(64))) sp_entry;
+} __attribute__((aligned(32))) sp_entry;
 
 /* Column layout of the records: cpu = tick, first render, one per pass;
  * gpu = first render, one per pass. */
 #define SP_CPU_FIXED 2
 #define SP_GPU_FIXED 1
 
+/* Published pass statistics past the two inline ones live in a block that
+ * says how many it holds: a reader that pairs the count of one write with
+ * the array of another (the entry reused meanwhile) never reads past it. */
+typedef struct sp_pass_block {
+	_Atomic uint32_t cap;
+	sp_pass_stats s[];
+} sp_pass_block;
+sp_pass_stats *sp_pass_block_new(uint32_t cap); /* zeroed; NULL on failure */
+/* Frees the block of `s` (at once, or after readers with `retire`). */
+void sp_pass_block_free(sp_pass_stats *s, bool retire);
+/* How many stats `s` (e's published array) holds. Readers, inside RCU. */
+uint32_t sp_pass_stats_cap(const sp_entry *e, const sp_pass_stats *s);
+
 size_t sp_rings_bytes(uint32_t capacity, uint32_t passes);
 void sp_window_push_cpu(sp_entry *e, uint32_t capacity, unsigned slot);
-void sp_window_push_gpu(sp_entry *e, uint32_t capacity, unsigned slot);
+/* pass_ns: the frame's GPU sum per pass column. */
+void sp_window_push_gpu(sp_entry *e, uint32_t capacity, unsigned slot, const uint32_t *pass_ns);
+/* The rings of an entry's first collected frame, for the passes it has
+ * then: sized once for what the source renders in (allocating them at its
+ * first tick and regrowing per pass left a block per pass count behind,
+ * 18.8 KB resident per source instead of 8.9). False when out of memory. */
+bool sp_window_rings(sp_entry *e, uint32_t capacity);
 /* Regrows rings and published pass stats for one more pass; false when
  * memory ran out (the render then goes to the last pass). */
 bool sp_window_add_pass(sp_entry *e, uint32_t capacity, uint32_t pass);
@@ -290,18 +326,20 @@ void sp_meta_clear(void);               /* lock held */
 
 /* --- gpu.c: GPU timer pools per frame slot ------------------------------- */
 
-struct sp_gpu_timer {
-	uint32_t next;       /* next timer of the same source this frame */
-	uint32_t pass;       /* global pass id */
-	uint16_t pass_local; /* column in the owner's records */
-	uint8_t first;       /* the owner's first render of the frame */
+struct sp_gpu_timer { /* 8 bytes: a pool holds ~4 a source */
+	uint32_t next;      /* next timer of the same source this frame */
+	uint8_t pass;       /* global pass id (< SOURCE_PROFILER_MAX_PASSES) */
+	uint8_t pass_local; /* column in the owner's records (< MAX_SOURCE_PASSES) */
+	uint8_t first;      /* the owner's first render of the frame */
 	uint8_t state;
 };
+_Static_assert(SOURCE_PROFILER_MAX_PASSES <= 256 && SOURCE_PROFILER_MAX_SOURCE_PASSES <= 256,
+	       "pass ids fit a timer's bytes");
 
 enum { SP_TIMER_BEGUN = 1, SP_TIMER_ENDED, SP_TIMER_ORPHAN, SP_TIMER_EMPTY };
 
 typedef struct sp_gpu_slot {
-	uint32_t frame;    /* frame recorded into this slot */
+	uint64_t frame;    /* frame recorded into this slot */
 	bool on;           /* GPU timing was on for that frame */
 	bool closed;       /* render_end wrote the range end */
 	bool overflow;     /* a render found the pool full */
@@ -315,30 +353,39 @@ typedef struct sp_gpu_slot {
 	uint32_t timers_cap;
 } sp_gpu_slot;
 
-/* Graphics thread: opens slot `slot` for frame `frame` if GPU timing is on. */
-void sp_gpu_frame_begin(unsigned slot, uint32_t frame, bool gpu_on, uint32_t sources);
+/* Graphics thread, at frame_begin of a GPU-timed frame: makes the slot's
+ * pool hold the timers the frame is likely to need (the backend creates
+ * query objects here, before the renderer records commands). */
+void sp_gpu_prepare(unsigned slot, uint32_t sources);
+/* Graphics thread, at render_begin: opens slot `slot` for frame `frame` if
+ * GPU timing is on. */
+void sp_gpu_frame_begin(unsigned slot, uint64_t frame, bool gpu_on, uint32_t sources);
 void sp_gpu_frame_end(unsigned slot);
 sp_gpu_timer *sp_gpu_timer_begin(unsigned slot, uint32_t pass);
-/* Ends `t` if it is a live timer of `slot`; returns false for a bad pointer. */
-bool sp_gpu_timer_end(unsigned slot, sp_gpu_timer *t);
+/* Ends `t` if it is a live timer of `slot` and returns its index; returns
+ * SP_NO_ENTRY for a bad pointer. */
+uint32_t sp_gpu_timer_end(unsigned slot, sp_gpu_timer *t);
 /* Reads slot's results for frame `frame` and checks them; false when the
  * frame has no GPU samples (off, or dropped as disjoint). Then the stamps
  * of timer i are sp_gpu_stamps()[2 + 2i] and [3 + 2i]. */
-bool sp_gpu_collect(unsigned slot, uint32_t frame);
+bool sp_gpu_collect(unsigned slot, uint64_t frame);
 const sp_gpu_timer *sp_gpu_timers(unsigned slot);
 const uint64_t *sp_gpu_stamps(void);
-uint32_t sp_gpu_timer_index(unsigned slot, const sp_gpu_timer *t);
+/* Per pass, ns subtracted from every GPU timer (its empty timers' median),
+ * or NULL when the backend does not ask for it. */
+const _Atomic uint32_t *sp_gpu_overheads(void);
 void sp_gpu_reset_slots(void);
 void sp_gpu_shutdown(void);
 bool sp_gpu_has_backend(void);
+bool sp_gpu_costly(void); /* the backend's timers are costly: sample, measure empty timers */
 int64_t sp_gpu_cpu_offset(void);
 void sp_gpu_frame_range(uint64_t *avg, uint64_t *max); /* any thread */
-/* ns subtracted from every GPU timer of `pass` (its empty timers' median),
- * and the mean over passes. */
-uint64_t sp_gpu_overhead(uint32_t pass);
+/* The mean over passes of what an empty timer costs. */
 uint64_t sp_gpu_overhead_mean(void);
 extern _Atomic uint32_t sp_gpu_capacity_pub;
-uint32_t sp_current_frame(void); /* graphics thread */
+uint64_t sp_current_frame(void); /* graphics thread */
+void sp_test_set_frame(uint64_t frame); /* white-box tests: jump the frame counter */
+unsigned sp_current_slot(void);   /* graphics thread */
 
 /* --- source_profiler.c: state shared by the profiler's files ------------- */
 
@@ -360,6 +407,20 @@ static inline void sp_count_add(_Atomic uint64_t *c, uint64_t n)
 extern uint32_t sp_capacity;
 extern uint64_t sp_saturated_local;
 
+/* --- sampler.c: which frames are GPU-timed (source_profiler_gpu_set_budget) - */
+
+/* frame_begin: whether this frame is to be GPU-timed, given that GPU timing
+ * is on and a backend installed (`gpu`), and the clock now. */
+bool sp_sampler_frame_begin(bool gpu, uint64_t now);
+/* render_begin: the frame's GPU timing is final (`timed`, false after a
+ * skip), `renders` asked for a timer in the frame before. */
+void sp_sampler_commit(bool timed);
+/* frame_collect of the frame being recorded: its duration since its
+ * frame_begin, and how many renders asked for a GPU timer in it. */
+void sp_sampler_frame_end(uint64_t now, uint32_t renders);
+void sp_sampler_reset(void);    /* profiler enabled: forget what was measured */
+void sp_sampler_shutdown(void); /* and the budget */
+
 /* --- trace.c: hooks called while a capture records ------------------------ */
 
 extern _Atomic bool sp_trace_recording;
@@ -371,6 +432,9 @@ void sp_trace_gpu_frame(uint32_t frame, uint64_t begin, uint64_t end);
 void sp_trace_block(const char *name, unsigned depth, uint64_t begin, uint64_t end);
 void sp_trace_maintain(uint64_t now); /* graphics thread: ends a capture whose span is over */
 const char *sp_trace_entry_name(sp_entry *e); /* graphics thread: name copy for this capture */
+
+/* perf_block.c: the calling thread's routine name, for trace tracks. */
+const char *sp_perf_routine(void);
 
 enum { SP_TRACE_TICK, SP_TRACE_RENDER };
 

@@ -92,8 +92,6 @@ uint64_t perf_block_dropped(void)
 	return atomic_load_explicit(&g_dropped, memory_order_relaxed);
 }
 
-/* Name of the calling thread's routine, for trace tracks. */
-const char *sp_perf_routine(void);
 const char *sp_perf_routine(void)
 {
 	thread_state *s = state();

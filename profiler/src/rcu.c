@@ -1,11 +1,22 @@
 /* Grace periods for memory that readers on other threads may hold.
  *
  * Readers (fill_result, exporters, async producers) count themselves into
- * one of two counters picked by the epoch. synchronize() flips the epoch and
- * waits for the old counter to drain; readers are a few dozen ns long, so
- * the wait is short, and new readers go to the other counter so a busy
- * reader cannot starve it. The epoch re-check in enter closes the window
- * between reading the epoch and counting in. */
+ * one of two counters picked by the epoch's parity. The epoch re-check in
+ * enter closes the window between reading the epoch and counting in.
+ *
+ * Reclamation never waits on the graphics thread. A block retired (made
+ * unreachable, then handed to sp_retire) joins the pending list. At a
+ * frame_begin, sp_retire_flush moves the pending list to a waiting list and
+ * flips the epoch: readers that may hold a waiting block entered before the
+ * flip, so they are all counted in the old parity's counter, which only
+ * drains from then on. A later flush that finds that counter at zero frees
+ * the waiting list; one that does not just tries again next frame - a
+ * reader descheduled mid-read delays a free, never a frame. The epoch
+ * flips again only once the last grace period is over, so the counter
+ * waited on cannot take new readers.
+ *
+ * Only sp_rcu_synchronize waits (a reader spinning, then yielding): for
+ * disable, reset_video and shutdown, which free everything at once. */
 #include "internal.h"
 
 #include <pthread.h>
@@ -30,77 +41,140 @@ void sp_rcu_exit(unsigned idx)
 	atomic_fetch_sub_explicit(&g_readers[idx], 1, memory_order_release);
 }
 
+static pthread_mutex_t g_sync_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Both parities: with a grace period open (sp_retire_flush), readers that
+ * entered before its flip are still counted in the other counter. */
 void sp_rcu_synchronize(void)
 {
-	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-	pthread_mutex_lock(&lock);
-	unsigned e = atomic_fetch_add(&g_epoch, 1);
-	unsigned spins = 0;
-	while (atomic_load_explicit(&g_readers[e & 1u], memory_order_acquire) != 0) {
-		if (++spins > 64)
-			sched_yield();
+	pthread_mutex_lock(&g_sync_lock);
+	for (int round = 0; round < 2; round++) {
+		unsigned e = atomic_fetch_add(&g_epoch, 1);
+		unsigned spins = 0;
+		while (atomic_load_explicit(&g_readers[e & 1u], memory_order_acquire) != 0) {
+			if (++spins > 64)
+				sched_yield();
+		}
 	}
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&g_sync_lock);
 }
 
-/* Retired blocks wait here for the next grace period. */
 typedef struct retired {
 	void *p;
 	size_t size; /* 0: a string from sp_strdup */
 } retired;
 
+typedef struct retired_list {
+	retired *items;
+	size_t n, cap;
+} retired_list;
+
+/* Any thread retires into `pending`, under the lock; the graphics thread
+ * owns `waiting` and the grace period. */
 static pthread_mutex_t g_retire_lock = PTHREAD_MUTEX_INITIALIZER;
-static retired *g_retired;
-static size_t g_retired_n, g_retired_cap;
+static retired_list g_pending, g_waiting;
+static bool g_grace_open;     /* g_waiting waits for g_readers[g_grace_idx] */
+static unsigned g_grace_idx;
+static _Atomic uint64_t g_deferred; /* flushes that found readers and moved on */
+static _Atomic bool g_pending_any;  /* g_pending has blocks: flush skips the lock otherwise */
+
+static void release(const retired *r)
+{
+	if (r->size)
+		sp_free(r->p, r->size);
+	else
+		sp_free_str(r->p);
+}
+
+static void free_list(retired_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		release(&l->items[i]);
+	l->n = 0;
+}
 
 void sp_retire(void *p, size_t size)
 {
 	if (!p)
 		return;
 	pthread_mutex_lock(&g_retire_lock);
-	if (g_retired_n == g_retired_cap) {
-		size_t cap = g_retired_cap ? g_retired_cap * 2 : 64;
+	if (g_pending.n == g_pending.cap) {
+		size_t cap = g_pending.cap ? g_pending.cap * 2 : 64;
 		retired *n = sp_alloc(cap * sizeof *n);
 		if (!n) {
 			/* Cannot defer: wait for readers here instead. */
 			pthread_mutex_unlock(&g_retire_lock);
 			sp_rcu_synchronize();
-			if (size)
-				sp_free(p, size);
-			else
-				sp_free_str(p);
+			release(&(retired){p, size});
 			return;
 		}
-		for (size_t i = 0; i < g_retired_n; i++)
-			n[i] = g_retired[i];
-		sp_free(g_retired, g_retired_cap * sizeof *g_retired);
-		g_retired = n;
-		g_retired_cap = cap;
+		for (size_t i = 0; i < g_pending.n; i++)
+			n[i] = g_pending.items[i];
+		sp_free(g_pending.items, g_pending.cap * sizeof *g_pending.items);
+		g_pending.items = n;
+		g_pending.cap = cap;
 	}
-	g_retired[g_retired_n++] = (retired){p, size};
+	g_pending.items[g_pending.n++] = (retired){p, size};
+	atomic_store_explicit(&g_pending_any, true, memory_order_release);
 	pthread_mutex_unlock(&g_retire_lock);
+}
+
+/* The grace period is over when its readers have left; never waits. */
+static bool grace_over(void)
+{
+	return atomic_load_explicit(&g_readers[g_grace_idx], memory_order_acquire) == 0;
 }
 
 void sp_retire_flush(void)
 {
-	pthread_mutex_lock(&g_retire_lock);
-	size_t n = g_retired_n;
-	pthread_mutex_unlock(&g_retire_lock);
-	if (!n)
-		return;
-	/* Everything retired before this point is unreachable for new readers;
-	 * one grace period covers it. Blocks retired meanwhile wait for the
-	 * next flush. */
-	sp_rcu_synchronize();
-	pthread_mutex_lock(&g_retire_lock);
-	for (size_t i = 0; i < n; i++) {
-		if (g_retired[i].size)
-			sp_free(g_retired[i].p, g_retired[i].size);
-		else
-			sp_free_str(g_retired[i].p);
+	if (g_grace_open) {
+		/* A synchronize elsewhere (trace, disable) flipped the epoch back
+		 * to the parity waited on: flip again so that it only drains. */
+		if ((atomic_load(&g_epoch) & 1u) == g_grace_idx)
+			atomic_fetch_add(&g_epoch, 1);
+		if (!grace_over()) {
+			atomic_fetch_add_explicit(&g_deferred, 1, memory_order_relaxed);
+			return;
+		}
+		free_list(&g_waiting);
+		g_grace_open = false;
 	}
-	for (size_t i = n; i < g_retired_n; i++)
-		g_retired[i - n] = g_retired[i];
-	g_retired_n -= n;
+	if (!atomic_load_explicit(&g_pending_any, memory_order_acquire))
+		return;
+	pthread_mutex_lock(&g_retire_lock);
+	atomic_store_explicit(&g_pending_any, false, memory_order_relaxed);
+	retired_list swap = g_waiting; /* empty: its blocks were freed */
+	g_waiting = g_pending;
+	g_pending = swap;
 	pthread_mutex_unlock(&g_retire_lock);
+	if (!g_waiting.n)
+		return;
+	/* Readers from now on count in the other parity. */
+	g_grace_idx = atomic_fetch_add(&g_epoch, 1) & 1u;
+	g_grace_open = true;
+	if (grace_over()) { /* the usual case: nobody was reading */
+		free_list(&g_waiting);
+		g_grace_open = false;
+	}
+}
+
+void sp_retire_drain(void)
+{
+	/* What is retired until now; blocks retired while this waits are
+	 * left for a later flush. */
+	pthread_mutex_lock(&g_retire_lock);
+	retired_list now = g_pending;
+	g_pending = (retired_list){0};
+	atomic_store_explicit(&g_pending_any, false, memory_order_relaxed);
+	pthread_mutex_unlock(&g_retire_lock);
+	sp_rcu_synchronize();
+	free_list(&g_waiting);
+	g_grace_open = false;
+	free_list(&now);
+	sp_free(now.items, now.cap * sizeof *now.items);
+}
+
+uint64_t sp_retire_deferred(void)
+{
+	return atomic_load_explicit(&g_deferred, memory_order_relaxed);
 }

@@ -38,35 +38,38 @@ static bool take_snapshot(sp_entry *e, uintptr_t key, snapshot *s, bool with_pas
 			cpu_relax();
 			continue;
 		}
-		uintptr_t k = LD(e->key);
-		s->cpu_count = LD(e->cpu_count);
-		s->gpu_count = LD(e->gpu_count);
-		s->tick_sum = LD(e->tick_sum);
-		s->render_sum = LD(e->render_sum);
-		s->render_total_sum = LD(e->render_total_sum);
-		s->gpu_sum = LD(e->gpu_sum);
-		s->gpu_total_sum = LD(e->gpu_total_sum);
-		s->tick_max = LD(e->tick_max);
-		s->render_max = LD(e->render_max);
-		s->gpu_max = LD(e->gpu_max);
-		s->n_passes = LD(e->n_passes);
+		uintptr_t k = SP_READ(e->key);
+		s->cpu_count = SP_READ(e->cpu_count);
+		s->gpu_count = SP_READ(e->gpu_count);
+		s->tick_sum = SP_READ(e->tick_sum);
+		s->render_sum = SP_READ(e->render_sum);
+		s->render_total_sum = SP_READ(e->render_total_sum);
+		s->gpu_sum = SP_READ(e->gpu_sum);
+		s->gpu_total_sum = SP_READ(e->gpu_total_sum);
+		s->tick_max = SP_READ(e->tick_max);
+		s->render_max = SP_READ(e->render_max);
+		s->gpu_max = SP_READ(e->gpu_max);
+		s->n_passes = SP_READ(e->n_passes);
 		if (with_passes) {
-			sp_pass_stats *ps = atomic_load_explicit(&e->pass_stats, memory_order_relaxed);
+			/* The count before the array: a writer stores them in the
+			 * other order, and the array's own size bounds the rest. */
+			sp_pass_stats *ps = atomic_load_explicit(&e->pass_stats, memory_order_acquire);
 			uint32_t n = s->n_passes < SOURCE_PROFILER_MAX_SOURCE_PASSES
 					     ? s->n_passes
 					     : SOURCE_PROFILER_MAX_SOURCE_PASSES;
+			uint32_t cap = ps ? sp_pass_stats_cap(e, ps) : 0;
+			n = n < cap ? n : cap;
 			for (uint32_t p = 0; ps && p < n; p++) {
 				s->passes[p] = (pass_copy){
-					.pass = LD(ps[p].pass),
-					.cpu_max = LD(ps[p].cpu_max),
-					.gpu_max = LD(ps[p].gpu_max),
-					.cpu_sum = LD(ps[p].cpu_sum),
-					.gpu_sum = LD(ps[p].gpu_sum),
+					.pass = SP_READ(ps[p].pass),
+					.cpu_max = SP_READ(ps[p].cpu_max),
+					.gpu_max = SP_READ(ps[p].gpu_max),
+					.cpu_sum = SP_READ(ps[p].cpu_sum),
+					.gpu_sum = SP_READ(ps[p].gpu_sum),
 				};
 			}
 		}
-		SP_FENCE(memory_order_acquire);
-		if (LD(e->seq) == s1)
+		if (atomic_load_explicit(&e->seq, memory_order_relaxed) == s1)
 			return k == key;
 	}
 }
@@ -74,7 +77,8 @@ static bool take_snapshot(sp_entry *e, uintptr_t key, snapshot *s, bool with_pas
 bool sp_entry_result(sp_entry *e, uintptr_t key, profiler_result_t *out)
 {
 	snapshot s;
-	if (!take_snapshot(e, key, &s, false))
+	/* No sample collected yet: "no data yet", as OBS says, not zeros. */
+	if (!take_snapshot(e, key, &s, false) || !s.cpu_count)
 		return false;
 	profiler_result_t r = {0};
 	if (s.cpu_count) {
@@ -92,7 +96,7 @@ bool sp_entry_result(sp_entry *e, uintptr_t key, profiler_result_t *out)
 	if (atomic_load_explicit(&e->async, memory_order_relaxed)) {
 		sp_spin_lock(&e->async_lock);
 		sp_async *a = atomic_load_explicit(&e->async, memory_order_relaxed);
-		if (a && LD(e->key) == key) {
+		if (a && SP_READ(e->key) == key) {
 			sp_delta_result(&a->input, &r.async_input, &r.async_input_best,
 					&r.async_input_worst);
 			sp_delta_result(&a->rendered, &r.async_rendered, &r.async_rendered_best,
@@ -143,7 +147,7 @@ size_t source_profiler_fill_pass_results(const void *source, source_profiler_pas
 	unsigned idx = sp_rcu_enter();
 	if (sp_live()) {
 		sp_entry *e = sp_entry_at(sp_table_find(key));
-		ok = e && take_snapshot(e, key, &s, true);
+		ok = e && take_snapshot(e, key, &s, true) && s.cpu_count;
 	}
 	sp_rcu_exit(idx);
 	if (!ok)
@@ -172,7 +176,7 @@ bool source_profiler_get_sample_counts(const void *source, uint32_t *cpu, uint32
 	unsigned idx = sp_rcu_enter();
 	if (sp_live()) {
 		sp_entry *e = sp_entry_at(sp_table_find(key));
-		ok = e && take_snapshot(e, key, &s, false);
+		ok = e && take_snapshot(e, key, &s, false) && s.cpu_count;
 	}
 	sp_rcu_exit(idx);
 	if (!ok)
@@ -206,7 +210,7 @@ size_t source_profiler_enum_sources(void (*fn)(const void *source, const char *n
 			uint32_t hw = sp_entry_high_water();
 			for (uint32_t i = 0; i < hw; i++) {
 				sp_entry *e = sp_entry_at(i);
-				uintptr_t key = e ? LD(e->key) : 0;
+				uintptr_t key = e ? SP_READ(e->key) : 0;
 				if (!key)
 					continue;
 				const char *name = atomic_load_explicit(&e->name, memory_order_acquire);

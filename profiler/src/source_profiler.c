@@ -15,11 +15,13 @@
 sp_counters sp_count;
 uint32_t sp_capacity = 60 * SOURCE_PROFILER_WINDOW_SECONDS;
 uint64_t sp_saturated_local;
+uint32_t sp_fif = SOURCE_PROFILER_FRAME_BUFFER_SIZE;
 
 static _Atomic(sp_entry *) g_chunks[SP_MAX_CHUNKS];
 static _Atomic uint32_t g_high_water; /* entries [0, high_water) were handed out */
 static _Atomic uint32_t g_sources;    /* live entries */
 static _Atomic uint32_t g_capacity_pub = 60 * SOURCE_PROFILER_WINDOW_SECONDS;
+static _Atomic uint32_t g_fif_pub = SOURCE_PROFILER_FRAME_BUFFER_SIZE;
 
 static _Atomic bool g_enable_next, g_gpu_enable_next;
 static _Atomic bool g_live, g_gpu_live;
@@ -28,23 +30,33 @@ static _Atomic bool g_live, g_gpu_live;
 static struct {
 	bool on;        /* profiling the frame being recorded */
 	bool gpu_frame; /* GPU timing for the frame being recorded */
-	uint32_t frame; /* number of the frame being recorded */
-	uint32_t on_since; /* first frame recorded since profiling was enabled */
+	bool gpu_possible; /* GPU timing on and a backend: the sampler decides */
+	uint64_t frame; /* number of the frame being recorded */
+	uint64_t on_since; /* first frame recorded since profiling was enabled */
+	unsigned slot;  /* frame % sp_fif */
 	uint32_t pass;  /* current pass id */
-	uint32_t gen;   /* last generation handed to an entry */
+	uint32_t pass_column; /* the column the last render in this pass used */
+	uint8_t col_of_pass[SOURCE_PROFILER_MAX_PASSES]; /* and in the others */
+	uint32_t timer_asks; /* renders of this frame that asked for a GPU timer */
+	/* The clock of stamps, from frame_begin: TSC (and its rate, ns per tick
+	 * << 32, with the largest tick count that multiply cannot overflow). */
+	bool tsc;
+	uint64_t mult, fast_ticks;
 	uint32_t *free_idx;
 	uint32_t n_free, free_cap;
 	/* Lookup hints: the order of last frame's ticks and renders. */
-	uint32_t tick_prev, tick_next, tick_first;
-	uint32_t render_prev, render_next, render_first;
+	sp_entry *tick_prev, *tick_next, *tick_first;
+	sp_entry *render_prev, *render_next, *render_first;
 } g = {
-	.tick_prev = SP_NO_ENTRY, .tick_next = SP_NO_ENTRY, .tick_first = SP_NO_ENTRY,
-	.render_prev = SP_NO_ENTRY, .render_next = SP_NO_ENTRY, .render_first = SP_NO_ENTRY,
+
 };
 
 /* Sources queued by remove_source, under the meta lock. */
 static uintptr_t *g_removed;
 static size_t g_removed_n, g_removed_cap;
+/* Removals are queued: frame_begin skips the lock on the many frames with
+ * none (set under the lock, read without it). */
+static _Atomic bool g_removals_queued;
 static uintptr_t *g_removing; /* the batch being processed (graphics thread) */
 static size_t g_removing_cap;
 
@@ -85,34 +97,40 @@ bool sp_gpu_live(void)
 	return atomic_load_explicit(&g_gpu_live, memory_order_relaxed);
 }
 
-uint32_t sp_current_frame(void)
+uint64_t sp_current_frame(void)
 {
 	return g.frame;
 }
 
+unsigned sp_current_slot(void)
+{
+	return g.slot;
+}
+
+/* The odd sequence number, then the published fields (SP_PUBLISH), then
+ * the even one (release): see SP_PUBLISH in internal.h. */
 static inline void seq_begin(sp_entry *e)
 {
-	ST(e->seq, LD(e->seq) + 1);
-	SP_FENCE(memory_order_release);
+	SP_STORE(e->seq, SP_LOAD(e->seq) + 1);
 }
 
 static inline void seq_end(sp_entry *e)
 {
-	atomic_store_explicit(&e->seq, LD(e->seq) + 1, memory_order_release);
+	atomic_store_explicit(&e->seq, SP_LOAD(e->seq) + 1, memory_order_release);
 }
 
 static uint32_t entry_alloc_index(void)
 {
 	if (g.n_free)
 		return g.free_idx[--g.n_free];
-	uint32_t idx = LD(g_high_water);
+	uint32_t idx = SP_LOAD(g_high_water);
 	uint32_t chunk = idx >> SP_CHUNK_BITS;
 	if (chunk >= SP_MAX_CHUNKS) {
 		sp_log(SOURCE_PROFILER_LOG_ERROR, "more than %u sources; new ones are not profiled",
 		       SP_MAX_CHUNKS * SP_CHUNK_SIZE);
 		return SP_NO_ENTRY;
 	}
-	if (!LD(g_chunks[chunk])) {
+	if (!SP_LOAD(g_chunks[chunk])) {
 		sp_entry *c = sp_arena_alloc(SP_CHUNK_SIZE * sizeof(sp_entry));
 		if (!c)
 			return SP_NO_ENTRY;
@@ -149,31 +167,30 @@ static uint32_t entry_create(uintptr_t key)
 		return SP_NO_ENTRY;
 	}
 	sp_entry *e = entry_fast(idx);
-	size_t rings = sp_rings_bytes(sp_capacity, 0);
-	e->rings = sp_arena_alloc(rings);
+	/* Its rings come with its first collected frame, when the passes it
+	 * renders in are known (sp_window_rings). */
+	e->rings = NULL;
 	sp_meta *m = sp_meta_find(key);
 	sp_async *a = m && m->async ? sp_async_create(sp_capacity) : NULL;
-	if (!e->rings || !sp_table_insert(key, idx)) {
-		sp_arena_free(e->rings, rings);
-		e->rings = NULL;
+	if (!sp_table_insert(key, idx)) {
 		sp_async_destroy(a);
 		entry_free_index(idx);
 		sp_meta_unlock();
 		return SP_NO_ENTRY;
 	}
-	e->gen = ++g.gen;
-	e->next_tick = e->next_render = SP_NO_ENTRY;
-	e->last_pass = 0;
+	e->next_tick = e->next_render = NULL;
 	e->passes = e->inline_passes;
-	e->pass_max_n = e->inline_max_n;
+	e->pass_max_at = e->inline_max_at;
 	e->pass_cap = SP_INLINE_PASSES;
 	e->cpu_head = e->gpu_head = 0;
-	for (unsigned s = 0; s < SP_FBS; s++)
-		e->acc[s].frame = g.frame - SP_FBS - 1;
+	/* Marked collected: no frame can match them until a tick rewrites them. */
+	for (unsigned s = 0; s < SP_MAX_FIF; s++)
+		e->acc[s] = (sp_frame_acc){.frame = (uint32_t)(g.frame - SP_MAX_FIF - 1),
+					   .first_timer = SP_NO_ENTRY, .collected = 1};
 	atomic_store_explicit(&e->name, m ? m->name : NULL, memory_order_release);
 	atomic_store_explicit(&e->async, a, memory_order_release);
 	seq_begin(e);
-	ST(e->key, key);
+	SP_PUBLISH(e->key, key);
 	seq_end(e);
 	atomic_fetch_add_explicit(&g_sources, 1, memory_order_relaxed);
 	sp_meta_unlock();
@@ -184,29 +201,29 @@ static uint32_t entry_create(uintptr_t key)
  * slot. Readers may still hold the entry: they see key 0 and give up. */
 static void entry_release(sp_entry *e, uint32_t idx, bool reuse)
 {
-	uintptr_t key = LD(e->key);
+	uintptr_t key = SP_LOAD(e->key);
 	if (!key)
 		return;
-	uint32_t passes = LD(e->n_passes);
+	uint32_t passes = SP_LOAD(e->n_passes);
 	sp_pass_stats *ps = atomic_load_explicit(&e->pass_stats, memory_order_relaxed);
 	if (reuse)
 		sp_table_remove(key);
 
 	seq_begin(e);
-	ST(e->key, 0);
-	ST(e->cpu_count, 0);
-	ST(e->gpu_count, 0);
-	ST(e->tick_sum, 0);
-	ST(e->render_sum, 0);
-	ST(e->render_total_sum, 0);
-	ST(e->gpu_sum, 0);
-	ST(e->gpu_total_sum, 0);
-	ST(e->tick_max, 0);
-	ST(e->render_max, 0);
-	ST(e->gpu_max, 0);
-	e->tick_max_n = e->render_max_n = e->gpu_max_n = 0;
-	ST(e->n_passes, 0);
-	atomic_store_explicit(&e->pass_stats, NULL, memory_order_relaxed);
+	SP_PUBLISH(e->key, 0);
+	SP_PUBLISH(e->cpu_count, 0);
+	SP_PUBLISH(e->gpu_count, 0);
+	SP_PUBLISH(e->tick_sum, 0);
+	SP_PUBLISH(e->render_sum, 0);
+	SP_PUBLISH(e->render_total_sum, 0);
+	SP_PUBLISH(e->gpu_sum, 0);
+	SP_PUBLISH(e->gpu_total_sum, 0);
+	SP_PUBLISH(e->tick_max, 0);
+	SP_PUBLISH(e->render_max, 0);
+	SP_PUBLISH(e->gpu_max, 0);
+	e->tick_max_at = e->render_max_at = e->gpu_max_at = 0;
+	SP_PUBLISH(e->n_passes, 0);
+	atomic_store_explicit(&e->pass_stats, NULL, memory_order_release);
 	atomic_store_explicit(&e->name, NULL, memory_order_relaxed);
 	seq_end(e);
 
@@ -216,22 +233,18 @@ static void entry_release(sp_entry *e, uint32_t idx, bool reuse)
 	sp_spin_unlock(&e->async_lock);
 	sp_async_destroy(a);
 
-	if (ps != e->inline_stats) {
-		if (reuse)
-			sp_retire(ps, passes * sizeof *ps);
-		else
-			sp_free(ps, passes * sizeof *ps);
-	}
+	if (ps != e->inline_stats)
+		sp_pass_block_free(ps, reuse);
 	sp_arena_free(e->rings, sp_rings_bytes(sp_capacity, passes));
 	if (e->passes != e->inline_passes) {
 		sp_free(e->passes, e->pass_cap * sizeof *e->passes);
-		sp_free(e->pass_max_n, e->pass_cap * sizeof *e->pass_max_n);
+		sp_free(e->pass_max_at, e->pass_cap * sizeof *e->pass_max_at);
 	}
 	memset(e->inline_passes, 0, sizeof e->inline_passes);
-	memset(e->inline_max_n, 0, sizeof e->inline_max_n);
+	memset(e->inline_max_at, 0, sizeof e->inline_max_at);
 	e->rings = NULL;
 	e->passes = NULL;
-	e->pass_max_n = NULL;
+	e->pass_max_at = NULL;
 	e->pass_cap = 0;
 	e->trace_gen = 0;
 	atomic_fetch_sub_explicit(&g_sources, 1, memory_order_relaxed);
@@ -243,18 +256,18 @@ static void entry_release(sp_entry *e, uint32_t idx, bool reuse)
  * their RCU section, and the grace period waits for those already in. */
 static void drop_all(void)
 {
-	bool was_live = LD(g_live);
+	bool was_live = SP_LOAD(g_live);
 	atomic_store(&g_live, false);
 	sp_rcu_synchronize();
-	uint32_t hw = LD(g_high_water);
+	uint32_t hw = SP_LOAD(g_high_water);
 	for (uint32_t i = 0; i < hw; i++)
 		entry_release(entry_fast(i), i, false);
 	for (uint32_t c = 0; c < SP_MAX_CHUNKS; c++) {
-		sp_entry *chunk = LD(g_chunks[c]);
+		sp_entry *chunk = SP_LOAD(g_chunks[c]);
 		if (!chunk)
 			break;
 		sp_arena_free(chunk, SP_CHUNK_SIZE * sizeof(sp_entry));
-		ST(g_chunks[c], NULL);
+		SP_STORE(g_chunks[c], NULL);
 	}
 	sp_arena_reset();
 	atomic_store(&g_high_water, 0);
@@ -262,26 +275,26 @@ static void drop_all(void)
 	sp_free(g.free_idx, g.free_cap * sizeof *g.free_idx);
 	g.free_idx = NULL;
 	g.n_free = g.free_cap = 0;
-	g.tick_prev = g.tick_next = g.tick_first = SP_NO_ENTRY;
-	g.render_prev = g.render_next = g.render_first = SP_NO_ENTRY;
+	g.tick_prev = g.tick_next = g.tick_first = NULL;
+	g.render_prev = g.render_next = g.render_first = NULL;
 	sp_gpu_reset_slots();
-	sp_retire_flush();
+	sp_retire_drain();
 	if (was_live && g.on)
 		atomic_store(&g_live, true);
 }
 
 static void reset_counters(void)
 {
-	ST(sp_count.frames_collected, 0);
-	ST(sp_count.gpu_frames_collected, 0);
-	ST(sp_count.gpu_frames_disjoint, 0);
-	ST(sp_count.disjoint_backend, 0);
-	ST(sp_count.disjoint_order, 0);
-	ST(sp_count.disjoint_range, 0);
-	ST(sp_count.disjoint_unavailable, 0);
-	ST(sp_count.disjoint_overflow, 0);
-	ST(sp_count.ignored_calls, 0);
-	ST(sp_count.saturated_samples, 0);
+	SP_STORE(sp_count.frames_collected, 0);
+	SP_STORE(sp_count.gpu_frames_collected, 0);
+	SP_STORE(sp_count.gpu_frames_disjoint, 0);
+	SP_STORE(sp_count.disjoint_backend, 0);
+	SP_STORE(sp_count.disjoint_order, 0);
+	SP_STORE(sp_count.disjoint_range, 0);
+	SP_STORE(sp_count.disjoint_unavailable, 0);
+	SP_STORE(sp_count.disjoint_overflow, 0);
+	SP_STORE(sp_count.ignored_calls, 0);
+	SP_STORE(sp_count.saturated_samples, 0);
 }
 
 static inline void ignored(void)
@@ -336,7 +349,7 @@ void source_profiler_remove_source(const void *source)
 	unsigned r = sp_rcu_enter();
 	if (sp_live()) {
 		sp_entry *e = sp_entry_at(sp_table_find(key));
-		if (e && LD(e->key) == key)
+		if (e && SP_LOAD(e->key) == key)
 			atomic_store_explicit(&e->name, NULL, memory_order_release);
 	}
 	sp_rcu_exit(r);
@@ -355,12 +368,16 @@ void source_profiler_remove_source(const void *source)
 		g_removed_cap = cap;
 	}
 	g_removed[g_removed_n++] = key;
+	atomic_store_explicit(&g_removals_queued, true, memory_order_release);
 	sp_meta_unlock();
 }
 
 static void process_removals(void)
 {
+	if (!atomic_load_explicit(&g_removals_queued, memory_order_acquire))
+		return;
 	sp_meta_lock();
+	atomic_store_explicit(&g_removals_queued, false, memory_order_relaxed);
 	size_t n = g_removed_n;
 	if (n > g_removing_cap) {
 		uintptr_t *b = sp_alloc(g_removed_cap * sizeof *b);
@@ -389,6 +406,9 @@ static void process_removals(void)
 void source_profiler_frame_begin(void)
 {
 	srcprof_clock_maintain();
+	g.tsc = SP_HAVE_TSC && SP_LOAD(sp_clock.kind) == SP_CLOCK_TSC;
+	g.mult = SP_LOAD(sp_clock.mult);
+	g.fast_ticks = g.mult ? UINT64_MAX / g.mult : 0;
 	process_removals();
 	sp_retire_flush();
 
@@ -396,111 +416,251 @@ void source_profiler_frame_begin(void)
 		g.on = true;
 		g.on_since = g.frame + 1;
 		reset_counters();
+		sp_sampler_reset();
 		atomic_store(&g_live, true);
 	}
-	g.gpu_frame = g.on && atomic_load(&g_gpu_enable_next) && sp_gpu_has_backend();
-	atomic_store(&g_gpu_live, g.gpu_frame);
+	g.gpu_possible = g.on && atomic_load(&g_gpu_enable_next) && sp_gpu_has_backend();
+	atomic_store(&g_gpu_live, g.gpu_possible);
 	g.frame++;
+	g.slot = (unsigned)(g.frame % sp_fif);
 	g.pass = 0;
-	g.tick_prev = g.render_prev = SP_NO_ENTRY;
+	g.pass_column = g.col_of_pass[0];
+	g.timer_asks = 0;
+	g.tick_prev = g.render_prev = NULL;
 	g.tick_next = g.tick_first;
 	g.render_next = g.render_first;
 
-	if (atomic_load_explicit(&sp_trace_recording, memory_order_relaxed) || g.on) {
-		uint64_t now = sp_now();
+	bool trace = atomic_load_explicit(&sp_trace_recording, memory_order_relaxed);
+	uint64_t now = trace || g.on ? sp_now() : 0;
+	if (trace || g.on) {
 		sp_trace_maintain(now);
 		if (atomic_load_explicit(&sp_trace_recording, memory_order_relaxed))
-			sp_trace_frame(g.frame, now);
+			sp_trace_frame((uint32_t)g.frame, now);
 	}
+	g.gpu_frame = g.on && sp_sampler_frame_begin(g.gpu_possible, now);
+	if (g.gpu_frame)
+		sp_gpu_prepare(g.slot, SP_LOAD(g_sources));
+}
+
+bool source_profiler_gpu_frame_timed(void)
+{
+	return g.gpu_frame;
+}
+
+void source_profiler_set_frames_in_flight(uint32_t n)
+{
+	if (n < 1 || n > SP_MAX_FIF) {
+		sp_log(SOURCE_PROFILER_LOG_WARNING,
+		       "set_frames_in_flight(%u): must be 1 to %u; keeping %u", n, SP_MAX_FIF, sp_fif);
+		ignored();
+		return;
+	}
+	if (n == sp_fif)
+		return;
+	sp_fif = n;
+	atomic_store(&g_fif_pub, n);
+	/* Frames recorded so far would be collected from the wrong slots. */
+	g.on_since = g.frame + 1;
+	g.slot = (unsigned)(g.frame % sp_fif);
+	sp_gpu_reset_slots();
+}
+
+uint32_t source_profiler_frames_in_flight(void)
+{
+	return atomic_load(&g_fif_pub);
+}
+
+uint32_t source_profiler_frame_slot(void)
+{
+	return g.slot;
+}
+
+uint64_t source_profiler_frame_index(void)
+{
+	return g.frame;
+}
+
+void sp_test_set_frame(uint64_t frame)
+{
+	g.frame = frame;
+}
+
+/* --- stamps: the clock of ticks and renders ----------------------------------
+ *
+ * With the TSC clock a tick or render is stamped with the raw counter (one
+ * rdtsc) and its duration converted with one multiply by the rate taken at
+ * frame_begin (re-anchoring moves it at most once a second); with any other
+ * clock a stamp is its ns. So tick_start and render_begin return stamps, and
+ * only traces turn stamps into times (sp_stamp_time). */
+
+static inline uint64_t stamp(void)
+{
+#if SP_HAVE_TSC
+	if (SP_LIKELY(g.tsc))
+		return __rdtsc();
+#endif
+	return srcprof_clock_ns();
+}
+
+static inline uint32_t stamp_dur(uint64_t start, uint64_t end)
+{
+	uint64_t d = end - start;
+	if (g.tsc) {
+		if (SP_LIKELY(d <= g.fast_ticks))
+			d = (d * g.mult) >> 32;
+		else
+			d = (uint64_t)(((unsigned __int128)d * g.mult) >> 32);
+	}
+	return sp_sat32(d, &sp_saturated_local);
+}
+
+uint64_t sp_stamp_time(uint64_t stamp_value)
+{
+#if SP_HAVE_TSC
+	if (g.tsc)
+		return sp_tsc_time(stamp_value);
+#endif
+	return stamp_value;
+}
+
+/* Keys 0 and UINTPTR_MAX are not sources (one compare for both). */
+static inline bool bad_key(uintptr_t key)
+{
+	return key - 1 >= UINTPTR_MAX - 1;
 }
 
 uint64_t source_profiler_source_tick_start(void)
 {
-	return g.on ? sp_now() : 0;
+	return g.on ? stamp() : 0;
 }
 
-/* Finds the entry of `key` on the graphics thread: first the entry that
- * followed the previous one last frame (no table probe, no cache miss on
- * the table at 10,000 sources), else the table. */
-static inline uint32_t lookup(uintptr_t key, uint32_t hint, bool create)
+/* The entry of `key` through the table, created when asked: the slow path
+ * when the order of last frame's calls (the hints) did not find it. */
+static sp_entry *lookup_slow(uintptr_t key, bool create)
 {
-	if (hint < LD(g_high_water) && LD(entry_fast(hint)->key) == key)
-		return hint;
 	uint32_t idx = sp_table_find(key);
 	if (idx == SP_NO_ENTRY && create)
 		idx = entry_create(key);
-	return idx;
+	return idx == SP_NO_ENTRY ? NULL : entry_fast(idx);
 }
 
-static inline void link_tick(uint32_t idx)
+/* Hints: the entry that followed the previous one last frame is likely
+ * this one's - no table probe, no cache miss on the table at 10,000
+ * sources. */
+static inline void link_tick(sp_entry *e)
 {
-	if (g.tick_prev == SP_NO_ENTRY)
-		g.tick_first = idx;
+	if (g.tick_prev)
+		g.tick_prev->next_tick = e;
 	else
-		entry_fast(g.tick_prev)->next_tick = idx;
-	g.tick_prev = idx;
-	g.tick_next = entry_fast(idx)->next_tick;
+		g.tick_first = e;
+	g.tick_prev = e;
+	g.tick_next = e->next_tick;
 }
 
-static inline void link_render(uint32_t idx)
+static inline void link_render(sp_entry *e)
 {
-	if (g.render_prev == SP_NO_ENTRY)
-		g.render_first = idx;
+	if (g.render_prev)
+		g.render_prev->next_render = e;
 	else
-		entry_fast(g.render_prev)->next_render = idx;
-	g.render_prev = idx;
-	g.render_next = entry_fast(idx)->next_render;
+		g.render_first = e;
+	g.render_prev = e;
+	g.render_next = e->next_render;
 }
 
+/* A frame that was never collected (profiling toggled, frames in flight
+ * changed) left pass sums in its slot; collect zeroes those it pushes. */
+__attribute__((noinline)) static void clear_pass_sums(sp_entry *e, unsigned slot)
+{
+	uint32_t passes = SP_LOAD(e->n_passes);
+	for (uint32_t p = 0; p < passes; p++)
+		e->passes[p].cpu_ns[slot] = 0;
+}
+
+__attribute__((noinline)) static void trace_call(const sp_entry *e, int kind, uint64_t start,
+						 uint64_t end)
+{
+	sp_trace_cpu(e, kind, kind == SP_TRACE_TICK ? 0 : g.pass, sp_stamp_time(start),
+		     sp_stamp_time(end), (uint32_t)g.frame);
+}
+
+static inline __attribute__((always_inline)) void record_tick(sp_entry *e, uint64_t start,
+								uint64_t end)
+{
+	link_tick(e);
+	unsigned slot = g.slot;
+	sp_frame_acc *a = &e->acc[slot];
+	uint32_t dur = stamp_dur(start, end);
+	if (a->frame != (uint32_t)g.frame) {
+		if (SP_UNLIKELY(!a->collected && a->rendered))
+			clear_pass_sums(e, slot);
+		*a = (sp_frame_acc){.frame = (uint32_t)g.frame, .tick_ns = dur,
+				    .first_timer = SP_NO_ENTRY};
+		if (g.tick_next)
+			sp_prefetch(g.tick_next);
+	} else {
+		/* A second tick in one frame adds to the first. */
+		a->tick_ns = sp_sat32((uint64_t)a->tick_ns + dur, &sp_saturated_local);
+	}
+	if (SP_UNLIKELY(atomic_load_explicit(&sp_trace_recording, memory_order_relaxed)))
+		trace_call(e, SP_TRACE_TICK, start, end);
+}
+
+__attribute__((noinline)) static void tick_end_slow(uintptr_t key, uint64_t start, uint64_t end)
+{
+	if (bad_key(key) || !start || start > end) {
+		ignored();
+		return;
+	}
+	sp_entry *e = g.tick_next;
+	if (!e || SP_LOAD(e->key) != key)
+		e = lookup_slow(key, true);
+	if (e)
+		record_tick(e, start, end);
+}
+
+__attribute__((noinline)) static void trace_tick(const sp_entry *e, uint64_t start, uint64_t end)
+{
+	trace_call(e, SP_TRACE_TICK, start, end);
+}
+
+/* The common case straight through (see render_end): the hinted entry's
+ * first tick this frame, its last frame collected. */
 void source_profiler_source_tick_end(const void *source, uint64_t start)
 {
 	if (!g.on)
 		return;
-	uint64_t end = sp_now();
+	uint64_t end = stamp();
 	uintptr_t key = (uintptr_t)source;
-	if (SP_UNLIKELY(!key || key == UINTPTR_MAX || !start || start > end)) {
-		ignored();
-		return;
-	}
-	uint32_t idx = lookup(key, g.tick_next, true);
-	if (SP_UNLIKELY(idx == SP_NO_ENTRY))
-		return;
-	link_tick(idx);
-	sp_entry *e = entry_fast(idx);
-	unsigned slot = g.frame % SP_FBS;
-	sp_frame_acc *a = &e->acc[slot];
-	uint32_t dur = sp_sat32(end - start, &sp_saturated_local);
-	if (a->frame != g.frame) {
-		/* Collect zeroes the pass sums it pushed; only a frame that was
-		 * never collected leaves some behind. */
-		if (SP_UNLIKELY(!a->collected && a->renders)) {
-			uint32_t passes = LD(e->n_passes);
-			for (uint32_t p = 0; p < passes; p++)
-				e->passes[p].cpu_ns[slot] = e->passes[p].gpu_ns[slot] = 0;
-		}
-		*a = (sp_frame_acc){.frame = g.frame, .tick_ns = dur, .first_timer = SP_NO_ENTRY};
-		uint32_t next = e->next_tick;
-		if (next < LD(g_high_water))
-			sp_prefetch(entry_fast(next));
-	} else {
-		/* A second tick in one frame adds to the first. */
-		uint64_t sum = (uint64_t)a->tick_ns + dur;
-		a->tick_ns = sp_sat32(sum, &sp_saturated_local);
-	}
-	if (atomic_load_explicit(&sp_trace_recording, memory_order_relaxed))
-		sp_trace_cpu(e, SP_TRACE_TICK, 0, start, end, g.frame);
+	sp_entry *e = g.tick_next;
+	if (SP_UNLIKELY(bad_key(key) || !start || start > end || !e || SP_LOAD(e->key) != key))
+		return tick_end_slow(key, start, end);
+	sp_frame_acc *a = &e->acc[g.slot];
+	if (SP_UNLIKELY(a->frame == (uint32_t)g.frame || (!a->collected && a->rendered)))
+		return tick_end_slow(key, start, end);
+	link_tick(e);
+	*a = (sp_frame_acc){.frame = (uint32_t)g.frame, .tick_ns = stamp_dur(start, end),
+			    .first_timer = SP_NO_ENTRY};
+	if (g.tick_next)
+		sp_prefetch(g.tick_next);
+	if (SP_UNLIKELY(atomic_load_explicit(&sp_trace_recording, memory_order_relaxed)))
+		return trace_tick(e, start, end);
 }
 
 void source_profiler_render_begin(void)
 {
 	if (!g.on)
 		return;
-	sp_gpu_frame_begin(g.frame % SP_FBS, g.frame, g.gpu_frame, LD(g_sources));
+	if (g.gpu_possible)
+		sp_sampler_commit(g.gpu_frame);
+	sp_gpu_frame_begin(g.slot, g.frame, g.gpu_frame, SP_LOAD(g_sources));
 }
 
 void source_profiler_gpu_skip_frame(void)
 {
+	/* A frame the renderer keeps untimed does not count towards the
+	 * sampler's N (see sp_sampler_commit). */
 	g.gpu_frame = false;
+	g.gpu_possible = false;
 }
 
 uint64_t source_profiler_source_render_begin(sp_gpu_timer **timer)
@@ -509,120 +669,193 @@ uint64_t source_profiler_source_render_begin(sp_gpu_timer **timer)
 		*timer = NULL;
 	if (!g.on)
 		return 0;
-	if (timer && g.gpu_frame)
-		*timer = sp_gpu_timer_begin(g.frame % SP_FBS, g.pass);
-	return sp_now();
+	if (timer) {
+		g.timer_asks++;
+		if (g.gpu_frame)
+			*timer = sp_gpu_timer_begin(g.slot, g.pass);
+	}
+	return stamp();
 }
 
-/* Local column of the current pass in `e`, adding it on first use. */
+/* A pass the source was not rendered in before: a new column (or, past
+ * SOURCE_PROFILER_MAX_SOURCE_PASSES, the last). */
+__attribute__((noinline)) static uint32_t pass_column_new(sp_entry *e, uint32_t passes)
+{
+	if (passes < SOURCE_PROFILER_MAX_SOURCE_PASSES && sp_window_add_pass(e, sp_capacity, g.pass))
+		return passes;
+	return passes ? passes - 1 : SP_NO_ENTRY;
+}
+
+/* Local column of the current pass in `e`. Columns are in first-rendered
+ * order, so sources drawn in the same passes share column numbers: the
+ * column the last source used in this pass is tried first. */
 static inline uint32_t pass_column(sp_entry *e)
 {
-	uint32_t passes = LD(e->n_passes);
-	uint32_t k = e->last_pass;
-	if (k < passes && e->passes[k].pass == g.pass)
+	uint32_t passes = SP_LOAD(e->n_passes);
+	uint32_t k = g.pass_column;
+	if (SP_LIKELY(k < passes && e->passes[k].pass == g.pass))
 		return k;
 	for (k = 0; k < passes; k++)
 		if (e->passes[k].pass == g.pass)
-			break;
-	if (k == passes) {
-		if (passes == SOURCE_PROFILER_MAX_SOURCE_PASSES ||
-		    !sp_window_add_pass(e, sp_capacity, g.pass)) {
-			if (!passes)
-				return SP_NO_ENTRY;
-			k = passes - 1;
-		}
-	}
-	e->last_pass = k;
+			return g.pass_column = k;
+	k = pass_column_new(e, passes);
+	if (k != SP_NO_ENTRY)
+		g.pass_column = k;
 	return k;
 }
 
+/* The render's CPU time into the pass sum of its frame; the frame's
+ * accumulator (or NULL when the render is to be ignored). */
+static inline __attribute__((always_inline)) sp_frame_acc *
+record_render(sp_entry *e, uint64_t start, uint64_t end, bool timed, uint32_t *column)
+{
+	link_render(e);
+	sp_entry *n = g.render_next;
+	if (n) {
+		/* Its header and acc, and its pass sums when they are inline. */
+		sp_prefetch(n);
+		sp_prefetch(n->inline_passes);
+	}
+	unsigned slot = g.slot;
+	sp_frame_acc *a = &e->acc[slot];
+	if (SP_UNLIKELY(a->frame != (uint32_t)g.frame)) {
+		ignored(); /* not ticked this frame */
+		return NULL;
+	}
+	uint32_t k = pass_column(e);
+	if (SP_UNLIKELY(k == SP_NO_ENTRY))
+		return NULL;
+	uint32_t dur = stamp_dur(start, end);
+	if (!a->rendered) {
+		a->render_first_ns = dur;
+		a->rendered = 1;
+	}
+	/* Not sampled in a GPU-timed frame: no GPU sample this frame. */
+	if (!timed && g.gpu_frame)
+		a->gpu_missing = 1;
+	uint32_t *cell = &e->passes[k].cpu_ns[slot];
+	*cell = sp_sat32((uint64_t)*cell + dur, &sp_saturated_local);
+	if (SP_UNLIKELY(atomic_load_explicit(&sp_trace_recording, memory_order_relaxed)))
+		trace_call(e, SP_TRACE_RENDER, start, end);
+	*column = k;
+	return a;
+}
+
+/* Every render_end but the hinted, untimed one: lookup, GPU timer. */
+__attribute__((noinline)) static void render_end_slow(uintptr_t key, uint64_t start, uint64_t end,
+						      sp_gpu_timer *timer)
+{
+	uint32_t timer_index = SP_NO_ENTRY;
+	if (timer && (timer_index = sp_gpu_timer_end(g.slot, timer)) == SP_NO_ENTRY) {
+		ignored();
+		timer = NULL;
+	}
+	if (bad_key(key) || !start || start > end) {
+		ignored();
+		return;
+	}
+	sp_entry *e = g.render_next;
+	if (!e || SP_LOAD(e->key) != key)
+		e = lookup_slow(key, false);
+	if (!e) {
+		ignored(); /* never ticked */
+		return;
+	}
+	bool first = !e->acc[g.slot].rendered;
+	uint32_t k;
+	sp_frame_acc *a = record_render(e, start, end, timer != NULL, &k);
+	if (a && timer) {
+		timer->pass = (uint8_t)g.pass;
+		timer->pass_local = (uint8_t)k;
+		timer->first = first;
+		timer->next = a->first_timer;
+		a->first_timer = timer_index;
+	}
+}
+
+__attribute__((noinline)) static void trace_render(const sp_entry *e, uint64_t start, uint64_t end)
+{
+	trace_call(e, SP_TRACE_RENDER, start, end);
+}
+
+/* The common case straight through, with no call but tail calls (so no
+ * registers to save): an untimed render of the hinted entry, ticked this
+ * frame, in the column the last source used for this pass. Everything
+ * else goes to render_end_slow before anything is changed. */
 void source_profiler_source_render_end(const void *source, uint64_t start, sp_gpu_timer *timer)
 {
 	if (!g.on)
 		return;
-	uint64_t end = sp_now();
-	unsigned slot = g.frame % SP_FBS;
-	if (timer && !sp_gpu_timer_end(slot, timer)) {
-		ignored();
-		timer = NULL;
-	}
+	uint64_t end = stamp();
 	uintptr_t key = (uintptr_t)source;
-	if (SP_UNLIKELY(!key || key == UINTPTR_MAX || !start || start > end)) {
-		ignored();
-		return;
-	}
-	uint32_t idx = lookup(key, g.render_next, false);
-	if (SP_UNLIKELY(idx == SP_NO_ENTRY)) {
-		ignored(); /* never ticked */
-		return;
-	}
-	link_render(idx);
-	sp_entry *e = entry_fast(idx);
-	if (g.render_next < LD(g_high_water)) {
-		sp_entry *next = entry_fast(g.render_next);
-		sp_prefetch(next);
-		sp_prefetch(next->passes);
-	}
+	sp_entry *e = g.render_next;
+	if (SP_UNLIKELY(timer || bad_key(key) || !start || start > end || !e ||
+			SP_LOAD(e->key) != key))
+		return render_end_slow(key, start, end, timer);
+	unsigned slot = g.slot;
 	sp_frame_acc *a = &e->acc[slot];
-	if (SP_UNLIKELY(a->frame != g.frame)) {
-		ignored(); /* not ticked this frame */
-		return;
+	uint32_t k = g.pass_column;
+	if (SP_UNLIKELY(a->frame != (uint32_t)g.frame || k >= SP_LOAD(e->n_passes) ||
+			e->passes[k].pass != g.pass))
+		return render_end_slow(key, start, end, NULL);
+	link_render(e);
+	sp_entry *n = g.render_next;
+	if (n) {
+		sp_prefetch(n);
+		sp_prefetch(n->inline_passes);
 	}
-	uint32_t k = pass_column(e);
-	if (SP_UNLIKELY(k == SP_NO_ENTRY))
-		return;
-	uint32_t dur = sp_sat32(end - start, &sp_saturated_local);
-	bool first = a->renders == 0;
-	if (!timer && g.gpu_frame)
-		a->gpu_missing = 1; /* not sampled: no GPU sample this frame */
-	if (first)
+	uint32_t dur = stamp_dur(start, end);
+	if (!a->rendered) {
 		a->render_first_ns = dur;
-	if (a->renders < UINT16_MAX)
-		a->renders++;
-	uint64_t sum = (uint64_t)e->passes[k].cpu_ns[slot] + dur;
-	e->passes[k].cpu_ns[slot] = sp_sat32(sum, &sp_saturated_local);
-	if (timer) {
-		timer->pass = g.pass;
-		timer->pass_local = (uint16_t)k;
-		timer->first = first;
-		timer->next = a->first_timer;
-		a->first_timer = sp_gpu_timer_index(slot, timer);
+		a->rendered = 1;
 	}
-	if (atomic_load_explicit(&sp_trace_recording, memory_order_relaxed))
-		sp_trace_cpu(e, SP_TRACE_RENDER, g.pass, start, end, g.frame);
+	if (g.gpu_frame)
+		a->gpu_missing = 1; /* not sampled in a GPU-timed frame */
+	uint32_t *cell = &e->passes[k].cpu_ns[slot];
+	*cell = sp_sat32((uint64_t)*cell + dur, &sp_saturated_local);
+	if (SP_UNLIKELY(atomic_load_explicit(&sp_trace_recording, memory_order_relaxed)))
+		return trace_render(e, start, end);
 }
 
 void source_profiler_render_end(void)
 {
 	if (!g.on)
 		return;
-	sp_gpu_frame_end(g.frame % SP_FBS);
+	sp_gpu_frame_end(g.slot);
 }
 
 /* Adds the durations of the source's GPU timers in the collected frame to
  * its accumulators. */
-static void gpu_sums(sp_entry *e, unsigned slot, uint32_t frame)
+/* The collected frame's GPU read-back, for gpu_sums. */
+typedef struct gpu_frame {
+	const sp_gpu_timer *timers;
+	const uint64_t *ns;
+	const _Atomic uint32_t *overhead; /* per pass, NULL: nothing subtracted */
+	bool trace;
+} gpu_frame;
+
+static void gpu_sums(sp_entry *e, unsigned slot, uint64_t frame, const gpu_frame *gf,
+		     uint32_t *pass_ns)
 {
 	sp_frame_acc *a = &e->acc[slot];
-	const sp_gpu_timer *timers = sp_gpu_timers(slot);
-	const uint64_t *ns = sp_gpu_stamps();
-	bool trace = atomic_load_explicit(&sp_trace_recording, memory_order_relaxed);
+	const sp_gpu_timer *timers = gf->timers;
+	const uint64_t *ns = gf->ns;
 	for (uint32_t i = a->first_timer; i != SP_NO_ENTRY; i = timers[i].next) {
 		const sp_gpu_timer *t = &timers[i];
 		uint64_t begin = ns[2 + 2 * i], end = ns[3 + 2 * i];
 		/* Less the timer's own cost; a render at or below that cost
 		 * reads 1 ns ("below what the timer resolves"), not 0, which
 		 * would mean "not rendered". */
-		uint64_t overhead = sp_gpu_overhead(t->pass);
+		uint64_t overhead = gf->overhead ? SP_LOAD(gf->overhead[t->pass]) : 0;
 		if (overhead)
 			end = end - begin > overhead ? end - overhead : begin + 1;
 		uint32_t dur = sp_sat32(end - begin, &sp_saturated_local);
 		if (t->first)
 			a->gpu_first_ns = dur;
-		uint64_t sum = (uint64_t)e->passes[t->pass_local].gpu_ns[slot] + dur;
-		e->passes[t->pass_local].gpu_ns[slot] = sp_sat32(sum, &sp_saturated_local);
-		if (trace)
-			sp_trace_gpu(e, t->pass, begin, end, frame);
+		uint32_t *cell = &pass_ns[t->pass_local];
+		*cell = sp_sat32((uint64_t)*cell + dur, &sp_saturated_local);
+		if (gf->trace)
+			sp_trace_gpu(e, t->pass, begin, end, (uint32_t)frame);
 	}
 }
 
@@ -630,11 +863,16 @@ void source_profiler_frame_collect(void)
 {
 	if (!g.on)
 		return;
-	uint32_t frame = g.frame - (SP_FBS - 1);
-	if (g.frame >= SP_FBS && (int32_t)(frame - g.on_since) >= 0) {
-		unsigned slot = frame % SP_FBS;
+	sp_sampler_frame_end(sp_now(), g.timer_asks);
+	/* Wide frame numbers: a 32-bit difference stopped collection after
+	 * 2^31 frames (25 days at 1000 fps). */
+	uint64_t frame = g.frame - (sp_fif - 1);
+	if (g.frame >= sp_fif && frame >= g.on_since) {
+		unsigned slot = (unsigned)(frame % sp_fif);
 		bool gpu = sp_gpu_collect(slot, frame);
-		uint32_t hw = LD(g_high_water);
+		gpu_frame gf = {sp_gpu_timers(slot), sp_gpu_stamps(), sp_gpu_overheads(),
+				atomic_load_explicit(&sp_trace_recording, memory_order_relaxed)};
+		uint32_t hw = SP_LOAD(g_high_water);
 		for (uint32_t i = 0; i < hw; i++) {
 			sp_entry *e = entry_fast(i);
 			/* An entry's records sit kilobytes away from the next
@@ -642,14 +880,16 @@ void source_profiler_frame_collect(void)
 			 * entry eight ahead, then the records of the one four
 			 * ahead, whose header has arrived by now. */
 			if (i + 8 < hw) {
-				const char *ahead = (const char *)entry_fast(i + 8);
-				for (size_t off = 0; off < sizeof(sp_entry); off += 64)
-					sp_prefetch(ahead + off);
+				const sp_entry *ahead = entry_fast(i + 8);
+				sp_prefetch(ahead);
+				sp_prefetch(&ahead->acc[slot]);
+				sp_prefetch(&ahead->seq);
+				sp_prefetch(ahead->inline_passes);
 			}
 			if (i + 4 < hw) {
 				const sp_entry *ahead = entry_fast(i + 4);
 				if (ahead->rings) {
-					uint32_t passes = LD(ahead->n_passes);
+					uint32_t passes = SP_LOAD(ahead->n_passes);
 					sp_prefetch(ahead->rings + (size_t)ahead->cpu_head *
 									   (SP_CPU_FIXED + passes));
 					if (gpu)
@@ -659,18 +899,22 @@ void source_profiler_frame_collect(void)
 				}
 			}
 			sp_frame_acc *a = &e->acc[slot];
-			if (!LD(e->key) || a->frame != frame)
+			if (!SP_LOAD(e->key) || a->frame != (uint32_t)frame || a->collected)
 				continue;
-			if (gpu && !a->gpu_missing)
-				gpu_sums(e, slot, frame);
+			/* A frame's GPU sums per pass exist only here, between
+			 * its read-back and its push. */
+			uint32_t gpu_pass_ns[SOURCE_PROFILER_MAX_SOURCE_PASSES] = {0};
+			bool gpu_kept = gpu && !a->gpu_missing;
+			if (gpu_kept)
+				gpu_sums(e, slot, frame, &gf, gpu_pass_ns);
+			if (SP_UNLIKELY(!e->rings) && !sp_window_rings(e, sp_capacity))
+				continue; /* out of memory: no sample (logged) */
+			/* The CPU push zeroes the slot's pass sums it takes. */
 			seq_begin(e);
 			sp_window_push_cpu(e, sp_capacity, slot);
-			if (gpu && !a->gpu_missing)
-				sp_window_push_gpu(e, sp_capacity, slot);
+			if (gpu_kept)
+				sp_window_push_gpu(e, sp_capacity, slot, gpu_pass_ns);
 			seq_end(e);
-			uint32_t passes = LD(e->n_passes);
-			for (uint32_t p = 0; p < passes; p++)
-				e->passes[p].cpu_ns[slot] = e->passes[p].gpu_ns[slot] = 0;
 			a->collected = 1;
 			if (a->has_async_ts && atomic_load_explicit(&e->async, memory_order_relaxed)) {
 				/* set_async(false) on another thread may free the
@@ -678,7 +922,7 @@ void source_profiler_frame_collect(void)
 				sp_spin_lock(&e->async_lock);
 				sp_async *as = atomic_load_explicit(&e->async, memory_order_relaxed);
 				if (as)
-					sp_delta_push(&as->rendered, as->capacity, e->async_ts[slot]);
+					sp_delta_push(&as->rendered, as->capacity, as->rendered_ts[slot]);
 				sp_spin_unlock(&e->async_lock);
 			}
 		}
@@ -712,13 +956,13 @@ void source_profiler_set_async(const void *source, bool async)
 	if (m)
 		m->async = async;
 	/* Allocate before taking the entry's spin lock. */
-	sp_async *fresh = async ? sp_async_create(LD(g_capacity_pub)) : NULL;
+	sp_async *fresh = async ? sp_async_create(SP_LOAD(g_capacity_pub)) : NULL;
 	unsigned r = sp_rcu_enter();
 	if (sp_live()) {
 		sp_entry *e = sp_entry_at(sp_table_find(key));
 		if (e) {
 			sp_spin_lock(&e->async_lock);
-			if (LD(e->key) == key) {
+			if (SP_LOAD(e->key) == key) {
 				sp_async *cur = atomic_load_explicit(&e->async, memory_order_relaxed);
 				if (async && !cur && fresh) {
 					atomic_store_explicit(&e->async, fresh, memory_order_release);
@@ -750,7 +994,7 @@ void source_profiler_async_frame_received(const void *source)
 		if (e) {
 			sp_spin_lock(&e->async_lock);
 			sp_async *a = atomic_load_explicit(&e->async, memory_order_relaxed);
-			if (a && LD(e->key) == key)
+			if (a && SP_LOAD(e->key) == key)
 				sp_delta_push(&a->input, a->capacity, now);
 			sp_spin_unlock(&e->async_lock);
 		}
@@ -771,11 +1015,17 @@ void source_profiler_async_frame_rendered(const void *source, uint64_t frame_ts_
 	if (idx == SP_NO_ENTRY)
 		return;
 	sp_entry *e = entry_fast(idx);
-	sp_frame_acc *a = &e->acc[g.frame % SP_FBS];
-	if (a->frame != g.frame)
+	sp_frame_acc *a = &e->acc[g.slot];
+	if (a->frame != (uint32_t)g.frame)
 		return;
-	a->has_async_ts = 1;
-	e->async_ts[g.frame % SP_FBS] = frame_ts_ns;
+	/* set_async(false) on another thread may free the window meanwhile. */
+	sp_spin_lock(&e->async_lock);
+	sp_async *as = atomic_load_explicit(&e->async, memory_order_relaxed);
+	if (as) {
+		as->rendered_ts[g.slot] = frame_ts_ns;
+		a->has_async_ts = 1;
+	}
+	sp_spin_unlock(&e->async_lock);
 }
 
 size_t source_profiler_copy_samples(const void *source, source_profiler_series series,
@@ -788,10 +1038,12 @@ size_t source_profiler_copy_samples(const void *source, source_profiler_series s
 	if (idx == SP_NO_ENTRY)
 		return 0;
 	sp_entry *e = entry_fast(idx);
+	if (!e->rings)
+		return 0;
 	bool gpu = series == SOURCE_PROFILER_GPU || series == SOURCE_PROFILER_GPU_SUM;
-	uint32_t passes = LD(e->n_passes);
+	uint32_t passes = SP_LOAD(e->n_passes);
 	uint32_t stride = (gpu ? SP_GPU_FIXED : SP_CPU_FIXED) + passes;
-	uint32_t count = gpu ? LD(e->gpu_count) : LD(e->cpu_count);
+	uint32_t count = gpu ? SP_LOAD(e->gpu_count) : SP_LOAD(e->cpu_count);
 	uint32_t head = gpu ? e->gpu_head : e->cpu_head;
 	const uint32_t *base =
 		e->rings + (gpu ? (size_t)sp_capacity * (SP_CPU_FIXED + passes) : 0);
@@ -845,7 +1097,7 @@ void source_profiler_set_source_name(const void *source, const char *name)
 	unsigned r = sp_rcu_enter();
 	if (sp_live()) {
 		sp_entry *e = sp_entry_at(sp_table_find(key));
-		if (e && LD(e->key) == key)
+		if (e && SP_LOAD(e->key) == key)
 			atomic_store_explicit(&e->name, copy, memory_order_release);
 	}
 	sp_rcu_exit(r);
@@ -873,13 +1125,13 @@ uint32_t source_profiler_pass_id(const char *name)
 	if (!name)
 		return 0;
 	pthread_mutex_lock(&g_pass_lock);
-	if (!LD(g_pass_names[0])) {
-		ST(g_pass_names[0], sp_strdup("default"));
+	if (!SP_LOAD(g_pass_names[0])) {
+		SP_STORE(g_pass_names[0], sp_strdup("default"));
 		atomic_store(&g_n_passes, 1);
 	}
-	uint32_t n = LD(g_n_passes), id = 0;
+	uint32_t n = SP_LOAD(g_n_passes), id = 0;
 	for (id = 0; id < n; id++)
-		if (strcmp(LD(g_pass_names[id]), name) == 0)
+		if (strcmp(SP_LOAD(g_pass_names[id]), name) == 0)
 			break;
 	if (id == n) {
 		char *copy = n < SOURCE_PROFILER_MAX_PASSES ? sp_strdup(name) : NULL;
@@ -912,7 +1164,9 @@ void source_profiler_set_pass(uint32_t pass)
 		ignored();
 		pass = 0;
 	}
+	g.col_of_pass[g.pass] = (uint8_t)g.pass_column;
 	g.pass = pass;
+	g.pass_column = g.col_of_pass[pass];
 }
 
 /* --- stats, shutdown -------------------------------------------------------- */
@@ -926,16 +1180,16 @@ void source_profiler_get_stats(source_profiler_stats_t *s)
 		.gpu_enabled = atomic_load(&g_gpu_live),
 		.window_capacity = atomic_load(&g_capacity_pub),
 		.sources = atomic_load(&g_sources),
-		.frames_collected = LD(sp_count.frames_collected),
-		.gpu_frames_collected = LD(sp_count.gpu_frames_collected),
-		.gpu_frames_disjoint = LD(sp_count.gpu_frames_disjoint),
-		.gpu_disjoint_backend = LD(sp_count.disjoint_backend),
-		.gpu_disjoint_order = LD(sp_count.disjoint_order),
-		.gpu_disjoint_range = LD(sp_count.disjoint_range),
-		.gpu_disjoint_unavailable = LD(sp_count.disjoint_unavailable),
-		.gpu_disjoint_overflow = LD(sp_count.disjoint_overflow),
-		.ignored_calls = LD(sp_count.ignored_calls),
-		.saturated_samples = LD(sp_count.saturated_samples),
+		.frames_collected = SP_LOAD(sp_count.frames_collected),
+		.gpu_frames_collected = SP_LOAD(sp_count.gpu_frames_collected),
+		.gpu_frames_disjoint = SP_LOAD(sp_count.gpu_frames_disjoint),
+		.gpu_disjoint_backend = SP_LOAD(sp_count.disjoint_backend),
+		.gpu_disjoint_order = SP_LOAD(sp_count.disjoint_order),
+		.gpu_disjoint_range = SP_LOAD(sp_count.disjoint_range),
+		.gpu_disjoint_unavailable = SP_LOAD(sp_count.disjoint_unavailable),
+		.gpu_disjoint_overflow = SP_LOAD(sp_count.disjoint_overflow),
+		.ignored_calls = SP_LOAD(sp_count.ignored_calls),
+		.saturated_samples = SP_LOAD(sp_count.saturated_samples),
 		.allocations = sp_alloc_count(),
 		.bytes = sp_alloc_bytes(),
 		.gpu_mode = sp_gpu_mode(),
@@ -962,16 +1216,19 @@ void source_profiler_shutdown(void)
 	g_removed_n = g_removed_cap = g_removing_cap = 0;
 	sp_meta_unlock();
 	pthread_mutex_lock(&g_pass_lock);
-	uint32_t n = LD(g_n_passes);
+	uint32_t n = SP_LOAD(g_n_passes);
 	for (uint32_t i = 0; i < n; i++) {
-		sp_free_str(LD(g_pass_names[i]));
-		ST(g_pass_names[i], NULL);
+		sp_free_str(SP_LOAD(g_pass_names[i]));
+		SP_STORE(g_pass_names[i], NULL);
 	}
 	atomic_store(&g_n_passes, 0);
 	pthread_mutex_unlock(&g_pass_lock);
-	sp_retire_flush();
+	sp_retire_drain();
 	sp_capacity = 60 * SOURCE_PROFILER_WINDOW_SECONDS;
 	atomic_store(&g_capacity_pub, sp_capacity);
+	sp_fif = SOURCE_PROFILER_FRAME_BUFFER_SIZE;
+	atomic_store(&g_fif_pub, sp_fif);
+	sp_sampler_shutdown();
 	source_profiler_set_clock(NULL, NULL);
 	reset_counters();
 }

@@ -52,7 +52,7 @@ uint32_t sp_table_find(uintptr_t key)
 	for (uint32_t n = 0; n <= t->mask; n++, i = (i + 1) & t->mask) {
 		uintptr_t k = atomic_load_explicit(&t->slots[i].key, memory_order_acquire);
 		if (k == key)
-			return LD(t->slots[i].val);
+			return SP_LOAD(t->slots[i].val);
 		if (k == EMPTY)
 			break;
 	}
@@ -63,12 +63,12 @@ static void put(table *t, uintptr_t key, uint32_t v)
 {
 	uint32_t i = hash(t, key);
 	for (;;) {
-		uintptr_t k = LD(t->slots[i].key);
+		uintptr_t k = SP_LOAD(t->slots[i].key);
 		if (k == EMPTY || k == TOMB) {
 			if (k == EMPTY)
 				t->used++;
 			t->live++;
-			ST(t->slots[i].val, v);
+			SP_STORE(t->slots[i].val, v);
 			atomic_store_explicit(&t->slots[i].key, key, memory_order_release);
 			return;
 		}
@@ -78,17 +78,19 @@ static void put(table *t, uintptr_t key, uint32_t v)
 
 static bool rebuild(table *old, uint32_t live)
 {
+	/* Between 2 and 4 slots a source (it grows past half full): 32 to 64
+	 * bytes of a source's ~9 KB. */
 	uint32_t cap = 16;
-	while (cap < live * 4u)
+	while (cap < live * 2u)
 		cap *= 2;
 	table *t = table_new(cap);
 	if (!t)
 		return false;
 	if (old) {
 		for (uint32_t i = 0; i <= old->mask; i++) {
-			uintptr_t k = LD(old->slots[i].key);
+			uintptr_t k = SP_LOAD(old->slots[i].key);
 			if (k != EMPTY && k != TOMB)
-				put(t, k, LD(old->slots[i].val));
+				put(t, k, SP_LOAD(old->slots[i].val));
 		}
 	}
 	atomic_store_explicit(&g_table, t, memory_order_release);
@@ -116,7 +118,7 @@ void sp_table_remove(uintptr_t key)
 		return;
 	uint32_t i = hash(t, key);
 	for (uint32_t n = 0; n <= t->mask; n++, i = (i + 1) & t->mask) {
-		uintptr_t k = LD(t->slots[i].key);
+		uintptr_t k = SP_LOAD(t->slots[i].key);
 		if (k == key) {
 			atomic_store_explicit(&t->slots[i].key, TOMB, memory_order_release);
 			t->live--;

@@ -69,8 +69,6 @@ static _Thread_local struct {
 	char name[64];
 } t_track;
 
-const char *sp_perf_routine(void);
-
 void source_profiler_trace_name_thread(const char *name)
 {
 	if (name)
@@ -159,7 +157,7 @@ const char *sp_trace_entry_name(sp_entry *e)
 	const char *name = atomic_load_explicit(&e->name, memory_order_acquire);
 	char buf[32];
 	if (!name) {
-		snprintf(buf, sizeof buf, "%p", (void *)LD(e->key));
+		snprintf(buf, sizeof buf, "%p", (void *)SP_LOAD(e->key));
 		name = buf;
 	}
 	e->trace_name = copy_name(name);

@@ -75,14 +75,10 @@ void source_profiler_set_log(void (*fn)(int level, const char *msg, void *user),
 	atomic_store_explicit(&g_log_fn, fn, memory_order_release);
 }
 
-void sp_log(int level, const char *fmt, ...)
+static void log_va(int level, const char *fmt, va_list ap)
 {
 	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-
 	void (*fn)(int, const char *, void *) =
 		atomic_load_explicit(&g_log_fn, memory_order_acquire);
 	if (fn) {
@@ -94,7 +90,18 @@ void sp_log(int level, const char *fmt, ...)
 	fprintf(stderr, "srcprof: %s: %s\n", name, msg);
 }
 
-void sp_log_reset(void)
+void sp_log(int level, const char *fmt, ...)
 {
-	source_profiler_set_log(NULL, NULL);
+	va_list ap;
+	va_start(ap, fmt);
+	log_va(level, fmt, ap);
+	va_end(ap);
+}
+
+void source_profiler_log(int level, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	log_va(level, fmt, ap);
+	va_end(ap);
 }

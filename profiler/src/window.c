@@ -17,127 +17,164 @@ size_t sp_rings_bytes(uint32_t capacity, uint32_t passes)
 	return (size_t)capacity * (SP_CPU_FIXED + SP_GPU_FIXED + 2u * passes) * sizeof(uint32_t);
 }
 
-/* Maximum of a column and how many records hold it. */
-static void column_rescan(const uint32_t *rec, uint32_t stride, uint32_t n, uint32_t col,
-			  _Atomic uint32_t *max, uint32_t *max_n)
+/* A column's maximum is kept with the position of its newest copy in the
+ * ring: a push that overwrites that record with a smaller value is the only
+ * one that needs a rescan (older copies leave first, and a tie moves the
+ * position forward). One compare where counting ties took three, and ties
+ * matter: short durations repeat, and rescanning whenever one copy of the
+ * maximum left cost more than everything else together. */
+
+/* Maximum of a full ring's column and the position of its newest copy;
+ * the oldest record is at `head`. */
+static void column_rescan(const uint32_t *rec, uint32_t stride, uint32_t n, uint32_t head,
+			  uint32_t col, _Atomic uint32_t *max, uint32_t *max_at)
 {
-	uint32_t m = 0, k = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t v = rec[(size_t)i * stride + col];
-		if (v > m) {
+	uint32_t m = 0, at = 0;
+	for (uint32_t i = 0, r = head; i < n; i++, r = r + 1 == n ? 0 : r + 1) {
+		uint32_t v = rec[(size_t)r * stride + col];
+		if (v >= m) {
 			m = v;
-			k = 1;
-		} else if (v == m) {
-			k++;
+			at = r;
 		}
 	}
-	ST(*max, m);
-	*max_n = k;
+	SP_PUBLISH(*max, m);
+	*max_at = at;
 }
 
-/* Writes v over the record's column and keeps sum, maximum and the number
- * of records equal to the maximum; returns true when the last copy of the
- * maximum left the window, so the column needs a rescan. Counting ties
- * matters: short durations repeat, and rescanning whenever one copy of
- * the maximum left cost more than everything else together. */
-static inline bool column_push(uint32_t *cell, uint32_t v, bool full, _Atomic uint64_t *sum,
-			       _Atomic uint32_t *max, uint32_t *max_n)
+/* Writes v over the record at `head` and keeps the column's sum and
+ * maximum; true when the maximum's record was overwritten by a smaller
+ * value (rescan). */
+static inline bool column_push(uint32_t *cell, uint32_t v, bool full, uint32_t head,
+			       _Atomic uint64_t *sum, _Atomic uint32_t *max, uint32_t *max_at)
 {
 	uint32_t old = full ? *cell : 0;
 	*cell = v;
-	ST(*sum, LD(*sum) - old + v);
-	uint32_t m = LD(*max);
-	if (v > m) {
-		ST(*max, v);
-		*max_n = 1;
+	SP_PUBLISH(*sum, SP_LOAD(*sum) - old + v);
+	if (v >= SP_LOAD(*max)) {
+		SP_PUBLISH(*max, v);
+		*max_at = head;
 		return false;
 	}
-	if (v == m)
-		++*max_n;
-	return full && old == m && --*max_n == 0;
+	return full && *max_at == head;
 }
 
-void sp_window_push_cpu(sp_entry *e, uint32_t capacity, unsigned slot)
+/* The push for `passes` pass columns; inlined with the common counts as
+ * constants, so that its loop unrolls. */
+static inline __attribute__((always_inline)) void push_cpu(sp_entry *e, uint32_t capacity,
+							     unsigned slot, uint32_t passes)
 {
 	const sp_frame_acc *a = &e->acc[slot];
-	uint32_t passes = LD(e->n_passes);
 	uint32_t stride = SP_CPU_FIXED + passes;
-	uint32_t count = LD(e->cpu_count);
+	uint32_t count = SP_LOAD(e->cpu_count);
 	bool full = count == capacity;
+	uint32_t head = e->cpu_head;
 	uint32_t *base = e->rings;
-	uint32_t *rec = base + (size_t)e->cpu_head * stride;
+	uint32_t *rec = base + (size_t)head * stride;
 	sp_pass_stats *ps = atomic_load_explicit(&e->pass_stats, memory_order_relaxed);
 
-	uint32_t old_total = 0, new_total = 0;
-	uint64_t rescan = 0;
-	if (column_push(&rec[0], a->tick_ns, full, &e->tick_sum, &e->tick_max, &e->tick_max_n))
-		rescan |= 1u;
-	if (column_push(&rec[1], a->renders ? a->render_first_ns : 0, full, &e->render_sum,
-			&e->render_max, &e->render_max_n))
-		rescan |= 2u;
+	uint64_t old_total = 0, new_total = 0; /* 8 passes of 32 bits overflow 32 */
+	uint32_t rescan = column_push(&rec[0], a->tick_ns, full, head, &e->tick_sum, &e->tick_max,
+				      &e->tick_max_at);
+	rescan |= (uint32_t)column_push(&rec[1], a->rendered ? a->render_first_ns : 0, full, head,
+					&e->render_sum, &e->render_max, &e->render_max_at)
+		  << 1;
 	for (uint32_t p = 0; p < passes; p++) {
 		uint32_t *cell = &rec[SP_CPU_FIXED + p];
 		old_total += full ? *cell : 0;
 		uint32_t v = e->passes[p].cpu_ns[slot];
+		e->passes[p].cpu_ns[slot] = 0; /* taken: the slot's next frame starts at 0 */
 		new_total += v;
-		if (column_push(cell, v, full, &ps[p].cpu_sum, &ps[p].cpu_max,
-				&e->pass_max_n[p].cpu))
-			rescan |= 4ull << p;
+		rescan |= (uint32_t)column_push(cell, v, full, head, &ps[p].cpu_sum, &ps[p].cpu_max,
+						&e->pass_max_at[p].cpu)
+			  << (2 + p);
 	}
-	ST(e->render_total_sum, LD(e->render_total_sum) - old_total + new_total);
+	SP_PUBLISH(e->render_total_sum, SP_LOAD(e->render_total_sum) - old_total + new_total);
 
-	e->cpu_head = e->cpu_head + 1 == capacity ? 0 : e->cpu_head + 1;
+	e->cpu_head = head + 1 == capacity ? 0 : head + 1;
 	if (!full)
-		ST(e->cpu_count, ++count);
+		SP_PUBLISH(e->cpu_count, ++count);
 	if (SP_UNLIKELY(rescan)) {
+		head = e->cpu_head; /* now the oldest record */
 		if (rescan & 1u)
-			column_rescan(base, stride, count, 0, &e->tick_max, &e->tick_max_n);
+			column_rescan(base, stride, count, head, 0, &e->tick_max, &e->tick_max_at);
 		if (rescan & 2u)
-			column_rescan(base, stride, count, 1, &e->render_max, &e->render_max_n);
+			column_rescan(base, stride, count, head, 1, &e->render_max,
+				      &e->render_max_at);
 		for (uint32_t p = 0; p < passes; p++)
-			if (rescan & (4ull << p))
-				column_rescan(base, stride, count, SP_CPU_FIXED + p, &ps[p].cpu_max,
-					      &e->pass_max_n[p].cpu);
+			if (rescan & (4u << p))
+				column_rescan(base, stride, count, head, SP_CPU_FIXED + p,
+					      &ps[p].cpu_max, &e->pass_max_at[p].cpu);
 	}
 }
 
-void sp_window_push_gpu(sp_entry *e, uint32_t capacity, unsigned slot)
+void sp_window_push_cpu(sp_entry *e, uint32_t capacity, unsigned slot)
+{
+	switch (SP_LOAD(e->n_passes)) {
+	case 1:
+		push_cpu(e, capacity, slot, 1);
+		break;
+	case 2:
+		push_cpu(e, capacity, slot, 2);
+		break;
+	default:
+		push_cpu(e, capacity, slot, SP_LOAD(e->n_passes));
+		break;
+	}
+}
+
+static inline __attribute__((always_inline)) void push_gpu(sp_entry *e, uint32_t capacity,
+							     unsigned slot, const uint32_t *pass_ns,
+							     uint32_t passes)
 {
 	const sp_frame_acc *a = &e->acc[slot];
-	uint32_t passes = LD(e->n_passes);
 	uint32_t stride = SP_GPU_FIXED + passes;
-	uint32_t count = LD(e->gpu_count);
+	uint32_t count = SP_LOAD(e->gpu_count);
 	bool full = count == capacity;
+	uint32_t head = e->gpu_head;
 	uint32_t *base = e->rings + (size_t)capacity * (SP_CPU_FIXED + passes);
-	uint32_t *rec = base + (size_t)e->gpu_head * stride;
+	uint32_t *rec = base + (size_t)head * stride;
 	sp_pass_stats *ps = atomic_load_explicit(&e->pass_stats, memory_order_relaxed);
 
-	uint32_t old_total = 0, new_total = 0;
-	uint64_t rescan = 0;
-	if (column_push(&rec[0], a->renders ? a->gpu_first_ns : 0, full, &e->gpu_sum, &e->gpu_max,
-			&e->gpu_max_n))
-		rescan |= 1u;
+	uint64_t old_total = 0, new_total = 0;
+	uint32_t rescan = column_push(&rec[0], a->rendered ? a->gpu_first_ns : 0, full, head,
+				      &e->gpu_sum, &e->gpu_max, &e->gpu_max_at);
 	for (uint32_t p = 0; p < passes; p++) {
 		uint32_t *cell = &rec[SP_GPU_FIXED + p];
 		old_total += full ? *cell : 0;
-		uint32_t v = e->passes[p].gpu_ns[slot];
+		uint32_t v = pass_ns[p];
 		new_total += v;
-		if (column_push(cell, v, full, &ps[p].gpu_sum, &ps[p].gpu_max,
-				&e->pass_max_n[p].gpu))
-			rescan |= 2ull << p;
+		rescan |= (uint32_t)column_push(cell, v, full, head, &ps[p].gpu_sum, &ps[p].gpu_max,
+						&e->pass_max_at[p].gpu)
+			  << (1 + p);
 	}
-	ST(e->gpu_total_sum, LD(e->gpu_total_sum) - old_total + new_total);
+	SP_PUBLISH(e->gpu_total_sum, SP_LOAD(e->gpu_total_sum) - old_total + new_total);
 
-	e->gpu_head = e->gpu_head + 1 == capacity ? 0 : e->gpu_head + 1;
+	e->gpu_head = head + 1 == capacity ? 0 : head + 1;
 	if (!full)
-		ST(e->gpu_count, ++count);
+		SP_PUBLISH(e->gpu_count, ++count);
 	if (SP_UNLIKELY(rescan)) {
+		head = e->gpu_head;
 		if (rescan & 1u)
-			column_rescan(base, stride, count, 0, &e->gpu_max, &e->gpu_max_n);
+			column_rescan(base, stride, count, head, 0, &e->gpu_max, &e->gpu_max_at);
 		for (uint32_t p = 0; p < passes; p++)
-			if (rescan & (2ull << p))
-				column_rescan(base, stride, count, SP_GPU_FIXED + p, &ps[p].gpu_max,
-					      &e->pass_max_n[p].gpu);
+			if (rescan & (2u << p))
+				column_rescan(base, stride, count, head, SP_GPU_FIXED + p,
+					      &ps[p].gpu_max, &e->pass_max_at[p].gpu);
+	}
+}
+
+void sp_window_push_gpu(sp_entry *e, uint32_t capacity, unsigned slot, const uint32_t *pass_ns)
+{
+	switch (SP_LOAD(e->n_passes)) {
+	case 1:
+		push_gpu(e, capacity, slot, pass_ns, 1);
+		break;
+	case 2:
+		push_gpu(e, capacity, slot, pass_ns, 2);
+		break;
+	default:
+		push_gpu(e, capacity, slot, pass_ns, SP_LOAD(e->n_passes));
+		break;
 	}
 }
 
@@ -152,21 +189,29 @@ static void restride(uint32_t *dst, const uint32_t *src, uint32_t capacity, uint
 		       old_stride * sizeof(uint32_t));
 }
 
+bool sp_window_rings(sp_entry *e, uint32_t capacity)
+{
+	e->rings = sp_arena_alloc(sp_rings_bytes(capacity, SP_LOAD(e->n_passes)));
+	return e->rings != NULL;
+}
+
 bool sp_window_add_pass(sp_entry *e, uint32_t capacity, uint32_t pass)
 {
-	uint32_t passes = LD(e->n_passes);
+	uint32_t passes = SP_LOAD(e->n_passes);
 	uint32_t n = passes + 1;
 	bool inline_fits = n <= SP_INLINE_PASSES;
 	bool grow = !inline_fits && e->pass_cap < n;
-	uint32_t *rings = sp_arena_alloc(sp_rings_bytes(capacity, n));
+	/* Rings exist once a frame was collected; before that there is
+	 * nothing to restride. */
+	uint32_t *rings = e->rings ? sp_arena_alloc(sp_rings_bytes(capacity, n)) : NULL;
 	sp_pass_stats *old = atomic_load_explicit(&e->pass_stats, memory_order_relaxed);
-	sp_pass_stats *stats = inline_fits ? e->inline_stats : sp_alloc(n * sizeof *stats);
+	sp_pass_stats *stats = inline_fits ? e->inline_stats : sp_pass_block_new(n);
 	sp_pass_acc *acc = grow ? sp_alloc(n * sizeof *acc) : e->passes;
-	sp_pass_max_n *max_n = grow ? sp_alloc(n * sizeof *max_n) : e->pass_max_n;
-	if (!rings || !stats || !acc || !max_n) {
+	sp_pass_max_at *max_n = grow ? sp_alloc(n * sizeof *max_n) : e->pass_max_at;
+	if ((e->rings && !rings) || !stats || !acc || !max_n) {
 		sp_arena_free(rings, sp_rings_bytes(capacity, n));
 		if (stats != e->inline_stats)
-			sp_free(stats, n * sizeof *stats);
+			sp_pass_block_free(stats, false);
 		if (grow) {
 			sp_free(acc, n * sizeof *acc);
 			sp_free(max_n, n * sizeof *max_n);
@@ -185,45 +230,84 @@ bool sp_window_add_pass(sp_entry *e, uint32_t capacity, uint32_t pass)
 
 	if (grow) {
 		memcpy(acc, e->passes, passes * sizeof *acc);
-		memcpy(max_n, e->pass_max_n, passes * sizeof *max_n);
+		memcpy(max_n, e->pass_max_at, passes * sizeof *max_n);
 		if (e->passes != e->inline_passes) {
 			sp_free(e->passes, e->pass_cap * sizeof *acc);
-			sp_free(e->pass_max_n, e->pass_cap * sizeof *max_n);
+			sp_free(e->pass_max_at, e->pass_cap * sizeof *max_n);
 		}
 		e->passes = acc;
-		e->pass_max_n = max_n;
+		e->pass_max_at = max_n;
 		e->pass_cap = n;
 	}
 	memset(&e->passes[passes], 0, sizeof *acc);
 	e->passes[passes].pass = pass;
-	/* The new column holds one 0 per record already in the window. */
-	e->pass_max_n[passes].cpu = LD(e->cpu_count);
-	e->pass_max_n[passes].gpu = LD(e->gpu_count);
+	/* The new column holds a 0 in each record already in the window: its
+	 * maximum, whose newest copy is the newest record. */
+	e->pass_max_at[passes].cpu = e->cpu_head ? e->cpu_head - 1 : capacity - 1;
+	e->pass_max_at[passes].gpu = e->gpu_head ? e->gpu_head - 1 : capacity - 1;
 
-	/* Readers take n_passes and the array under the entry's seqlock. */
-	uint32_t s = LD(e->seq);
-	ST(e->seq, s + 1);
-	SP_FENCE(memory_order_release);
+	/* Readers take n_passes and the array under the entry's seqlock; the
+	 * array is published before the count that grows into it. */
+	uint32_t s = SP_LOAD(e->seq);
+	SP_STORE(e->seq, s + 1);
 	if (stats != old) {
 		for (uint32_t p = 0; p < passes; p++) {
-			ST(stats[p].pass, LD(old[p].pass));
-			ST(stats[p].cpu_sum, LD(old[p].cpu_sum));
-			ST(stats[p].cpu_max, LD(old[p].cpu_max));
-			ST(stats[p].gpu_sum, LD(old[p].gpu_sum));
-			ST(stats[p].gpu_max, LD(old[p].gpu_max));
+			SP_PUBLISH(stats[p].pass, SP_LOAD(old[p].pass));
+			SP_PUBLISH(stats[p].cpu_sum, SP_LOAD(old[p].cpu_sum));
+			SP_PUBLISH(stats[p].cpu_max, SP_LOAD(old[p].cpu_max));
+			SP_PUBLISH(stats[p].gpu_sum, SP_LOAD(old[p].gpu_sum));
+			SP_PUBLISH(stats[p].gpu_max, SP_LOAD(old[p].gpu_max));
 		}
-		atomic_store_explicit(&e->pass_stats, stats, memory_order_relaxed);
+		atomic_store_explicit(&e->pass_stats, stats, memory_order_release);
 	}
-	ST(stats[passes].pass, pass);
-	ST(stats[passes].cpu_sum, 0);
-	ST(stats[passes].cpu_max, 0);
-	ST(stats[passes].gpu_sum, 0);
-	ST(stats[passes].gpu_max, 0);
-	ST(e->n_passes, n);
+	SP_PUBLISH(stats[passes].pass, pass);
+	SP_PUBLISH(stats[passes].cpu_sum, 0);
+	SP_PUBLISH(stats[passes].cpu_max, 0);
+	SP_PUBLISH(stats[passes].gpu_sum, 0);
+	SP_PUBLISH(stats[passes].gpu_max, 0);
+	SP_PUBLISH(e->n_passes, n);
 	atomic_store_explicit(&e->seq, s + 2, memory_order_release);
 	if (old && old != stats && old != e->inline_stats)
-		sp_retire(old, passes * sizeof *old);
+		sp_pass_block_free(old, true);
 	return true;
+}
+
+static sp_pass_block *block_of(const sp_pass_stats *s)
+{
+	return (sp_pass_block *)((char *)s - offsetof(sp_pass_block, s));
+}
+
+static size_t block_bytes(uint32_t cap)
+{
+	return sizeof(sp_pass_block) + cap * sizeof(sp_pass_stats);
+}
+
+sp_pass_stats *sp_pass_block_new(uint32_t cap)
+{
+	sp_pass_block *b = sp_alloc(block_bytes(cap));
+	if (!b)
+		return NULL;
+	atomic_store_explicit(&b->cap, cap, memory_order_relaxed); /* published with the array */
+	return b->s;
+}
+
+void sp_pass_block_free(sp_pass_stats *s, bool retire)
+{
+	if (!s)
+		return;
+	sp_pass_block *b = block_of(s);
+	size_t bytes = block_bytes(atomic_load_explicit(&b->cap, memory_order_relaxed));
+	if (retire)
+		sp_retire(b, bytes);
+	else
+		sp_free(b, bytes);
+}
+
+uint32_t sp_pass_stats_cap(const sp_entry *e, const sp_pass_stats *s)
+{
+	if (s == e->inline_stats)
+		return SP_INLINE_PASSES;
+	return atomic_load_explicit(&block_of(s)->cap, memory_order_relaxed);
 }
 
 sp_async *sp_async_create(uint32_t window_capacity)

@@ -26,5 +26,7 @@ bad "--api: 'metal' is not vulkan, gl or both" --api metal
 bad "--frames: '2' is not a whole number from 5" --frames 2
 bad "--frames: '5000' is not a whole number from 5 to 4995" --frames 5000
 bad "--json: cannot write '/nonexistent/b.json'" --json /nonexistent/b.json
+bad "--html: cannot write '/nonexistent/b.html'" --html /nonexistent/b.html
+bad "--isolate-rounds: '2' is not a whole number from 3 to 25" --isolate-rounds 2
 bad "unknown option '--fast'" --fast
 exit $fails

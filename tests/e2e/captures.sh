@@ -17,7 +17,7 @@ fail() { echo "FAIL: $1"; fails=$((fails + 1)); }
 mkdir -p "$out/dir"
 for run in 1 2; do
 	if ! "$demo" --api "$api" --headless --seconds 5 --out-dir "$out/dir" \
-		--script "2:C,2:C,3:S,4:T,5:L" >"$out/stdout-$run" 2>"$out/stderr-$run"; then
+		--script "10:C,10:C,11:S,12:T,13:L" >"$out/stdout-$run" 2>"$out/stderr-$run"; then
 		fail "run $run exited with an error"; cat "$out/stderr-$run"
 	fi
 done

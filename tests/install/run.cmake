@@ -1,5 +1,7 @@
-# Installs the build into a scratch prefix, then builds and runs a consumer
-# with find_package(srcprof) and another with pkg-config.
+# Installs the build into a scratch prefix, then builds and runs consumers
+# with find_package(srcprof COMPONENTS vulkan gl) and with pkg-config, and
+# builds the examples (examples/) against the installed copy for the
+# examples.* tests to run.
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix}
@@ -7,42 +9,50 @@ execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefi
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "cmake --install failed")
 endif()
+if(SHARED)
+  set(lib_suffix .so)
+else()
+  set(lib_suffix .a)
+endif()
 foreach(f include/srcprof/source_profiler.h include/srcprof/perf_block.h
-          include/srcprof/gpu_timer.h ${LIBDIR}/libsrcprof.a ${LIBDIR}/pkgconfig/srcprof.pc
+          include/srcprof/gpu_timer.h include/srcprof/machine.h include/srcprof/vulkan.h
+          include/srcprof/gl.h ${LIBDIR}/libsrcprof${lib_suffix}
+          ${LIBDIR}/libsrcprof-vulkan${lib_suffix} ${LIBDIR}/libsrcprof-gl${lib_suffix}
+          ${LIBDIR}/pkgconfig/srcprof.pc
+          ${LIBDIR}/pkgconfig/srcprof-vulkan.pc ${LIBDIR}/pkgconfig/srcprof-gl.pc
           ${LIBDIR}/cmake/srcprof/srcprofConfig.cmake)
   if(NOT EXISTS ${prefix}/${f})
     message(FATAL_ERROR "not installed: ${f}")
   endif()
 endforeach()
 
-execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/consumer -G ${GENERATOR}
-                        -DCMAKE_PREFIX_PATH=${prefix}
-                RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "configuring the find_package consumer failed")
-endif()
-execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/consumer RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "building the find_package consumer failed")
-endif()
-execute_process(COMMAND ${WORK_DIR}/consumer/consumer RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "the find_package consumer failed")
-endif()
+function(run what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${what} failed")
+  endif()
+endfunction()
+
+run("configuring the find_package consumer"
+    ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/consumer -G ${GENERATOR}
+    -DCMAKE_PREFIX_PATH=${prefix})
+run("building the find_package consumer" ${CMAKE_COMMAND} --build ${WORK_DIR}/consumer)
+run("the find_package consumer" ${WORK_DIR}/consumer/consumer)
+run("the consumer with SRCPROF_PERF_BLOCKS OFF" ${WORK_DIR}/consumer/consumer_noblocks)
 
 set(ENV{PKG_CONFIG_PATH} ${prefix}/${LIBDIR}/pkgconfig)
-execute_process(COMMAND pkg-config --cflags --libs --static srcprof
+execute_process(COMMAND pkg-config --cflags --libs --static srcprof-vulkan srcprof-gl
                 OUTPUT_VARIABLE flags OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "pkg-config does not know srcprof")
+  message(FATAL_ERROR "pkg-config does not know srcprof-vulkan and srcprof-gl")
 endif()
 separate_arguments(flags UNIX_COMMAND "${flags}")
-execute_process(COMMAND cc -std=c11 ${SOURCE_DIR}/consumer.c -o ${WORK_DIR}/pc-consumer ${flags}
-                RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "building the pkg-config consumer failed (flags: ${flags})")
-endif()
-execute_process(COMMAND ${WORK_DIR}/pc-consumer RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "the pkg-config consumer failed")
-endif()
+run("building the pkg-config consumer (flags: ${flags})"
+    cc -std=gnu11 ${SOURCE_DIR}/consumer.c -o ${WORK_DIR}/pc-consumer ${flags})
+set(ENV{LD_LIBRARY_PATH} ${prefix}/${LIBDIR}) # for a shared build (SRCPROF_SHARED)
+run("the pkg-config consumer" ${WORK_DIR}/pc-consumer)
+
+run("configuring the examples"
+    ${CMAKE_COMMAND} -S ${EXAMPLES_DIR} -B ${WORK_DIR}/examples -G ${GENERATOR}
+    -DCMAKE_PREFIX_PATH=${prefix})
+run("building the examples" ${CMAKE_COMMAND} --build ${WORK_DIR}/examples)

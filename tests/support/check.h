@@ -15,7 +15,17 @@
 typedef void (*check_fn)(void);
 void check_register(const char *name, check_fn fn);
 void check_fail(const char *file, int line, const char *msg);
-extern int check_failed;
+extern int check_failed, check_skipped;
+
+/* Ends the case as skipped, saying why (a truth test on a busy machine). */
+#define CHECK_SKIP(...)                                                               \
+	do {                                                                          \
+		printf("skipped: ");                                                  \
+		printf(__VA_ARGS__);                                                  \
+		printf("\n");                                                         \
+		check_skipped = 1;                                                    \
+		return;                                                               \
+	} while (0)
 
 #define TEST(name)                                                                    \
 	static void name(void);                                                       \
@@ -33,8 +43,17 @@ extern int check_failed;
 		}                                                                     \
 	} while (0)
 
+/* 1 for a floating-point expression (not evaluated). */
+#define CHECK_IS_FLOATING_(x) _Generic((x), float: 1, double: 1, long double: 1, default: 0)
+
+/* Integers (and pointers, enums, bools), compared exactly as uint64_t.
+ * Floating point does not compile: converted to an integer, 0.9 would
+ * equal 0. Use CHECK_NEAR with the tolerance the computation allows. */
 #define CHECK_EQ(a, b)                                                                \
 	do {                                                                          \
+		_Static_assert(!CHECK_IS_FLOATING_(a) && !CHECK_IS_FLOATING_(b),      \
+			       "CHECK_EQ compares integers: use CHECK_NEAR(a, b, tol) " \
+			       "for floating point");                                 \
 		uint64_t check_a_ = (uint64_t)(a), check_b_ = (uint64_t)(b);          \
 		if (check_a_ != check_b_) {                                           \
 			char check_m_[512];                                           \
@@ -46,6 +65,7 @@ extern int check_failed;
 		}                                                                     \
 	} while (0)
 
+/* |a - b| <= tol in double; NaN on either side fails. */
 #define CHECK_NEAR(a, b, tol)                                                         \
 	do {                                                                          \
 		double check_a_ = (double)(a), check_b_ = (double)(b);                \

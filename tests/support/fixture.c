@@ -41,12 +41,14 @@ static void fake_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp k
 	if (query < FX_MAX_QUERIES)
 		g->stamps[slot][query] = fx_gpu_now;
 	g->writes++;
+	g->last_write_slot = slot;
 }
 
 static sp_gpu_read fake_read(void *user, uint32_t slot, uint32_t count, uint64_t *ns)
 {
 	fx_gpu *g = user;
 	g->reads++;
+	g->last_read_slot = slot;
 	sp_gpu_read r = g->next_status;
 	g->next_status = SP_GPU_READ_OK;
 	if (r != SP_GPU_READ_OK)

@@ -16,10 +16,11 @@ extern uint64_t fx_now;     /* CPU clock, ns */
 extern uint64_t fx_gpu_now; /* GPU clock of the fake backend, ns */
 
 typedef struct fx_gpu {
-	uint64_t stamps[SOURCE_PROFILER_FRAME_BUFFER_SIZE][FX_MAX_QUERIES];
+	uint64_t stamps[SOURCE_PROFILER_MAX_FRAMES_IN_FLIGHT][FX_MAX_QUERIES];
 	uint32_t capacity_limit;    /* queries reserve grants at most (0: FX_MAX_QUERIES) */
 	sp_gpu_read next_status;    /* returned by the next read, then OK again */
 	uint32_t reads, writes, reserves;
+	uint32_t last_write_slot, last_read_slot;
 } fx_gpu;
 
 extern fx_gpu fx_backend;

@@ -58,6 +58,30 @@ TEST(fill_result_leaves_the_struct_untouched_when_false)
 	CHECK(source_profiler_get_result(&a) == NULL);
 }
 
+TEST(fill_result_is_false_until_the_first_sample_is_collected)
+{
+	/* OBS says "no data yet" rather than a row of zeros: the entry exists
+	 * after the first tick, its first sample only after the next collect. */
+	fx_init(true);
+	fx_frame(one, 1, 30, 10, 200);
+	profiler_result_t r;
+	memset(&r, 0xab, sizeof r);
+	CHECK(!source_profiler_fill_result(&a, &r));
+	CHECK_EQ(r.tick_avg, 0xababababababababull);
+	CHECK(source_profiler_get_result(&a) == NULL);
+	uint32_t cpu = 7, gpu = 7;
+	CHECK(!source_profiler_get_sample_counts(&a, &cpu, &gpu));
+	CHECK_EQ(cpu, 7);
+	source_profiler_pass_result_t pr[2];
+	CHECK_EQ(source_profiler_fill_pass_results(&a, pr, 2), 0);
+	CHECK_EQ(stats().sources, 1);
+	fx_frame(one, 1, 30, 10, 200);
+	CHECK(source_profiler_fill_result(&a, &r));
+	CHECK_EQ(r.tick_avg, 30);
+	CHECK_EQ(r.render_gpu_avg, 200);
+	CHECK_EQ(fx_cpu_samples(&a), 1);
+}
+
 TEST(get_result_returns_a_copy_to_free)
 {
 	fx_init(false);

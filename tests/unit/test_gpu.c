@@ -133,6 +133,7 @@ static void disjoint_case(void (*spoil)(unsigned slot))
 	fx_frame(both, 2, 10, 20, 500); /* frame 2: collects frame 1 */
 	/* frame 3, spoiled; collected at the end of frame 4 */
 	fx_begin();
+	unsigned slot = source_profiler_frame_slot(); /* frame numbers go on across cases */
 	fx_tick(&a, 10);
 	fx_tick(&b, 10);
 	fx_render_begin();
@@ -140,7 +141,7 @@ static void disjoint_case(void (*spoil)(unsigned slot))
 	fx_render(&b, 20, 700);
 	source_profiler_render_end();
 	source_profiler_frame_collect();
-	spoil(3 % SOURCE_PROFILER_FRAME_BUFFER_SIZE);
+	spoil(slot);
 	fx_frame(both, 2, 10, 20, 500); /* frame 4: collects frame 3 */
 }
 
@@ -192,6 +193,25 @@ TEST(disjoint_when_a_timer_lies_outside_its_frame)
 {
 	disjoint_case(spoil_range);
 	check_dropped(stats().gpu_disjoint_range);
+}
+
+TEST(a_timer_longer_than_32_bits_of_ns_drops_the_frame_instead_of_saturating)
+{
+	/* A GPU maximum of 4,294.967 ms (the 32-bit saturation value) was once
+	 * reported: a timer that long means the GPU sat idle waiting on the
+	 * CPU inside the bracket (a stall, a debugger) or stamps from
+	 * different clocks, not a render's cost. The frame is dropped. */
+	fx_init(true);
+	for (int f = 0; f < 3; f++)
+		fx_frame(one, 1, 10, 10, 700);
+	fx_frame(one, 1, 10, 10, 5000000000ull);
+	for (int f = 0; f < 2; f++)
+		fx_frame(one, 1, 10, 10, 700);
+	CHECK_EQ(fx_gpu_samples(&a), 4);
+	CHECK_EQ(fx_result(&a).render_gpu_max, 700);
+	CHECK_EQ(stats().gpu_disjoint_range, 1);
+	CHECK_EQ(stats().saturated_samples, 0);
+	CHECK_EQ(fx_log_count_containing("lasts over 4.29 s"), 1);
 }
 
 static void spoil_unavailable(unsigned slot)
@@ -359,6 +379,21 @@ TEST(frame_gpu_range_is_averaged_over_kept_frames)
 	source_profiler_stats_t st = stats();
 	CHECK_EQ(st.gpu_frame_max_ns, 10 + 2 * 9000 + 10);
 	CHECK_EQ(st.gpu_frame_avg_ns, (3 * 1020 + 18020) / 4);
+}
+
+TEST(frame_gpu_range_maximum_falls_back_when_it_leaves_the_window)
+{
+	fx_init(true);
+	source_profiler_reset_video(1, 1); /* windows of 5 */
+	fx_frame(one, 1, 10, 10, 500);
+	fx_frame(one, 1, 10, 10, 9000);
+	for (int f = 0; f < 5; f++)
+		fx_frame(one, 1, 10, 10, 500);
+	/* Kept: frames 1-6, the window holds 2-6; frame 2 (9000) is still in. */
+	CHECK_EQ(stats().gpu_frame_max_ns, 10 + 9000 + 10);
+	fx_frame(one, 1, 10, 10, 500);
+	CHECK_EQ(stats().gpu_frame_max_ns, 10 + 500 + 10);
+	CHECK_EQ(stats().gpu_frame_avg_ns, 520);
 }
 
 TEST(a_render_without_a_timer_leaves_no_gpu_sample_for_that_frame)

@@ -6,6 +6,13 @@
 static int a, b;
 static const void *const one[] = {&a};
 
+static uint32_t fx_stats_sources(void)
+{
+	source_profiler_stats_t st;
+	source_profiler_get_stats(&st);
+	return st.sources;
+}
+
 TEST(capacity_default_is_300_before_reset_video)
 {
 	source_profiler_shutdown();
@@ -50,15 +57,18 @@ TEST(samples_lag_one_frame)
 	}
 }
 
-TEST(entry_exists_after_first_tick_with_zero_results)
+TEST(entry_exists_after_first_tick_results_after_first_collect)
 {
 	fx_init(false);
 	profiler_result_t r;
 	CHECK(!source_profiler_fill_result(&a, &r));
 	fx_frame(one, 1, 100, 100, 0);
+	CHECK_EQ(fx_stats_sources(), 1);
+	CHECK(!source_profiler_fill_result(&a, &r));
+	fx_frame(one, 1, 100, 100, 0);
 	CHECK(source_profiler_fill_result(&a, &r));
-	CHECK_EQ(r.tick_avg, 0);
-	CHECK_EQ(r.tick_max, 0);
+	CHECK_EQ(r.tick_avg, 100);
+	CHECK_EQ(r.tick_max, 100);
 }
 
 TEST(window_keeps_only_the_last_capacity_frames)
@@ -209,6 +219,62 @@ TEST(durations_above_32_bits_saturate_and_are_counted)
 	source_profiler_stats_t st;
 	source_profiler_get_stats(&st);
 	CHECK_EQ(st.saturated_samples, 1);
+}
+
+TEST(sums_of_renders_in_several_passes_do_not_wrap)
+{
+	/* Two 3 s renders in two passes: 6 s a frame, more than 32 bits of ns.
+	 * The sum used to be added in 32 bits (1,705,032,704 ns). */
+	fx_init(true);
+	uint32_t p1 = source_profiler_pass_id("one"), p2 = source_profiler_pass_id("two");
+	for (int f = 0; f < 3; f++) {
+		fx_begin();
+		fx_tick(&a, 10);
+		fx_render_begin();
+		source_profiler_set_pass(p1);
+		fx_render(&a, 3000000000ull, 3000000000ull);
+		source_profiler_set_pass(p2);
+		fx_render(&a, 3000000000ull, 3000000000ull);
+		fx_end();
+	}
+	profiler_result_t r = fx_result(&a);
+	CHECK_EQ(r.render_avg, 3000000000ull);
+	CHECK_EQ(r.render_sum, 6000000000ull);
+	CHECK_EQ(r.render_gpu_avg, 3000000000ull);
+	CHECK_EQ(r.render_gpu_sum, 6000000000ull);
+	source_profiler_stats_t st;
+	source_profiler_get_stats(&st);
+	CHECK_EQ(st.saturated_samples, 0);
+	/* copy_samples gives 32-bit values: a frame's sum saturates there, and
+	 * never reads below its first render. */
+	uint32_t v[4];
+	CHECK_EQ(source_profiler_copy_samples(&a, SOURCE_PROFILER_RENDER_SUM, v, 4), 2);
+	CHECK_EQ(v[0], UINT32_MAX);
+	CHECK_EQ(source_profiler_copy_samples(&a, SOURCE_PROFILER_GPU_SUM, v, 4), 2);
+	CHECK_EQ(v[1], UINT32_MAX);
+}
+
+TEST(renders_in_one_pass_saturate_together_never_below_the_first)
+{
+	fx_init(true);
+	for (int f = 0; f < 3; f++) {
+		fx_begin();
+		fx_tick(&a, 10);
+		fx_render_begin();
+		fx_render(&a, 3000000000ull, 3000000000ull);
+		fx_render(&a, 3000000000ull, 3000000000ull);
+		fx_end();
+	}
+	profiler_result_t r = fx_result(&a);
+	CHECK_EQ(r.render_avg, 3000000000ull);
+	CHECK_EQ(r.render_sum, UINT32_MAX);
+	CHECK_EQ(r.render_gpu_sum, UINT32_MAX);
+	CHECK(r.render_sum >= r.render_avg);
+	source_profiler_stats_t st;
+	source_profiler_get_stats(&st);
+	/* CPU sums are made as renders end (frames 1-3), GPU sums at collect
+	 * (frames 1 and 2). */
+	CHECK_EQ(st.saturated_samples, 5);
 }
 
 TEST(samples_are_copied_oldest_first)

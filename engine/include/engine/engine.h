@@ -69,7 +69,6 @@ struct eng_source {
 	float scale;
 	eng_engine *engine; /* set when added */
 	bool removing;
-	bool gpu_timed; /* its renders get GPU timers this frame (engine-managed) */
 };
 
 typedef struct eng_desc {

@@ -216,6 +216,13 @@ typedef enum eng_fault {
 	ENG_FAULT_TIMER_POOL_SMALL = 2,  /* timer pools hold 4 timers at most */
 	ENG_FAULT_OUT_OF_DATE = 4,       /* the swapchain reports out of date once */
 	ENG_FAULT_DEVICE_LOST = 8,       /* the device is lost at the next submit */
+	/* Vulkan: while set, waits for the GPU fail as a driver reports it,
+	 * without waiting: a frame's fence wait with VK_TIMEOUT, a device idle
+	 * wait with VK_ERROR_OUT_OF_DEVICE_MEMORY. */
+	ENG_FAULT_WAIT_FAILS = 16,
+	/* Vulkan: the next eng_gfx_time_isolated fails as its recording ends
+	 * (vkEndCommandBuffer: VK_ERROR_OUT_OF_DEVICE_MEMORY); once. */
+	ENG_FAULT_ISOLATED_FAILS = 32,
 } eng_fault;
 
 /* Turns the given faults on (replacing the current set). */

@@ -238,6 +238,13 @@ void gl_context_shutdown(void)
 	gl_dev.window = NULL;
 }
 
+srcprof_gl_proc gl_context_proc(const char *name)
+{
+	if (gl_dev.window)
+		return (srcprof_gl_proc)glfwGetProcAddress(name);
+	return (srcprof_gl_proc)eglGetProcAddress(name);
+}
+
 void gl_context_set_vsync(bool on)
 {
 	if (gl_dev.window)

@@ -24,6 +24,20 @@ static const GLsizei g_strides[4] = {
 
 static void gl_shutdown(void);
 
+srcprof_gl_timer *gl_timer;
+
+static srcprof_gpu_timing timing_mode(eng_gpu_timing t)
+{
+	switch (t) {
+	case ENG_GPU_TIMING_PLAIN:
+		return SRCPROF_GPU_TIMING_PLAIN;
+	case ENG_GPU_TIMING_FLUSHED:
+		return SRCPROF_GPU_TIMING_FLUSHED;
+	default:
+		return SRCPROF_GPU_TIMING_AUTO;
+	}
+}
+
 /* The context, fixed state, the main target and the GPU timer. */
 static eng_result gl_init(const eng_gfx_desc *desc)
 {
@@ -50,13 +64,16 @@ static eng_result gl_init(const eng_gfx_desc *desc)
 		gg.frames[i].uniforms.first_size = 1 << 20;
 		gg.frames[i].vertices.first_size = 1 << 20;
 	}
-	bool flushed = desc->gpu_timing == ENG_GPU_TIMING_FLUSHED ||
-		       (desc->gpu_timing == ENG_GPU_TIMING_AUTO && gl_dev.software);
-	gl_timer_init(flushed); /* without timestamps GPU timing stays off */
+	/* Without timestamp queries the timer is NULL and GPU timing stays off. */
+	gl_timer = srcprof_gl_timer_create(&(srcprof_gl_timer_desc){
+		.get_proc_address = gl_context_proc,
+		.frames_in_flight = GL_FIF,
+		.timing = timing_mode(desc->gpu_timing),
+	});
 	gg.ready = true;
 	eng_info("gl: %s (%s), %ux%u %s, GPU timing %s", gl_dev.renderer, gl_dev.version, gg.width,
 		 gg.height, gl_dev.headless ? "offscreen (EGL)" : "window",
-		 gl_timer_backend() ? gl_timer_mode() : "unavailable");
+		 gl_timer ? srcprof_gl_timer_mode(gl_timer) : "unavailable");
 	return ENG_OK;
 }
 
@@ -72,7 +89,8 @@ static void gl_shutdown(void)
 		if (f->fence)
 			glDeleteSync(f->fence);
 	}
-	gl_timer_shutdown();
+	srcprof_gl_timer_destroy(gl_timer);
+	gl_timer = NULL;
 	gl_resources_shutdown();
 	gl_context_shutdown();
 	free(gg.screenshot);
@@ -86,7 +104,7 @@ static void gl_get_info(eng_gfx_info *info)
 	snprintf(info->device, sizeof info->device, "%s", gl_dev.renderer);
 	snprintf(info->driver, sizeof info->driver, "%s", gl_dev.version);
 	info->software = gl_dev.software;
-	info->gpu_timing = gl_timer_backend() ? gl_timer_mode() : "unavailable";
+	info->gpu_timing = gl_timer ? srcprof_gl_timer_mode(gl_timer) : "unavailable";
 	info->width = gg.width;
 	info->height = gg.height;
 }
@@ -155,10 +173,7 @@ static bool gl_begin_frame(void)
 			return false;
 		gg.rebuild_target = false;
 	}
-	if (begin_slot((uint32_t)(gg.serial_recorded % GL_FIF)) != ENG_OK)
-		return false;
-	gl_timer_arm(true);
-	return true;
+	return begin_slot((uint32_t)(gg.serial_recorded % GL_FIF)) == ENG_OK;
 }
 
 /* Copies the main target into the slot's pack buffer; read once the
@@ -186,7 +201,6 @@ static eng_result gl_end_frame(void)
 {
 	if (!gg.recording)
 		return ENG_ERR_INVALID;
-	gl_timer_arm(false); /* no stamps outside a frame */
 	if (gg.screenshot_wanted) {
 		record_screenshot();
 		gg.screenshot_wanted = false;
@@ -445,7 +459,7 @@ static uint32_t gl_validation_messages(void)
 
 static const sp_gpu_timer_backend *gl_gpu_timer(void)
 {
-	return gl_timer_backend();
+	return srcprof_gl_timer_backend(gl_timer);
 }
 
 const eng_gfx_backend *gl_gfx_backend(void)

@@ -16,6 +16,8 @@
 
 #include <glad/gl.h>
 
+#include "srcprof/gl.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -50,6 +52,8 @@ void gl_context_set_vsync(bool on);
 void gl_context_swap(void);
 /* KHR_debug messages counted since the last init. */
 uint32_t gl_messages(void);
+/* A GL function of the current context by name (EGL's or GLFW's loader). */
+srcprof_gl_proc gl_context_proc(const char *name);
 
 /* --- resources (gl_resources.c) ------------------------------------------------ */
 
@@ -160,18 +164,9 @@ void gl_ring_free(gl_ring *ring);
 /* (Re)creates the main target FBO at width x height. */
 eng_result gl_main_target(uint32_t width, uint32_t height);
 
-/* --- GPU timer (gl_timer.c) ------------------------------------------------------ */
+/* --- GPU timer: the public srcprof::gl module ------------------------------------ */
 
-/* Checks GL_QUERY_COUNTER_BITS (0: GPU timing stays off, logged) and
- * calibrates against the profiler clock. `flushed`: glFlush after each
- * stamp ("gl-timestamp+flush"). */
-eng_result gl_timer_init(bool flushed);
-void gl_timer_shutdown(void);
-/* The profiler's timer table; NULL when GPU timing is unavailable. */
-const sp_gpu_timer_backend *gl_timer_backend(void);
-/* Stamps are written from now (true, at frame begin) or ignored (false,
- * once the frame is submitted). */
-void gl_timer_arm(bool armed);
-const char *gl_timer_mode(void);
+/* Created by gl_init when GL has timestamp queries; NULL otherwise. */
+extern srcprof_gl_timer *gl_timer;
 
 #endif

@@ -108,6 +108,107 @@ static bool has_layer(const char *name)
 	return found;
 }
 
+#define VALIDATION_LAYER "VK_LAYER_KHRONOS_validation"
+
+/* Whether the loader turns the validation layer on without being asked
+ * (VK_INSTANCE_LAYERS, VK_LOADER_LAYERS_ENABLE, an implicit or override
+ * layer): the layers active on a bare instance, which
+ * vkEnumerateDeviceLayerProperties lists. Enabling it again would add our
+ * debugging extensions, which its best-practices check then reports where
+ * its own settings send reports. False where the probe cannot tell (no
+ * driver, no device: the real instance fails the same way). The caller
+ * destroys *probe (destroy_probe) once the real instance exists: destroyed
+ * before, the loader would unload the driver and layers only to load them
+ * again (and ASan builds could not name their allocations' libraries). */
+static bool validation_enabled_outside(VkInstance *probe)
+{
+	VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+				 .apiVersion = VK_API_VERSION_1_3};
+	VkInstanceCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+				   .pApplicationInfo = &app};
+	if (vkCreateInstance(&ci, NULL, probe) != VK_SUCCESS) {
+		*probe = VK_NULL_HANDLE;
+		return false;
+	}
+	PFN_vkEnumeratePhysicalDevices devices = (PFN_vkEnumeratePhysicalDevices)
+		vkGetInstanceProcAddr(*probe, "vkEnumeratePhysicalDevices");
+	PFN_vkEnumerateDeviceLayerProperties active = (PFN_vkEnumerateDeviceLayerProperties)
+		vkGetInstanceProcAddr(*probe, "vkEnumerateDeviceLayerProperties");
+	bool found = false;
+	uint32_t n = 0;
+	if (devices && active && devices(*probe, &n, NULL) >= 0 && n) {
+		VkPhysicalDevice *pds = calloc(n, sizeof *pds);
+		uint32_t n_layers = 0;
+		if (pds && devices(*probe, &n, pds) >= 0 && n &&
+		    active(pds[0], &n_layers, NULL) >= 0) {
+			VkLayerProperties *p = calloc(n_layers ? n_layers : 1, sizeof *p);
+			if (p && active(pds[0], &n_layers, p) >= 0)
+				for (uint32_t i = 0; i < n_layers && !found; i++)
+					found = strcmp(p[i].layerName, VALIDATION_LAYER) == 0;
+			free(p);
+		}
+		free(pds);
+	}
+	return found;
+}
+
+static void destroy_probe(VkInstance probe)
+{
+	PFN_vkDestroyInstance destroy =
+		probe ? (PFN_vkDestroyInstance)vkGetInstanceProcAddr(probe, "vkDestroyInstance")
+		      : NULL;
+	if (destroy)
+		destroy(probe, NULL);
+}
+
+/* Layer 1.3.239 takes the queue-submit check of synchronization validation
+ * from its settings only (VK_LAYER_ENABLES or vk_layer_settings.txt;
+ * VkValidationFeaturesEXT has no value for it) and reads them in
+ * vkCreateInstance. So the instance is created with the check added to the
+ * environment's list (':'-separated here), which is put back afterwards. */
+#define LAYER_ENABLES_ENV "VK_LAYER_ENABLES"
+#define QUEUE_SUBMIT_CHECK "VALIDATION_CHECK_ENABLE_SYNCHRONIZATION_VALIDATION_QUEUE_SUBMIT"
+
+typedef struct saved_env {
+	bool changed, had;
+	char *value;
+} saved_env;
+
+static saved_env add_queue_submit_check(void)
+{
+	saved_env s = {0};
+	const char *old = getenv(LAYER_ENABLES_ENV);
+	s.had = old != NULL;
+	if (s.had && !(s.value = strdup(old)))
+		return s;
+	size_t len = (old ? strlen(old) + 1 : 0) + sizeof QUEUE_SUBMIT_CHECK;
+	char *v = malloc(len);
+	if (!v) {
+		free(s.value);
+		s.value = NULL;
+		return s;
+	}
+	snprintf(v, len, "%s%s%s", old ? old : "", old && *old ? ":" : "", QUEUE_SUBMIT_CHECK);
+	s.changed = setenv(LAYER_ENABLES_ENV, v, 1) == 0;
+	free(v);
+	if (!s.changed)
+		eng_warn("vulkan: validation runs without its queue-submit checks (cannot set %s)",
+			 LAYER_ENABLES_ENV);
+	return s;
+}
+
+static void restore_env(saved_env *s)
+{
+	if (s->changed) {
+		if (s->had)
+			setenv(LAYER_ENABLES_ENV, s->value, 1);
+		else
+			unsetenv(LAYER_ENABLES_ENV);
+	}
+	free(s->value);
+	*s = (saved_env){0};
+}
+
 static eng_result create_instance(bool validate, bool need_surface)
 {
 	const char *exts[16];
@@ -143,13 +244,21 @@ static eng_result create_instance(bool validate, bool need_surface)
 			       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
 		.pfnUserCallback = on_message,
 	};
+	VkInstance probe = VK_NULL_HANDLE;
+	if (validate && validation_enabled_outside(&probe)) {
+		eng_info("vulkan: " VALIDATION_LAYER " is already enabled from outside (environment "
+			 "or loader settings); not enabling it again: its own settings say what it "
+			 "checks and where it reports, and its messages are not counted here");
+		validate = false;
+	}
 	if (validate) {
-		if (!has_layer("VK_LAYER_KHRONOS_validation")) {
-			eng_error("vulkan: --validate needs VK_LAYER_KHRONOS_validation (Debian: "
+		if (!has_layer(VALIDATION_LAYER)) {
+			eng_error("vulkan: --validate needs " VALIDATION_LAYER " (Debian: "
 				  "apt-get install vulkan-validationlayers)");
+			destroy_probe(probe);
 			return ENG_ERR_NO_DRIVER;
 		}
-		layers[n_layers++] = "VK_LAYER_KHRONOS_validation";
+		layers[n_layers++] = VALIDATION_LAYER;
 		exts[n_exts++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
 		exts[n_exts++] = VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME;
 	}
@@ -167,7 +276,12 @@ static eng_result create_instance(bool validate, bool need_surface)
 		.enabledExtensionCount = n_exts,
 		.ppEnabledExtensionNames = exts,
 	};
+	saved_env env = {0};
+	if (validate)
+		env = add_queue_submit_check();
 	VkResult r = vkCreateInstance(&ci, NULL, &vk.instance);
+	restore_env(&env);
+	destroy_probe(probe);
 	if (r == VK_ERROR_INCOMPATIBLE_DRIVER) {
 		eng_error("vulkan: no Vulkan 1.3 driver found (install mesa-vulkan-drivers for "
 			  "lavapipe, or a GPU driver)");
@@ -394,7 +508,12 @@ eng_result vk_device_init(const eng_gfx_desc *desc, bool need_surface)
 void vk_device_shutdown(void)
 {
 	if (vk.device) {
-		vkDeviceWaitIdle(vk.device);
+		/* vk_shutdown waited and said what failed; a lost device was said
+		 * where it was found. Either way the device goes now. */
+		VkResult r = vkDeviceWaitIdle(vk.device);
+		if (r < 0 && r != VK_ERROR_DEVICE_LOST)
+			eng_error("vulkan: waiting for the device before destroying it failed: %s",
+				  vk_result_str(r));
 		vk_mem_shutdown();
 		vkDestroyDevice(vk.device, NULL);
 	}

@@ -15,6 +15,20 @@ static VkCommandBuffer cmd(void)
 
 static bool g_indexed; /* the vertices applied last came with indices */
 
+srcprof_vk_timer *vk_timer;
+
+static srcprof_gpu_timing timing_mode(eng_gpu_timing t)
+{
+	switch (t) {
+	case ENG_GPU_TIMING_PLAIN:
+		return SRCPROF_GPU_TIMING_PLAIN;
+	case ENG_GPU_TIMING_FLUSHED:
+		return SRCPROF_GPU_TIMING_FLUSHED;
+	default:
+		return SRCPROF_GPU_TIMING_AUTO;
+	}
+}
+
 static eng_result init_frames(void)
 {
 	for (int i = 0; i < VK_FIF; i++) {
@@ -106,6 +120,7 @@ static eng_result init_layouts(void)
 }
 
 static void vk_shutdown(void);
+static eng_result wait_idle(const char *why);
 
 static eng_result vk_init(const eng_gfx_desc *desc)
 {
@@ -124,21 +139,33 @@ static eng_result vk_init(const eng_gfx_desc *desc)
 	vg.shader_dir = eng_shader_dir(desc->shader_dir);
 	vg.main_format = vt.format;
 	vg.depth_format = vt.depth_format;
-	bool flushed = desc->gpu_timing == ENG_GPU_TIMING_FLUSHED ||
-		       (desc->gpu_timing == ENG_GPU_TIMING_AUTO &&
-			vk.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU);
-	vk_timer_init(flushed); /* without timestamps GPU timing stays off */
+	/* Without timestamps the timer is NULL and GPU timing stays off. */
+	vk_timer = srcprof_vk_timer_create(&(srcprof_vk_timer_desc){
+		.instance = vk.instance,
+		.physical_device = vk.physical,
+		.device = vk.device,
+		.queue_family = vk.queue_family,
+		.get_instance_proc_addr = vkGetInstanceProcAddr,
+		.get_device_proc_addr = vkGetDeviceProcAddr,
+		.frames_in_flight = VK_FIF,
+		.timing = timing_mode(desc->gpu_timing),
+		.host_query_reset = true, /* vk_device_init enables it */
+		.calibrated_timestamps = vk.calibrated_timestamps,
+	});
 	vg.ready = true;
 	eng_info("vulkan: %s (%s), %ux%u %s, GPU timing %s", vk.props.deviceName, vk.driver,
 		 vt.extent.width, vt.extent.height, vt.headless ? "offscreen" : "swapchain",
-		 vk_timer_backend() ? vk_timer_mode() : "unavailable");
+		 vk_timer ? srcprof_vk_timer_mode(vk_timer) : "unavailable");
 	return ENG_OK;
 }
 
 static void vk_shutdown(void)
 {
 	if (vk.device) {
-		vkDeviceWaitIdle(vk.device);
+		/* Whatever the wait says, everything goes now (a lost device allows
+		 * that, and has nothing left to wait for). */
+		if (!vg.device_lost)
+			wait_idle("to shut down");
 		vk_run_deferred(UINT64_MAX);
 		for (uint32_t i = 0; i < vg.n_buffers; i++)
 			vk_destroy_buffer((eng_buffer){i + 1});
@@ -178,7 +205,8 @@ static void vk_shutdown(void)
 			vkDestroyDescriptorSetLayout(vk.device, vg.ubo_layout, NULL);
 		if (vg.image_layout)
 			vkDestroyDescriptorSetLayout(vk.device, vg.image_layout, NULL);
-		vk_timer_shutdown();
+		srcprof_vk_timer_destroy(vk_timer);
+		vk_timer = NULL;
 		vk_target_shutdown();
 	}
 	free(vg.screenshot);
@@ -193,7 +221,7 @@ static void vk_get_info(eng_gfx_info *info)
 	snprintf(info->device, sizeof info->device, "%s", vk.props.deviceName);
 	snprintf(info->driver, sizeof info->driver, "%s", vk.driver);
 	info->software = vk.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
-	info->gpu_timing = vk_timer_backend() ? vk_timer_mode() : "unavailable";
+	info->gpu_timing = vk_timer ? srcprof_vk_timer_mode(vk_timer) : "unavailable";
 	info->width = vt.extent.width;
 	info->height = vt.extent.height;
 }
@@ -209,18 +237,59 @@ static void completed(uint64_t serial)
 	vk_run_deferred(vg.serial_done);
 }
 
+/* vkWaitForFences on one frame's fence, or the failure ENG_FAULT_WAIT_FAILS
+ * stands for. */
+static VkResult wait_fence(VkFence fence)
+{
+	if (eng_gfx_faults() & ENG_FAULT_WAIT_FAILS)
+		return VK_TIMEOUT;
+	return vkWaitForFences(vk.device, 1, &fence, VK_TRUE, UINT64_MAX);
+}
+
+/* vkDeviceWaitIdle, or the failure ENG_FAULT_WAIT_FAILS stands for. */
+static VkResult device_wait_idle(void)
+{
+	if (eng_gfx_faults() & ENG_FAULT_WAIT_FAILS)
+		return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+	return vkDeviceWaitIdle(vk.device);
+}
+
 static eng_result wait_slot(uint32_t slot)
 {
 	vk_frame *f = &vg.frames[slot];
 	if (!f->serial || f->serial <= vg.serial_done)
 		return ENG_OK;
-	VkResult r = vkWaitForFences(vk.device, 1, &f->fence, VK_TRUE, UINT64_MAX);
+	VkResult r = wait_fence(f->fence);
+	if (r == VK_SUCCESS) {
+		completed(f->serial);
+		return ENG_OK;
+	}
 	if (r == VK_ERROR_DEVICE_LOST) {
 		vg.device_lost = true;
 		eng_error("vulkan: device lost");
 		return ENG_ERR_DEVICE_LOST;
 	}
-	completed(f->serial);
+	/* Not known done: its deferred destructions and read-back wait for a
+	 * wait that succeeds. */
+	eng_error("vulkan: waiting for frame %llu failed: %s", (unsigned long long)f->serial,
+		  vk_result_str(r));
+	return vk_to_eng(r);
+}
+
+/* Waits until every frame submitted is done and marks them so. Otherwise
+ * the error, said here (a loss also marks the device lost), and nothing is
+ * taken as done. */
+static eng_result wait_idle(const char *why)
+{
+	VkResult r = device_wait_idle();
+	if (r < 0) {
+		if (r == VK_ERROR_DEVICE_LOST)
+			vg.device_lost = true;
+		eng_error("vulkan: waiting for the device to finish (%s) failed: %s", why,
+			  vk_result_str(r));
+		return vk_to_eng(r);
+	}
+	completed(vg.serial_recorded);
 	return ENG_OK;
 }
 
@@ -254,8 +323,8 @@ static bool vk_begin_frame(void)
 	uint32_t slot = (uint32_t)(vg.serial_recorded % VK_FIF);
 	if (!vt.headless) {
 		if (vt.out_of_date) {
-			vkDeviceWaitIdle(vk.device);
-			completed(vg.serial_recorded);
+			if (wait_idle("to rebuild the swapchain") != ENG_OK)
+				return false;
 			if (!vk_target_rebuild())
 				return false; /* minimized: try again next frame */
 		}
@@ -285,7 +354,7 @@ static bool vk_begin_frame(void)
 	}
 	if (begin_commands(slot) != ENG_OK)
 		return false;
-	vk_timer_begin_frame(slot, cmd());
+	srcprof_vk_timer_begin_frame(vk_timer, cmd());
 	if (!vt.headless) {
 		/* The acquire semaphore is waited at color output: the first use
 		 * of the image chains to it. */
@@ -357,10 +426,16 @@ static eng_result submit(bool present)
 		vg.screenshot_wanted = false;
 	}
 	vk_target_image *sw = present ? &vt.images[vg.swap_index] : NULL;
+	/* The present waits on sw->rendered, whose signal waits only for the
+	 * stages in its mask. A layout transition is ordered before the stages
+	 * in its barrier's dstStageMask alone: with NONE there, nothing kept
+	 * the presentation engine from reading the image mid-transition. The
+	 * same stage on both sides chains them (ALL_COMMANDS would too, but
+	 * best practices warns about it in a barrier). */
+	const VkPipelineStageFlags2 rendered_stage = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
 	if (sw)
-		vk_transition(cmd(), &sw->state, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
-			      VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE, false);
-	vk_timer_begin_frame(0, VK_NULL_HANDLE); /* no stamps outside a frame */
+		vk_transition(cmd(), &sw->state, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, rendered_stage,
+			      VK_ACCESS_2_NONE, false);
 	vg.recording = false;
 	VK_CHECK_RET(vkEndCommandBuffer(f->cmd));
 	VkCommandBufferSubmitInfo cbi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
@@ -373,7 +448,7 @@ static eng_result submit(bool present)
 	VkSemaphoreSubmitInfo signal = {
 		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
 		.semaphore = sw ? sw->rendered : VK_NULL_HANDLE,
-		.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+		.stageMask = rendered_stage,
 	};
 	VkSubmitInfo2 si = {
 		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
@@ -524,9 +599,6 @@ static void vk_begin_pass(const eng_pass_desc *desc)
 		.pDepthAttachment = main ? &depth : NULL,
 	};
 	vkCmdBeginRendering(cmd(), &ri);
-	vk_timer_note_work();
-	if (!vg.isolated)
-		vk_timer_settle(cmd());
 	VkViewport vp = {(float)a.x, (float)a.y, (float)a.w, (float)a.h, 0.0f, 1.0f};
 	VkRect2D sc = {{a.x, a.y}, {a.w, a.h}};
 	vkCmdSetViewport(cmd(), 0, 1, &vp);
@@ -541,7 +613,6 @@ static void vk_end_pass(void)
 	if (!vg.in_pass)
 		return;
 	vkCmdEndRendering(cmd());
-	vk_timer_note_work();
 	vg.in_pass = false;
 	if (vg.pass_color) /* an image target is sampled next */
 		vk_transition(cmd(), vg.pass_color, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
@@ -618,7 +689,6 @@ static void vk_draw(uint32_t first, uint32_t count, uint32_t instances)
 		vkCmdDrawIndexed(cmd(), count, instances, first, 0, 0);
 	else
 		vkCmdDraw(cmd(), count, instances, first, 0);
-	vk_timer_note_work();
 }
 
 static void vk_update_image(eng_image h, const void *rgba)
@@ -641,7 +711,6 @@ static void vk_update_image(eng_image h, const void *rgba)
 	};
 	vkCmdCopyBufferToImage(cmd(), s.buffer, img->state.image,
 			       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
-	vk_timer_note_work();
 	vk_transition(cmd(), &img->state, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
 		      VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, VK_ACCESS_2_SHADER_READ_BIT,
 		      false);
@@ -682,14 +751,14 @@ static const uint8_t *vk_read_screenshot(uint32_t *width, uint32_t *height)
 
 static eng_result vk_time_isolated(void (*fn)(void *user), void *user, uint64_t *ns)
 {
-	if (vg.recording || vg.device_lost)
-		return ENG_ERR_INVALID;
-	if (vkDeviceWaitIdle(vk.device) == VK_ERROR_DEVICE_LOST) {
-		vg.device_lost = true;
+	if (vg.device_lost)
 		return ENG_ERR_DEVICE_LOST;
-	}
-	completed(vg.serial_recorded);
-	eng_result r = vk_target_ensure_offscreen();
+	if (vg.recording)
+		return ENG_ERR_INVALID;
+	eng_result r = wait_idle("before an isolated timing");
+	if (r != ENG_OK)
+		return r;
+	r = vk_target_ensure_offscreen();
 	if (r != ENG_OK)
 		return r;
 	vg.isolated = true;
@@ -702,24 +771,39 @@ static eng_result vk_time_isolated(void (*fn)(void *user), void *user, uint64_t 
 	if (vg.in_pass)
 		vk_end_pass();
 	vg.recording = false;
+	vg.isolated = false; /* recorded: later frames draw to their own target, come what may */
 	vk_frame *f = &vg.frames[vg.slot];
-	VK_CHECK_RET(vkEndCommandBuffer(f->cmd));
+	VkResult vr = vkEndCommandBuffer(f->cmd);
+	if (vr >= 0 && (eng_gfx_faults() & ENG_FAULT_ISOLATED_FAILS)) {
+		eng_gfx_inject_faults(eng_gfx_faults() & ~(uint32_t)ENG_FAULT_ISOLATED_FAILS);
+		vr = VK_ERROR_OUT_OF_DEVICE_MEMORY;
+	}
+	if (vr >= 0)
+		vr = vkResetFences(vk.device, 1, &f->fence);
 	VkCommandBufferSubmitInfo cbi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
 					 .commandBuffer = f->cmd};
 	VkSubmitInfo2 si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
 			    .commandBufferInfoCount = 1,
 			    .pCommandBufferInfos = &cbi};
-	VK_CHECK_RET(vkResetFences(vk.device, 1, &f->fence));
 	uint64_t t0 = srcprof_clock_ns();
-	VkResult vr = vkQueueSubmit2(vk.queue, 1, &si, f->fence);
 	if (vr >= 0)
-		vr = vkWaitForFences(vk.device, 1, &f->fence, VK_TRUE, UINT64_MAX);
+		vr = vkQueueSubmit2(vk.queue, 1, &si, f->fence);
+	if (vr < 0) {
+		if (vr == VK_ERROR_DEVICE_LOST)
+			vg.device_lost = true;
+		eng_error("vulkan: an isolated timing could not be submitted: %s",
+			  vk_result_str(vr));
+		return vk_to_eng(vr);
+	}
+	f->serial = vg.serial_recorded; /* in flight: the slot's next use waits for it */
+	vr = wait_fence(f->fence);
 	uint64_t t1 = srcprof_clock_ns();
-	vg.isolated = false;
-	if (vr == VK_ERROR_DEVICE_LOST)
-		vg.device_lost = true;
-	VK_CHECK_RET(vr);
-	f->serial = vg.serial_recorded;
+	if (vr != VK_SUCCESS) {
+		if (vr == VK_ERROR_DEVICE_LOST)
+			vg.device_lost = true;
+		eng_error("vulkan: waiting for an isolated timing failed: %s", vk_result_str(vr));
+		return vk_to_eng(vr);
+	}
 	completed(f->serial);
 	*ns = t1 - t0;
 	return ENG_OK;
@@ -732,7 +816,7 @@ static uint32_t vk_validation_messages(void)
 
 static const sp_gpu_timer_backend *vk_gpu_timer(void)
 {
-	return vk_timer_backend();
+	return srcprof_vk_timer_backend(vk_timer);
 }
 
 const eng_gfx_backend *vk_gfx_backend(void)

@@ -8,6 +8,8 @@
 
 #include <volk.h>
 
+#include "srcprof/vulkan.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -77,18 +79,9 @@ eng_result vk_device_init(const eng_gfx_desc *desc, bool need_surface);
 void vk_device_shutdown(void);
 uint32_t vk_messages(void);
 
-/* --- GPU timer (vk_timer.c) -------------------------------------------------- */
+/* --- GPU timer: the public srcprof::vulkan module ------------------------------ */
 
-eng_result vk_timer_init(bool flushed);
-void vk_timer_shutdown(void);
-const sp_gpu_timer_backend *vk_timer_backend(void);
-/* Stamps go into `cmd` (recorded in command buffer slot `cmd_slot`) from
- * now; VK_NULL_HANDLE: nowhere. */
-void vk_timer_begin_frame(uint32_t cmd_slot, VkCommandBuffer cmd);
-/* After a render pass begins: lets its clear execute before any timer. */
-void vk_timer_settle(VkCommandBuffer cmd);
-/* GPU work was recorded: the next stamp cannot share the last one's value. */
-void vk_timer_note_work(void);
-const char *vk_timer_mode(void);
+/* Created by vk_init when the queue has timestamps; NULL otherwise. */
+extern srcprof_vk_timer *vk_timer;
 
 #endif

@@ -302,7 +302,6 @@ void vk_run_pending_inits(VkCommandBuffer cmd)
 		VkImageSubresourceRange range = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
 		vkCmdClearColorImage(cmd, img->state.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
 				     &black, 1, &range);
-		vk_timer_note_work();
 		vk_transition(cmd, &img->state, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
 			      VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
 			      VK_ACCESS_2_SHADER_READ_BIT, false);

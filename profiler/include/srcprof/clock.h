@@ -17,6 +17,12 @@
 extern "C" {
 #endif
 
+/* What this header declares is the library's interface: exported from the
+ * shared library, global in the static one. Everything else is hidden. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* Now, in ns, on the profiler's clock. Any thread. */
 uint64_t srcprof_clock_ns(void);
 
@@ -29,6 +35,10 @@ const char *srcprof_clock_source(void);
 /* Keeps the TSC clock on CLOCK_MONOTONIC; the profiler calls it at each
  * frame_begin and it does work at most once a second. Any thread. */
 void srcprof_clock_maintain(void);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

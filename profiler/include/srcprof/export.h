@@ -25,6 +25,12 @@
 extern "C" {
 #endif
 
+/* What this header declares is the library's interface: exported from the
+ * shared library, global in the static one. Everything else is hidden. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* Writes a header row and one row per source. Returns the number of rows,
  * or -1 when writing failed (errno tells why). Any thread. */
 int source_profiler_write_csv(FILE *out);
@@ -74,6 +80,10 @@ void source_profiler_trace_discard(void);
 /* Names the calling thread's track in captures (copied, 63 bytes at most);
  * unnamed threads use their perf_block routine name. */
 void source_profiler_trace_name_thread(const char *name);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -6,9 +6,14 @@
  * pass, which frame slot is in flight, disjoint detection, statistics); the
  * backend owns the API objects: per frame slot, an array of timestamp
  * queries it can write into the command stream and read back later without
- * waiting. Frame slot s in 0..SOURCE_PROFILER_FRAME_BUFFER_SIZE-1 is reused
- * every FRAME_BUFFER_SIZE frames; the profiler reads a slot back (read) at
- * the end of the next frame and only then writes into it again.
+ * waiting. Frame slot s in 0..n-1, n the frames in flight
+ * (source_profiler_set_frames_in_flight, default
+ * SOURCE_PROFILER_FRAME_BUFFER_SIZE), is reused every n frames; the
+ * profiler reads a slot back (read) at the end of frame N + n - 1 and only
+ * then writes into it again.
+ *
+ * Ready-made backends: srcprof/vulkan.h and srcprof/gl.h (libraries of their
+ * own). Write one only for another API or a special placement of stamps.
  *
  * Query layout within a slot: 0 = frame range begin, 1 = frame range end,
  * 2 + 2i / 3 + 2i = begin / end of the frame's i-th render timer.
@@ -27,12 +32,30 @@
 extern "C" {
 #endif
 
+/* What this header declares is the library's interface: exported from the
+ * shared library, global in the static one. Everything else is hidden. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 typedef enum sp_gpu_stamp {
 	SP_GPU_STAMP_FRAME_BEGIN,
 	SP_GPU_STAMP_FRAME_END,
 	SP_GPU_STAMP_TIMER_BEGIN,
 	SP_GPU_STAMP_TIMER_END,
 } sp_gpu_stamp;
+
+/* Where a ready-made backend (srcprof/vulkan.h, srcprof/gl.h) writes its
+ * stamps. Plain: a bare timestamp at each end of a timer, right on a GPU.
+ * Flushed: each stamp followed by a flush, so that the work before it runs
+ * before the stamp is taken - the only placement that measured true on
+ * binning software rasterizers (docs/gpu-timing.md), at a flush per stamp.
+ * Auto: flushed on software devices, plain elsewhere. */
+typedef enum srcprof_gpu_timing {
+	SRCPROF_GPU_TIMING_AUTO,
+	SRCPROF_GPU_TIMING_PLAIN,
+	SRCPROF_GPU_TIMING_FLUSHED,
+} srcprof_gpu_timing;
 
 typedef enum sp_gpu_read {
 	SP_GPU_READ_OK,        /* every requested stamp was available */
@@ -47,8 +70,9 @@ typedef struct sp_gpu_timer_backend {
 
 	/* Makes slot `slot` hold at least `queries` stamps and returns how many
 	 * it holds (possibly fewer when it cannot grow; the profiler then drops
-	 * the GPU samples of frames that need more). Called only between
-	 * frames for a slot that is not in flight. */
+	 * the GPU samples of frames that need more). Called for a slot that is
+	 * not in flight: at the frame_begin of a GPU-timed frame, before the
+	 * renderer records it, or at its render_begin. */
 	uint32_t (*reserve)(void *user, uint32_t slot, uint32_t queries);
 
 	/* Records a timestamp into query `query` of slot `slot` at the current
@@ -71,6 +95,13 @@ typedef struct sp_gpu_timer_backend {
 	 * timer of each pass in a frame, and subtracts the median of that
 	 * pass's last 16 from every render's GPU time in it (not below 0). */
 	bool subtract_empty_timer;
+
+	/* Each timer is costly (a flush each: flushed stamps on software
+	 * devices): by default the profiler then GPU-times one frame in N (see
+	 * source_profiler_gpu_set_budget) and measures empty timers to estimate
+	 * what a timed frame costs. False (the zero of older code): every frame
+	 * is timed, whatever the budget. */
+	bool costly;
 } sp_gpu_timer_backend;
 
 /* Installs the backend (copied) the profiler times renders with; NULL
@@ -82,6 +113,10 @@ void source_profiler_set_gpu_backend(const sp_gpu_timer_backend *backend);
  * frames or after its render_end, of the next one) are treated as disjoint
  * when collected (counted as gpu_disjoint_backend). Graphics thread. */
 void source_profiler_force_gpu_disjoint(void);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

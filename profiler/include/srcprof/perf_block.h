@@ -42,6 +42,12 @@
 extern "C" {
 #endif
 
+/* What this header declares is the library's interface: exported from the
+ * shared library, global in the static one. Everything else is hidden. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 #define PERF_BLOCK_MAX_DEPTH 64
 #define PERF_BLOCK_MAX_FRAME 1024
 
@@ -78,6 +84,10 @@ void perf_block_scope_exit(perf_block_scope *scope);
 #define PERF_BLOCK(name)
 #define PERF_BLOCK_END
 #define PERF_FUNCTION()
+#endif
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
 #endif
 
 #ifdef __cplusplus

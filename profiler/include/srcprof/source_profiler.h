@@ -48,9 +48,19 @@
 extern "C" {
 #endif
 
-/* Frames between recording a frame and collecting it, plus one. Equals the
- * renderer's frames in flight (NUM_TEXTURES). */
+/* What this header declares is the library's interface: exported from the
+ * shared library, global in the static one. Everything else is hidden. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
+/* Frames between recording a frame and collecting it, plus one, by default:
+ * the renderer's frames in flight (NUM_TEXTURES). Renderers that run more
+ * (or fewer) call source_profiler_set_frames_in_flight(). */
 #define SOURCE_PROFILER_FRAME_BUFFER_SIZE 2
+
+/* The most frames in flight source_profiler_set_frames_in_flight accepts. */
+#define SOURCE_PROFILER_MAX_FRAMES_IN_FLIGHT 4
 
 /* Length of the rolling window, in seconds of frames. */
 #define SOURCE_PROFILER_WINDOW_SECONDS 5
@@ -92,8 +102,10 @@ void source_profiler_gpu_enable(bool enable);
 /* --- Results (any thread, any time) ------------------------------------- */
 
 /* Fills *result with the source's statistics and returns true; returns false
- * and leaves *result untouched while the profiler is off or the source has
- * no entry yet. Constant time, never blocks the graphics thread. */
+ * and leaves *result untouched while the profiler is off, the source has no
+ * entry, or no sample of it was collected yet (its first frame is collected
+ * FRAME_BUFFER_SIZE - 1 frames after it: OBS's "no data yet"). Constant
+ * time, never blocks the graphics thread. */
 bool source_profiler_fill_result(const void *source, profiler_result_t *result);
 
 /* As fill_result, into a new struct the caller frees with free(); NULL when
@@ -112,7 +124,9 @@ void source_profiler_reset_video(uint32_t fps_num, uint32_t fps_den);
  * removals queued since the last frame. */
 void source_profiler_frame_begin(void);
 
-/* Returns the start time of a tick (0 while off); pass it to tick_end. */
+/* Returns the start stamp of a tick (0 while off); pass it to tick_end. A
+ * stamp is the profiler clock's raw reading (the TSC's ticks, or ns with
+ * another clock), not a time to compare with srcprof_clock_ns(). */
 uint64_t source_profiler_source_tick_start(void);
 
 /* Records the tick of `source` that began at `start`. The first tick of an
@@ -131,8 +145,9 @@ void source_profiler_render_begin(void);
  * Not part of the OBS API. */
 void source_profiler_gpu_skip_frame(void);
 
-/* Returns the start time of a render (0 while off) and sets *timer to a GPU
- * timer when GPU timing is on, else NULL. `timer` may be NULL. */
+/* Returns the start stamp of a render (0 while off; see tick_start) and sets
+ * *timer to a GPU timer when this frame is GPU-timed, else NULL. `timer`
+ * may be NULL. */
 uint64_t source_profiler_source_render_begin(sp_gpu_timer **timer);
 
 /* Records a render of `source` begun at `start`, in the current pass, and
@@ -173,6 +188,76 @@ void source_profiler_remove_source(const void *source);
 void source_profiler_set_clock(uint64_t (*now_ns)(void *user), void *user);
 
 /* --- srcprof extensions --------------------------------------------------- */
+
+/* Sets the renderer's frames in flight, 1 to SOURCE_PROFILER_MAX_FRAMES_IN_FLIGHT
+ * (default SOURCE_PROFILER_FRAME_BUFFER_SIZE): the samples of frame N are
+ * collected at the end of frame N + n - 1, and GPU timer backends get n
+ * frame slots. Graphics thread, between frames. Samples of frames not yet
+ * collected are dropped; collected statistics are kept. Other values are
+ * ignored (logged, counted in ignored_calls). */
+void source_profiler_set_frames_in_flight(uint32_t n);
+
+/* The frames in flight in force. Any thread. */
+uint32_t source_profiler_frames_in_flight(void);
+
+/* The frame slot (0 to frames in flight - 1) of the frame being recorded,
+ * from its frame_begin to its frame_collect: for GPU timer backends that
+ * prepare a slot's queries when the renderer begins its command buffer
+ * (srcprof/vulkan.h). Graphics thread. */
+uint32_t source_profiler_frame_slot(void);
+
+/* The number of the frame being recorded: frame_begin calls since start
+ * (never reset, 0 before the first). Graphics thread. */
+uint64_t source_profiler_frame_index(void);
+
+/* --- GPU sampling ---------------------------------------------------------
+ * Where each GPU timer is costly (the backend says so: flushed timestamps on
+ * software devices cost a flush each), timing every render of every frame
+ * would slow the frame down and change it. The profiler then GPU-times all
+ * renders of one frame in N and no render of the others (they write and
+ * read no stamps), N chosen so that the timed frames cost about the budget's
+ * share of frame time: it measures what a timed frame costs beyond an
+ * untimed one (the timed frame and the frames in flight after it, against
+ * the median of recent untimed frames), and until it has, estimates it from
+ * the empty timers' cost. Where timers are cheap, every frame is timed.
+ * Renders of untimed frames get no timer (render_begin sets *timer to NULL)
+ * and leave the source without a GPU sample for that frame. */
+
+/* Share of frame time costly GPU timers may cost, in percent: (0, 100); 100
+ * or more times every frame; 0, a negative value or NaN restores the
+ * default, 1. Backends whose timers are cheap (sp_gpu_timer_backend.costly
+ * false) time every frame whatever the budget. From the next frame_begin.
+ * Any thread. */
+void source_profiler_gpu_set_budget(double percent);
+
+/* Whether the frame being recorded GPU-times its renders (decided at
+ * frame_begin; false after gpu_skip_frame, or while GPU timing is off).
+ * Graphics thread. */
+bool source_profiler_gpu_frame_timed(void);
+
+/* Makes the next frame with GPU timing on a timed one (a trace capture or a
+ * benchmark block that must start on one). Any thread. */
+void source_profiler_gpu_time_next_frame(void);
+
+typedef struct source_profiler_sampling {
+	double budget_pct;     /* the budget in force, percent (100: every frame) */
+	bool costly;           /* the backend's timers are costly: sampling applies */
+	bool frame_timed;      /* the frame being recorded, or the last one */
+	uint32_t timed_every;  /* one frame in this many is timed (1: every frame) */
+	uint64_t frames_timed; /* frames GPU-timed since the profiler was enabled */
+	/* What a timed frame costs beyond an untimed one, as measured (0 until
+	 * a timed frame stood alone), and the estimate from empty timers. */
+	uint64_t timed_cost_ns, estimated_cost_ns;
+	uint64_t frame_ns; /* the recent untimed frames' median (frame_begin to collect) */
+} source_profiler_sampling_t;
+
+/* Fills *s with the sampler's state. Any thread. */
+void source_profiler_get_sampling(source_profiler_sampling_t *s);
+
+/* Writes one line through the profiler's log (source_profiler_set_log), as
+ * printf. For GPU timer modules and engines that report beside it. Any
+ * thread. */
+void source_profiler_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Returns the id of the pass or view called `name` ("main", "preview",
  * "blur-h"), registering it on first use. Id 0 is "default", the pass renders
@@ -222,7 +307,9 @@ typedef enum source_profiler_series {
 } source_profiler_series;
 
 /* Copies up to `max` samples of `series` for `source`, oldest first, and
- * returns how many the window holds. Graphics thread, between frames. */
+ * returns how many the window holds. A frame's sum over passes above
+ * 4.29 s is copied as UINT32_MAX (render_sum in fill_result is exact).
+ * Graphics thread, between frames. */
 size_t source_profiler_copy_samples(const void *source, source_profiler_series series,
 				    uint32_t *out, size_t max);
 
@@ -244,7 +331,7 @@ typedef struct source_profiler_stats {
 	uint64_t gpu_frames_disjoint;
 	uint64_t gpu_disjoint_backend;     /* the backend said so */
 	uint64_t gpu_disjoint_order;       /* a timer ends before it begins */
-	uint64_t gpu_disjoint_range;       /* a timer outside its frame */
+	uint64_t gpu_disjoint_range;       /* a timer outside its frame, or over 4.29 s */
 	uint64_t gpu_disjoint_unavailable; /* results not ready at collect */
 	uint64_t gpu_disjoint_overflow;    /* more timers than the pool held */
 	uint32_t gpu_timer_capacity;       /* timers per frame the pools hold */
@@ -285,6 +372,10 @@ void source_profiler_set_log(void (*fn)(int level, const char *msg, void *user),
  * (off, 60 fps, no backend, no clock override). Graphics thread, no other
  * thread may be inside the profiler. */
 void source_profiler_shutdown(void);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

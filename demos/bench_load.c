@@ -1,0 +1,322 @@
+#include "bench_load.h"
+
+#include <cjson/cJSON.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PROG "srcprof-bench compare"
+
+/* Where in the file a message points: the label, the path, the point and
+ * source being read. */
+typedef struct where {
+	const char *label, *path;
+	int point, source;
+	const char *api, *name;
+	uint32_t sources;
+} where;
+
+static void complain(const where *w, const char *fmt, ...)
+{
+	fprintf(stderr, PROG ": %s '%s': ", w->label, w->path);
+	if (w->point >= 0)
+		fprintf(stderr, "points[%d] (%s, %u sources): ", w->point, w->api ? w->api : "?",
+			w->sources);
+	if (w->source >= 0)
+		fprintf(stderr, "sources_detail[%d] ('%s'): ", w->source, w->name ? w->name : "?");
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		n += fread(buf + n, 1, cap - n - 1, f);
+		if (n < cap - 1)
+			break;
+		char *grown = realloc(buf, cap * 2);
+		if (!grown) {
+			free(buf);
+			buf = NULL;
+			break;
+		}
+		buf = grown;
+		cap *= 2;
+	}
+	int err = ferror(f) ? (errno ? errno : EIO) : buf ? 0 : ENOMEM;
+	fclose(f);
+	if (err) {
+		free(buf);
+		errno = err;
+		return NULL;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+static const cJSON *need(const where *w, const cJSON *obj, const char *key, bool ok_null)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	if (!v || (!ok_null && cJSON_IsNull(v)))
+		complain(w, "no '%s'", key);
+	return v;
+}
+
+static bool number(const where *w, const cJSON *obj, const char *key, double min, double *out)
+{
+	const cJSON *v = need(w, obj, key, false);
+	if (!v)
+		return false;
+	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < min) {
+		complain(w, "'%s' is not a number from %g", key, min);
+		return false;
+	}
+	*out = v->valuedouble;
+	return true;
+}
+
+static bool count(const where *w, const cJSON *obj, const char *key, uint32_t *out)
+{
+	double v;
+	if (!number(w, obj, key, 0, &v))
+		return false;
+	if (v > 4e9 || v != floor(v)) {
+		complain(w, "'%s' is not a whole number", key);
+		return false;
+	}
+	*out = (uint32_t)v;
+	return true;
+}
+
+static bool string(const where *w, const cJSON *obj, const char *key, char *out, size_t size)
+{
+	const cJSON *v = need(w, obj, key, false);
+	if (!v)
+		return false;
+	if (!cJSON_IsString(v)) {
+		complain(w, "'%s' is not a string", key);
+		return false;
+	}
+	snprintf(out, size, "%s", v->valuestring);
+	return true;
+}
+
+/* An array of finite numbers >= 0, times `scale`. */
+static bool series(const where *w, const cJSON *obj, const char *key, double scale,
+		   brun_series *out)
+{
+	const cJSON *a = need(w, obj, key, false), *e;
+	if (!a)
+		return false;
+	if (!cJSON_IsArray(a)) {
+		complain(w, "'%s' is not an array", key);
+		return false;
+	}
+	int n = cJSON_GetArraySize(a);
+	out->v = malloc((n ? (size_t)n : 1) * sizeof *out->v);
+	if (!out->v) {
+		complain(w, "out of memory for '%s' (%d values)", key, n);
+		return false;
+	}
+	out->n = 0;
+	cJSON_ArrayForEach(e, a)
+	{
+		if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || e->valuedouble < 0) {
+			complain(w, "'%s'[%u] is not a number from 0", key, out->n);
+			return false;
+		}
+		out->v[out->n++] = e->valuedouble * scale;
+	}
+	return true;
+}
+
+static bool load_source(where *w, const cJSON *js, brun_source *s)
+{
+	if (!string(w, js, "name", s->name, sizeof s->name))
+		return false;
+	w->name = s->name;
+	if (!string(w, js, "type", s->type, sizeof s->type) ||
+	    !number(w, js, "gpu_avg_us", 0, &s->gpu_avg))
+		return false;
+	const cJSON *samples = cJSON_GetObjectItemCaseSensitive(js, "samples");
+	if (!cJSON_IsObject(samples)) {
+		complain(w, "no 'samples' (a file from a srcprof-bench that did not keep them: run "
+			    "the bench again)");
+		return false;
+	}
+	if (!series(w, samples, "tick_ns", 1e-3, &s->tick) ||
+	    !series(w, samples, "render_sum_ns", 1e-3, &s->render) ||
+	    !series(w, samples, "gpu_sum_ns", 1e-3, &s->gpu))
+		return false;
+	s->isolated = -1;
+	if (cJSON_GetObjectItemCaseSensitive(js, "isolated_us")) {
+		if (!number(w, js, "isolated_us", 0, &s->isolated) ||
+		    !series(w, js, "isolated_rounds_us", 1, &s->alone))
+			return false;
+	}
+	return true;
+}
+
+static bool load_point(where *w, const cJSON *js, brun_point *p)
+{
+	if (!string(w, js, "api", p->api, sizeof p->api) || !count(w, js, "sources", &p->sources))
+		return false;
+	w->api = p->api;
+	w->sources = p->sources;
+	double held;
+	if (!number(w, js, "sources_held", 0, &held) || !count(w, js, "pairs", &p->pairs) ||
+	    !string(w, js, "device", p->device, sizeof p->device) ||
+	    !string(w, js, "gpu_timing", p->mode, sizeof p->mode))
+		return false;
+	p->held = (uint32_t)held;
+	const cJSON *sw = need(w, js, "software", false);
+	if (!sw)
+		return false;
+	p->software = cJSON_IsTrue(sw);
+	/* null: the machine could not be read; absent: an older file. */
+	const cJSON *busy = need(w, js, "machine_busy_pct", true);
+	if (!busy)
+		return false;
+	p->busy_pct = -1;
+	if (!cJSON_IsNull(busy) && !number(w, js, "machine_busy_pct", 0, &p->busy_pct))
+		return false;
+	const cJSON *off = need(w, js, "frames_off", false);
+	if (!off || !series(w, off, "samples_ms", 1, &p->frames))
+		return false;
+	const cJSON *detail = need(w, js, "sources_detail", false), *e;
+	if (!detail)
+		return false;
+	if (!cJSON_IsArray(detail)) {
+		complain(w, "'sources_detail' is not an array");
+		return false;
+	}
+	int n = cJSON_GetArraySize(detail);
+	p->src = calloc(n ? (size_t)n : 1, sizeof *p->src);
+	if (!p->src) {
+		complain(w, "out of memory for %d sources", n);
+		return false;
+	}
+	cJSON_ArrayForEach(e, detail)
+	{
+		w->source = (int)p->n_src;
+		w->name = NULL;
+		if (!load_source(w, e, &p->src[p->n_src++]))
+			return false;
+	}
+	w->source = -1;
+	return true;
+}
+
+bool brun_load(const char *path, const char *label, brun *out)
+{
+	*out = (brun){0};
+	snprintf(out->path, sizeof out->path, "%s", path);
+	where w = {.label = label, .path = path, .point = -1, .source = -1};
+	size_t len = 0;
+	char *text = slurp(path, &len);
+	if (!text) {
+		complain(&w, "cannot read it (%s)", strerror(errno));
+		return false;
+	}
+	const char *end = NULL;
+	cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, false);
+	if (!root) {
+		const char *at = end ? end : cJSON_GetErrorPtr();
+		long off = at && at >= text && at <= text + len ? (long)(at - text) : -1;
+		complain(&w, "not JSON (the parse stopped at byte %ld)", off);
+		free(text);
+		return false;
+	}
+	free(text);
+	bool ok = false;
+	char generator[64] = "";
+	const cJSON *points, *e, *size;
+	if (!cJSON_IsObject(root)) {
+		complain(&w, "not a JSON object");
+		goto done;
+	}
+	if (!string(&w, root, "generator", generator, sizeof generator))
+		goto done;
+	if (strcmp(generator, "srcprof-bench") != 0) {
+		complain(&w, "written by '%s', not srcprof-bench", generator);
+		goto done;
+	}
+	if (!string(&w, root, "scene", out->scene, sizeof out->scene) ||
+	    !string(&w, root, "git", out->git, sizeof out->git) ||
+	    !string(&w, root, "machine", out->machine, sizeof out->machine) ||
+	    !count(&w, root, "frames", &out->frames) || !count(&w, root, "warmup", &out->warmup) ||
+	    !count(&w, root, "repeat", &out->repeat))
+		goto done;
+	size = need(&w, root, "size", false);
+	if (!size)
+		goto done;
+	if (cJSON_GetArraySize(size) != 2 || !cJSON_IsNumber(cJSON_GetArrayItem(size, 0)) ||
+	    !cJSON_IsNumber(cJSON_GetArrayItem(size, 1))) {
+		complain(&w, "'size' is not [width, height]");
+		goto done;
+	}
+	out->width = (uint32_t)cJSON_GetArrayItem(size, 0)->valuedouble;
+	out->height = (uint32_t)cJSON_GetArrayItem(size, 1)->valuedouble;
+	out->isolate = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "isolate"));
+	out->interrupted = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "interrupted"));
+	if (out->interrupted)
+		string(&w, root, "interrupted_by", out->interrupted_by, sizeof out->interrupted_by);
+	points = need(&w, root, "points", false);
+	if (!points)
+		goto done;
+	if (!cJSON_IsArray(points) || cJSON_GetArraySize(points) == 0) {
+		complain(&w, "'points' is not an array of points (%s)",
+			 cJSON_IsArray(points) ? "it is empty" : "not an array");
+		goto done;
+	}
+	out->points = calloc((size_t)cJSON_GetArraySize(points), sizeof *out->points);
+	if (!out->points) {
+		complain(&w, "out of memory for the points");
+		goto done;
+	}
+	cJSON_ArrayForEach(e, points)
+	{
+		w.point = (int)out->n_points;
+		w.api = NULL;
+		w.sources = 0;
+		if (!load_point(&w, e, &out->points[out->n_points++]))
+			goto done;
+	}
+	ok = true;
+done:
+	cJSON_Delete(root);
+	if (!ok)
+		brun_free(out);
+	return ok;
+}
+
+void brun_free(brun *r)
+{
+	for (uint32_t i = 0; r->points && i < r->n_points; i++) {
+		brun_point *p = &r->points[i];
+		for (uint32_t k = 0; p->src && k < p->n_src; k++) {
+			free(p->src[k].tick.v);
+			free(p->src[k].render.v);
+			free(p->src[k].gpu.v);
+			free(p->src[k].alone.v);
+		}
+		free(p->src);
+		free(p->frames.v);
+	}
+	free(r->points);
+	r->points = NULL;
+	r->n_points = 0;
+}

@@ -1,0 +1,47 @@
+/* A bench JSON file (srcprof-bench --json) read back for compare: what
+ * each point and source measured, with the samples behind it. Anything
+ * missing or malformed is named (file, point, source, key) on stderr and
+ * the load fails; nothing is guessed. */
+#ifndef DEMOS_BENCH_LOAD_H
+#define DEMOS_BENCH_LOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* One sample series, in run order. */
+typedef struct brun_series {
+	double *v;
+	uint32_t n;
+} brun_series;
+
+typedef struct brun_source {
+	char name[64], type[24];
+	brun_series tick, render, gpu; /* us per frame: tick, all renders' CPU, all renders' GPU */
+	brun_series alone;             /* us per --isolate round; n = 0: not measured */
+	double gpu_avg, isolated;      /* us; isolated < 0: not measured */
+} brun_source;
+
+typedef struct brun_point {
+	char api[16], device[256], mode[64];
+	uint32_t sources, held, pairs;
+	bool software;
+	double busy_pct;     /* machine_busy_pct; -1: not recorded */
+	brun_series frames;  /* ms per frame, profiler off */
+	brun_source *src;
+	uint32_t n_src;
+} brun_point;
+
+typedef struct brun {
+	char path[512], scene[64], git[64], machine[256], interrupted_by[24];
+	uint32_t frames, warmup, repeat, width, height;
+	bool isolate, interrupted;
+	brun_point *points;
+	uint32_t n_points;
+} brun;
+
+/* Reads `path`; `label` ("BASE", "NEW") starts every message. False
+ * (after a message, with *out freed) on any problem. */
+bool brun_load(const char *path, const char *label, brun *out);
+void brun_free(brun *r);
+
+#endif

@@ -1,0 +1,190 @@
+/* The examples' scene, command line, table and truth check (common.h). */
+#include "common.h"
+
+#include <srcprof/machine.h>
+#include <srcprof/source_profiler.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Equal areas, fragment costs 1 : 4 : 12 units (plus a fixed cost per pixel). */
+ex_object ex_objects[EX_OBJECTS] = {
+	{"small", {-0.92f, -0.8f, -0.36f, 0.8f}, {0.3f, 0.8f, 0.4f, 1}, 1, 0},
+	{"medium", {-0.28f, -0.8f, 0.28f, 0.8f}, {0.3f, 0.5f, 0.9f, 1}, 4, 0},
+	{"large", {0.36f, -0.8f, 0.92f, 0.8f}, {0.9f, 0.4f, 0.3f, 1}, 12, 0},
+};
+
+bool ex_parse(int argc, char **argv, const char *prog, ex_options *o)
+{
+	*o = (ex_options){.frames = 120};
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--check") == 0) {
+			o->check = true;
+		} else if (strcmp(argv[i], "--validate") == 0) {
+			o->validate = true;
+		} else if (strcmp(argv[i], "--timing") == 0 && i + 1 < argc) {
+			const char *m = argv[++i];
+			o->timing = !strcmp(m, "auto") ? 0 : !strcmp(m, "plain") ? 1
+							   : !strcmp(m, "flushed") ? 2 : -1;
+			if (o->timing < 0) {
+				fprintf(stderr, "%s: --timing takes auto, plain or flushed (got '%s')\n",
+					prog, m);
+				return false;
+			}
+		} else if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) {
+			char *end;
+			unsigned long n = strtoul(argv[++i], &end, 10);
+			if (*end || n < 1 || n > 100000) {
+				fprintf(stderr, "%s: --frames takes 1 to 100000 (got '%s')\n", prog,
+					argv[i]);
+				return false;
+			}
+			o->frames = (uint32_t)n;
+		} else {
+			fprintf(stderr,
+				"usage: %s [--frames N] [--check] [--validate] "
+				"[--timing auto|plain|flushed]\n",
+				prog);
+			return false;
+		}
+	}
+	return true;
+}
+
+void ex_tick(ex_object *obj)
+{
+	for (int i = 0; i < 2000; i++)
+		obj->spin = fmod(obj->spin + sin(obj->spin + i) * 1e-3, 6.283185307);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* The median of an object's last `n` GPU samples, ns (0 without). */
+static double recent_gpu_median(const void *source, int n)
+{
+	uint32_t samples[4096];
+	size_t have = source_profiler_copy_samples(source, SOURCE_PROFILER_GPU, samples, 4096);
+	if (have > 4096)
+		have = 4096;
+	if ((int)have < n)
+		n = (int)have;
+	if (n <= 0)
+		return 0;
+	double v[4096];
+	for (int i = 0; i < n; i++)
+		v[i] = samples[have - (size_t)n + (size_t)i];
+	return median(v, n);
+}
+
+void ex_print_table(const char *api)
+{
+	source_profiler_stats_t st;
+	source_profiler_get_stats(&st);
+	int order[EX_OBJECTS] = {0, 1, 2};
+	profiler_result_t r[EX_OBJECTS] = {{0}};
+	for (int i = 0; i < EX_OBJECTS; i++)
+		source_profiler_fill_result(&ex_objects[i], &r[i]);
+	for (int i = 0; i < EX_OBJECTS; i++)
+		for (int j = i + 1; j < EX_OBJECTS; j++)
+			if (r[order[j]].render_gpu_avg > r[order[i]].render_gpu_avg) {
+				int t = order[i];
+				order[i] = order[j];
+				order[j] = t;
+			}
+	printf("%s, GPU timing %s: %llu frames, %llu GPU-timed and kept\n", api, st.gpu_mode,
+	       (unsigned long long)st.frames_collected,
+	       (unsigned long long)st.gpu_frames_collected);
+	printf("object     GPU avg us  GPU p50 us  GPU samples  CPU render us  tick us\n");
+	for (int k = 0; k < EX_OBJECTS; k++) {
+		int i = order[k];
+		uint32_t cpu = 0, gpu = 0;
+		source_profiler_get_sample_counts(&ex_objects[i], &cpu, &gpu);
+		printf("%-8s %12.1f %11.1f %12u %14.1f %8.1f\n", ex_objects[i].name,
+		       r[i].render_gpu_avg / 1e3, recent_gpu_median(&ex_objects[i], 4096) / 1e3, gpu,
+		       r[i].render_avg / 1e3, r[i].tick_avg / 1e3);
+	}
+}
+
+#define ROUNDS 9
+#define WINDOW 8 /* frames per in-frame window */
+#define ALONE_REPS 3
+
+int ex_check(const char *api, bool (*frame)(void *user),
+	     bool (*alone)(void *user, int object, uint64_t *ns), void *user)
+{
+	srcprof_load_meter load;
+	srcprof_load_start(&load);
+	source_profiler_gpu_set_budget(100.0); /* every frame GPU-timed while checking */
+	for (int f = 0; f < WINDOW; f++)
+		if (!frame(user))
+			return 1;
+	/* Samples of the frames still in flight at a window's end belong to it
+	 * but are collected in the next: use the ones surely of this window. */
+	int fresh = WINDOW - (int)source_profiler_frames_in_flight();
+	double in_frame[EX_OBJECTS][ROUNDS], solo[EX_OBJECTS][ROUNDS], ratio[EX_OBJECTS][ROUNDS];
+	for (int r = 0; r < ROUNDS; r++) {
+		for (int f = 0; f < WINDOW; f++)
+			if (!frame(user))
+				return 1;
+		for (int i = 0; i < EX_OBJECTS; i++) {
+			double with[ALONE_REPS], without[ALONE_REPS];
+			for (int k = 0; k < ALONE_REPS; k++) {
+				uint64_t a, b;
+				if (!alone(user, i, &a) || !alone(user, -1, &b))
+					return 1;
+				with[k] = (double)a;
+				without[k] = (double)b;
+			}
+			in_frame[i][r] = recent_gpu_median(&ex_objects[i], fresh);
+			solo[i][r] = median(with, ALONE_REPS) - median(without, ALONE_REPS);
+			ratio[i][r] = solo[i][r] > 0 ? in_frame[i][r] / solo[i][r] : 0;
+		}
+	}
+	double busy = srcprof_load_others_pct(&load);
+	printf("%s check, %d rounds of %d frames then each object alone (median of %d):\n", api,
+	       ROUNDS, WINDOW, ALONE_REPS);
+	printf("object     in frame us   alone us   in/alone\n");
+	double med_in[EX_OBJECTS], med_solo[EX_OBJECTS], med_ratio[EX_OBJECTS];
+	for (int i = 0; i < EX_OBJECTS; i++) {
+		med_in[i] = median(in_frame[i], ROUNDS);
+		med_solo[i] = median(solo[i], ROUNDS);
+		med_ratio[i] = median(ratio[i], ROUNDS);
+		printf("%-8s %13.1f %10.1f %10.3f\n", ex_objects[i].name, med_in[i] / 1e3,
+		       med_solo[i] / 1e3, med_ratio[i]);
+	}
+	if (busy > SRCPROF_BUSY_PCT) {
+		printf("skipped: machine busy: other processes used %.1f%% of the CPU (threshold "
+		       "%.0f%%); software-device GPU times are inflated\n",
+		       busy, SRCPROF_BUSY_PCT);
+		return 77;
+	}
+	int first = 0;
+	for (int i = 1; i < EX_OBJECTS; i++)
+		if (med_in[i] > med_in[first])
+			first = i;
+	bool ok = strcmp(ex_objects[first].name, "large") == 0;
+	printf("costliest in frame: %s (%s)\n", ex_objects[first].name,
+	       ok ? "right" : "WRONG: the large object costs most alone");
+	for (int i = 0; i < EX_OBJECTS; i++) {
+		bool in_range = med_ratio[i] >= 0.8 && med_ratio[i] <= 1.25;
+		if (!in_range)
+			printf("%s: in frame / alone %.3f is outside 0.8-1.25\n", ex_objects[i].name,
+			       med_ratio[i]);
+		ok = ok && in_range;
+	}
+	printf("machine: other processes used %.1f%% of the CPU\n%s\n", busy < 0 ? 0 : busy,
+	       ok ? "check passed" : "check FAILED");
+	return ok ? 0 : 1;
+}

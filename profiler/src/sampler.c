@@ -1,0 +1,238 @@
+/* Which frames are GPU-timed where timers are costly (see "GPU sampling" in
+ * srcprof/source_profiler.h).
+ *
+ * A flushed timer on a software device costs about as much as the work it
+ * times, so timing every render of every frame would double the frame and
+ * change it. One frame in N is timed instead - all of its renders, which is
+ * the regime the calibrated checks validate - and N grows until the timed
+ * frames cost the budget's share of frame time. What a timed frame costs is
+ * measured: the timed frame and the frames in flight after it (its GPU work
+ * is waited for that much later) against as many untimed frames, the median
+ * of the last 32 untimed frames with no timed frame before them in that
+ * span. Until a timed frame has stood alone, the cost is estimated from the
+ * empty timers (which see only the GPU side of a flush) times the renders
+ * of the last frame; and until an empty timer has been measured, every
+ * frame is timed, so that there is something to estimate from. Below a
+ * budget of 100%, at most one frame in (frames in flight + 2) is timed:
+ * each timed frame then has the untimed frames around it that measure it.
+ *
+ * Frame durations are frame_begin to frame_collect of the same frame on the
+ * profiler clock, so frames the renderer runs without the profiler (a
+ * benchmark's unprofiled blocks) are neither seen nor mismeasured. A frame
+ * the renderer keeps untimed (gpu_skip_frame) is measured as an untimed
+ * frame but does not count towards N. */
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define UNTIMED_RING 32
+#define EXCESS_RING 8
+#define MAX_EVERY 100000u
+#define DEFAULT_BUDGET 0.01
+
+/* Budget as a fraction, its bits in an atomic (any thread); 0: default. */
+static _Atomic uint64_t g_budget_bits;
+static _Atomic bool g_time_next;
+
+/* Published for source_profiler_get_sampling. */
+static struct {
+	_Atomic uint32_t every;
+	_Atomic bool timed, costly;
+	_Atomic uint64_t frames_timed, timed_cost_ns, estimated_cost_ns, frame_ns, budget_bits;
+} pub;
+
+/* Graphics thread. */
+static struct {
+	uint64_t begin_ns;  /* the frame being recorded began */
+	bool timed;         /* it is GPU-timed (after commit) */
+	uint32_t history;   /* bit i: the frame i + 1 frames back was timed */
+	double window_ns;   /* the last timed frame and the frames after it */
+	uint32_t window_n;
+	double untimed[UNTIMED_RING];
+	uint32_t untimed_n, untimed_head;
+	double untimed_median;
+	double excess[EXCESS_RING]; /* recent lone timed frames' extra cost */
+	uint32_t excess_n, excess_head;
+	double excess_median; /* 0 until one was measured */
+	double frame_avg;     /* every frame, for before there are untimed ones */
+	uint32_t every, wait; /* one in `every`; frames counted since the last timed */
+	uint32_t renders;     /* renders that asked for a timer in the last frame */
+	uint64_t frames_timed;
+} S;
+
+static double budget(void)
+{
+	uint64_t bits = atomic_load_explicit(&g_budget_bits, memory_order_relaxed);
+	double b;
+	memcpy(&b, &bits, sizeof b);
+	return bits && b > 0 ? b : DEFAULT_BUDGET;
+}
+
+void source_profiler_gpu_set_budget(double percent)
+{
+	double b = percent / 100.0;
+	uint64_t bits = 0;
+	if (b > 0 && !isnan(b))
+		memcpy(&bits, &b, sizeof bits);
+	atomic_store_explicit(&g_budget_bits, bits, memory_order_relaxed);
+}
+
+void source_profiler_gpu_time_next_frame(void)
+{
+	atomic_store(&g_time_next, true);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Adds v to a ring of `cap` values (at most UNTIMED_RING) and returns the
+ * median of what it holds. */
+static double ring_median(double *ring, uint32_t cap, uint32_t *head, uint32_t *n, double v)
+{
+	ring[*head] = v;
+	*head = (*head + 1) % cap;
+	if (*n < cap)
+		(*n)++;
+	double sorted[UNTIMED_RING];
+	memcpy(sorted, ring, *n * sizeof *sorted);
+	qsort(sorted, *n, sizeof *sorted, cmp_double);
+	return sorted[*n / 2];
+}
+
+bool sp_sampler_frame_begin(bool gpu, uint64_t now)
+{
+	S.begin_ns = now;
+	S.timed = false;
+	bool costly = sp_gpu_costly();
+	atomic_store_explicit(&pub.costly, costly, memory_order_relaxed);
+	double b = budget();
+	uint64_t b_bits;
+	memcpy(&b_bits, &b, sizeof b_bits);
+	atomic_store_explicit(&pub.budget_bits, costly ? b_bits : 0, memory_order_relaxed);
+	if (!costly || b >= 1.0) {
+		S.every = 1;
+		atomic_store_explicit(&pub.every, 1, memory_order_relaxed);
+		return gpu;
+	}
+	double per_timer = (double)sp_gpu_overhead_mean();
+	double cost = per_timer * S.renders;
+	atomic_store_explicit(&pub.estimated_cost_ns, (uint64_t)cost, memory_order_relaxed);
+	if (per_timer > 0 && S.excess_median > cost)
+		cost = S.excess_median;
+	double frame = S.untimed_median > 0 ? S.untimed_median : S.frame_avg;
+	double every = frame > 0 && cost > 0 ? cost / (b * frame) : 1.0;
+	/* Once there is an estimate, at least a span of untimed frames on
+	 * either side of each timed one, so that both keep being measured: an
+	 * estimate too low to sample on would otherwise time every frame and
+	 * never learn what that costs. */
+	double least = per_timer > 0 ? sp_fif + 2 : 1;
+	if (every < least)
+		every = least;
+	S.every = every > MAX_EVERY ? MAX_EVERY : (uint32_t)every;
+	atomic_store_explicit(&pub.every, S.every, memory_order_relaxed);
+	return gpu && (S.wait + 1 >= S.every || atomic_load(&g_time_next));
+}
+
+void sp_sampler_commit(bool timed)
+{
+	S.timed = timed;
+	if (!timed) {
+		S.wait++;
+		return;
+	}
+	atomic_store_explicit(&pub.timed, true, memory_order_relaxed);
+	S.wait = 0;
+	S.frames_timed++;
+	atomic_store(&g_time_next, false);
+	atomic_store_explicit(&pub.frames_timed, S.frames_timed, memory_order_relaxed);
+}
+
+/* What a timed frame costs: called once per frame with its duration. */
+static void measure(double d, bool timed)
+{
+	uint32_t span = sp_fif + 1; /* the timed frame and those in flight after it */
+	S.history = (S.history << 1) | (timed ? 1u : 0u);
+	uint32_t recent = S.history & ((1u << span) - 1u);
+	if (!recent) {
+		S.untimed_median =
+			ring_median(S.untimed, UNTIMED_RING, &S.untimed_head, &S.untimed_n, d);
+		S.window_ns = 0;
+		S.window_n = 0;
+		return;
+	}
+	S.window_ns += d;
+	S.window_n++;
+	if (recent != 1u << (span - 1))
+		return;
+	/* The timed frame has left the span with no timed frame after it: a
+	 * lone one when the window started right after untimed frames. */
+	if (S.window_n == span && S.untimed_median > 0) {
+		S.excess_median = ring_median(S.excess, EXCESS_RING, &S.excess_head, &S.excess_n,
+					      S.window_ns - span * S.untimed_median);
+		atomic_store_explicit(&pub.timed_cost_ns,
+				      S.excess_median > 0 ? (uint64_t)S.excess_median : 0,
+				      memory_order_relaxed);
+	}
+	S.window_ns = 0;
+	S.window_n = 0;
+}
+
+void sp_sampler_frame_end(uint64_t now, uint32_t renders)
+{
+	atomic_store_explicit(&pub.timed, S.timed, memory_order_relaxed);
+	S.renders = renders;
+	/* Frames are measured only where the sampler needs it (its medians
+	 * sort a ring each frame). */
+	if (!sp_gpu_costly() || !S.begin_ns || now < S.begin_ns)
+		return;
+	double d = (double)(now - S.begin_ns);
+	measure(d, S.timed);
+	S.frame_avg = S.frame_avg > 0 ? 0.95 * S.frame_avg + 0.05 * d : d;
+	double frame = S.untimed_median > 0 ? S.untimed_median : S.frame_avg;
+	atomic_store_explicit(&pub.frame_ns, (uint64_t)frame, memory_order_relaxed);
+}
+
+void sp_sampler_reset(void)
+{
+	memset(&S, 0, sizeof S);
+	S.every = 1;
+	atomic_store(&g_time_next, false);
+	atomic_store(&pub.every, 1);
+	atomic_store(&pub.timed, false);
+	atomic_store(&pub.frames_timed, 0);
+	atomic_store(&pub.timed_cost_ns, 0);
+	atomic_store(&pub.estimated_cost_ns, 0);
+	atomic_store(&pub.frame_ns, 0);
+}
+
+void sp_sampler_shutdown(void)
+{
+	sp_sampler_reset();
+	atomic_store(&g_budget_bits, 0);
+}
+
+void source_profiler_get_sampling(source_profiler_sampling_t *s)
+{
+	if (!s)
+		return;
+	uint64_t bits = atomic_load_explicit(&pub.budget_bits, memory_order_relaxed);
+	double b = 1.0;
+	if (bits)
+		memcpy(&b, &bits, sizeof b);
+	*s = (source_profiler_sampling_t){
+		.budget_pct = b * 100.0,
+		.costly = atomic_load_explicit(&pub.costly, memory_order_relaxed),
+		.frame_timed = atomic_load_explicit(&pub.timed, memory_order_relaxed),
+		.timed_every = atomic_load_explicit(&pub.every, memory_order_relaxed),
+		.frames_timed = atomic_load_explicit(&pub.frames_timed, memory_order_relaxed),
+		.timed_cost_ns = atomic_load_explicit(&pub.timed_cost_ns, memory_order_relaxed),
+		.estimated_cost_ns =
+			atomic_load_explicit(&pub.estimated_cost_ns, memory_order_relaxed),
+		.frame_ns = atomic_load_explicit(&pub.frame_ns, memory_order_relaxed),
+	};
+}

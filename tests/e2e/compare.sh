@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# srcprof-bench compare on bench files written here, whose outcomes are
+# known exactly: a source made costlier (its change, interval and p-value
+# to the digit), one made cheaper, changes held back by the threshold and
+# the floor, too few samples, a busy machine, sources and points in one run
+# only, --isolate rounds; the exit status of each; and bad input (exit 2,
+# the problem named). No GPU: the files stand in for bench runs.
+# usage: compare.sh <srcprof-bench> <report_check>
+set -u
+bench="$1" check="$2"
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+fails=0
+
+# seq_ns FROM TO [STEP]: "FROM*1000,...,TO*1000" (us as ns).
+seq_ns() { seq -s, "$1" "${3:-1}" "$2" | sed 's/,/000,/g; s/$/000/'; }
+
+# source NAME GPU_NS TICK_NS RENDER_NS [ROUNDS_US]: one sources_detail entry.
+source() {
+	local iso=""
+	[[ -n "${5:-}" ]] && iso=", \"isolated_us\": 1, \"in_frame_over_alone\": 1, \"isolated_rounds_us\": [$5]"
+	local n_gpu n_cpu
+	n_gpu=$(tr ',' '\n' <<<"$2" | grep -c .)
+	n_cpu=$(tr ',' '\n' <<<"$3" | grep -c .)
+	printf '{"name": "%s", "type": "mesh", "gpu_avg_us": 1, "gpu_samples": %d, "cpu_samples": %d%s, "samples": {"tick_ns": [%s], "render_sum_ns": [%s], "gpu_sum_ns": [%s]}}' \
+		"$1" "$n_gpu" "$n_cpu" "$iso" "$3" "$4" "$2"
+}
+
+# point API SOURCES BUSY FRAMES_MS SOURCE...: one point.
+point() {
+	local api="$1" n="$2" busy="$3" frames="$4"
+	shift 4
+	local list
+	list="$(IFS=,; echo "$*")"
+	printf '{"api": "%s", "sources": %d, "sources_held": %d, "pairs": 3, "device": "fake", "gpu_timing": "fake", "software": true, "machine_busy_pct": %s, "frames_off": {"frames": 1, "samples_ms": [%s]}, "sources_detail": [%s]}' \
+		"$api" "$n" "$n" "$busy" "$frames" "$list"
+}
+
+# run FILE SCENE POINT...: a whole bench file.
+run() {
+	local file="$1" scene="$2"
+	shift 2
+	local list
+	list="$(IFS=,; echo "$*")"
+	printf '{"generator": "srcprof-bench", "machine": "test", "git": "test", "scene": "%s", "frames": 8, "warmup": 0, "repeat": 3, "gpu_budget": 0.01, "size": [640, 360], "isolate": false, "interrupted": false, "points_planned": 1, "points": [%s], "scaling": []}\n' \
+		"$scene" "$list" >"$file"
+}
+
+# expect WANT_STATUS NAME ARGS...: runs compare, keeps its output in $out/NAME.
+expect() {
+	local want="$1" name="$2"
+	shift 2
+	"$bench" compare "$@" >"$out/$name.txt" 2>&1
+	local st=$?
+	if [[ $st != "$want" ]]; then
+		echo "FAIL: $name: exit $st, want $want"; cat "$out/$name.txt"; fails=1
+	else
+		echo "ok   $name: exit $st"
+	fi
+}
+
+# has NAME PATTERN: the output (or the JSON) holds the pattern.
+has() {
+	if grep -qE -- "$2" "$out/$1"; then echo "ok   $1 has '$2'"; else
+		echo "FAIL: $1 lacks '$2'"; head -40 "$out/$1"; fails=1; fi
+}
+
+flat8="$(seq_ns 1 8)"              # 1..8 us
+same_frames="10,11,10,12,10,11,10,12"
+# "a": GPU 1..8 us, then 11..18 us. Every frame is a sample (--blocks 0):
+# the 64 differences are 10 + (j - i), 3 .. 17 us; the shift (their median)
+# 10 us over BASE's median 4.5 is +222.22%; with 8 and 8, the exact 95%
+# interval is [D(14), D(51)] = [7, 13] us (U <= 13 is the two-sided 5%
+# critical value), +155.56% .. +288.89%; U = 64 of 64, p = 2 / C(16, 8).
+# Beyond the threshold: BASE moved up by the margin (the floor, 1 us, over
+# 5% of 4.5) is still all below NEW: p_beyond = 2 / C(16, 8) too, kept by
+# the false-discovery cut over the 7 figures (p(1) <= 0.05 / 7).
+run "$out/base.json" default "$(point vulkan 2 1.5 "$same_frames" \
+	"$(source a "$flat8" "$flat8" "$flat8")" "$(source b "$flat8" "$flat8" "$flat8")")"
+run "$out/costlier.json" default "$(point vulkan 2 2.0 "$same_frames" \
+	"$(source a "$(seq_ns 11 18)" "$flat8" "$flat8")" "$(source b "$flat8" "$flat8" "$flat8")")"
+expect 1 costlier "$out/base.json" "$out/costlier.json" --blocks 0 --json "$out/costlier.out.json" \
+	--html "$out/costlier.html"
+has costlier.out.json '"source": "a", "figure": "gpu_in_frame", "unit": "us", "base_median": 4.5000, "new_median": 14.5000, "shift": 10.0000, "change_pct": 222.2222, "ci_low_pct": 155.5556, "ci_high_pct": 288.8889, "p_beyond": 0.0001554, "beyond_side": "up", "p": 0.0001554, "n_base": 8, "n_new": 8, "verdict": "costlier", "reliable": true'
+has costlier.out.json '"source": "b", "figure": "gpu_in_frame", .*"change_pct": 0.0000, .*"p": 1, .*"verdict": "no significant change"'
+has costlier.out.json '"costlier": 1, "cheaper": 0, "no_significant_change": 6,'
+has costlier.out.json '"exit_status": 1'
+has costlier.txt '\+222\.2% +\+155\.6 \.\. \+288\.9 +0\.0002 +0\.0002 +4\.50 +14\.50 us +COSTLIER +a: GPU in frame'
+has costlier.txt 'summary: 1 costlier, 0 cheaper, 6 no significant change; 6 of the 7 figures not reliable'
+has costlier.txt '\+0\.0% +-66\.7 \.\. \+66\.7 +1\.0000 +1\.0000 +4\.50 +4\.50 us +- \? +b: GPU in frame +reaches \+67%'
+"$check" compare "$out/costlier.out.json" 1 || fails=1
+
+# The other way round: cheaper, which is no regression.
+expect 0 cheaper "$out/costlier.json" "$out/base.json" --blocks 0 --json "$out/cheaper.out.json"
+has cheaper.out.json '"source": "a", "figure": "gpu_in_frame", .*"verdict": "cheaper"'
+"$check" compare "$out/cheaper.out.json" 0 || fails=1
+
+# Blocks (the default, 8): 16 frames make 8 blocks of two, whose medians
+# (1.5, 3.5, .., 15.5 against 21.5, .., 35.5) are tested: apart, so again
+# p = 2 / C(16, 8); the shift 20 us.
+run "$out/base16.json" default "$(point vulkan 1 0 "$same_frames" \
+	"$(source a "$(seq_ns 1 16)" "$flat8" "$flat8")")"
+run "$out/new16.json" default "$(point vulkan 1 0 "$same_frames" \
+	"$(source a "$(seq_ns 21 36)" "$flat8" "$flat8")")"
+expect 1 blocks "$out/base16.json" "$out/new16.json" --json "$out/blocks.out.json"
+has blocks.out.json '"source": "a", "figure": "gpu_in_frame", "unit": "us", "base_median": 8.5000, "new_median": 28.5000, "shift": 20.0000, .*"p": 0.0001554, "n_base": 8, "n_new": 8'
+# As if every frame were independent: 16 and 16 samples.
+expect 1 per-frame "$out/base16.json" "$out/new16.json" --blocks 0 --json "$out/frames.out.json"
+has frames.out.json '"n_base": 16, "n_new": 16'
+
+# A change that may be within the threshold: 100.0 .. 100.7 us, then
+# 3 us more, every frame (+3.0%, p = 2 / C(16, 8)): significant, but its
+# interval (2.7 .. 3.3 us) reaches below 5%: held back. Over a 2% threshold
+# it counts: BASE up by 2.007 us stays below NEW, p_beyond = p.
+run "$out/base100.json" default "$(point vulkan 1 0 "$same_frames" \
+	"$(source a "$(seq -s, 100000 100 100700)" "$flat8" "$flat8")")"
+run "$out/plus3.json" default "$(point vulkan 1 0 "$same_frames" \
+	"$(source a "$(seq -s, 103000 100 103700)" "$flat8" "$flat8")")"
+expect 0 within "$out/base100.json" "$out/plus3.json" --blocks 0 --threshold 5 --json "$out/within.out.json"
+has within.txt 'p < 0\.05, may be within \+-5%'
+expect 1 within2 "$out/base100.json" "$out/plus3.json" --blocks 0 --threshold 2
+
+# Sub-microsecond ticks doubling (0.1 us more, the interval from 0.07 us):
+# significant, under the 1 us floor; with no floor, costlier.
+tiny="100,110,120,130,140,150,160,170"
+twice="200,210,220,230,240,250,260,270"
+run "$out/tiny1.json" default "$(point vulkan 1 0 "$same_frames" "$(source a "$flat8" "$tiny" "$flat8")")"
+run "$out/tiny2.json" default "$(point vulkan 1 0 "$same_frames" "$(source a "$flat8" "$twice" "$flat8")")"
+expect 0 floor "$out/tiny1.json" "$out/tiny2.json" --blocks 0
+has floor.txt 'p < 0\.05, may be under 1 us'
+expect 1 no-floor "$out/tiny1.json" "$out/tiny2.json" --blocks 0 --floor-us 0
+
+# Two frames a side: no interval, not reliable, never costlier.
+run "$out/two1.json" default "$(point vulkan 1 0 "10,11" "$(source a "1000,2000" "1000,2000" "1000,2000")")"
+run "$out/two2.json" default "$(point vulkan 1 0 "20,21" "$(source a "9000,9500" "1000,2000" "1000,2000")")"
+expect 0 few "$out/two1.json" "$out/two2.json" --json "$out/few.out.json"
+has few.out.json '"ci_low_pct": null, "ci_high_pct": null, .*"verdict": "no significant change", "reliable": false, "not_reliable_because": "only 2 and 2 frames \(3 or more needed\)"'
+
+# A busy machine: said per point, every figure not reliable.
+run "$out/busy.json" default "$(point vulkan 2 40 "$same_frames" \
+	"$(source a "$flat8" "$flat8" "$flat8")" "$(source b "$flat8" "$flat8" "$flat8")")"
+expect 0 busy "$out/base.json" "$out/busy.json"
+has busy.txt 'machine busy: other processes used 2% \(BASE\) and 40% \(NEW\) of the CPU'
+has busy.txt '7 of the 7 figures not reliable'
+
+# --isolate rounds where both runs have them (GPU alone); in frame where
+# one lacks them. 9 rounds: 1..9 against 21..29, U = 81, p = 2 / C(18, 9);
+# the exact interval [D(18), D(64)] = [17, 23] us: +340% .. +460%; and
+# BASE up by 1 us is still all below NEW: p_beyond = p.
+rounds1="$(seq -s, 1 9)" rounds2="$(seq -s, 21 29)"
+run "$out/iso1.json" default "$(point vulkan 1 0 "$same_frames" "$(source a "$flat8" "$flat8" "$flat8" "$rounds1")")"
+run "$out/iso2.json" default "$(point vulkan 1 0 "$same_frames" "$(source a "$flat8" "$flat8" "$flat8" "$rounds2")")"
+expect 1 alone "$out/iso1.json" "$out/iso2.json" --json "$out/alone.out.json"
+has alone.out.json '"figure": "gpu_alone", "unit": "us", "base_median": 5.0000, "new_median": 25.0000, "shift": 20.0000, "change_pct": 400.0000, "ci_low_pct": 340.0000, "ci_high_pct": 460.0000, "p_beyond": 4.11353e-05, "beyond_side": "up", "p": 4.11353e-05, "n_base": 9, "n_new": 9, "verdict": "costlier"'
+run "$out/noiso.json" default "$(point vulkan 1 0 "$same_frames" "$(source a "$flat8" "$flat8" "$flat8")")"
+expect 0 one-alone "$out/iso1.json" "$out/noiso.json" --json "$out/onealone.out.json"
+has onealone.out.json '"figure": "gpu_in_frame"'
+
+# Sources and points in one run only are named, not compared.
+run "$out/other.json" default "$(point vulkan 2 0 "$same_frames" \
+	"$(source a "$flat8" "$flat8" "$flat8")" "$(source c "$flat8" "$flat8" "$flat8")")" \
+	"$(point gl 2 0 "$same_frames" "$(source a "$flat8" "$flat8" "$flat8")")"
+expect 0 unmatched "$out/base.json" "$out/other.json"
+has unmatched.txt "sources in one run only \(1 in BASE, 1 in NEW\): BASE 'b', NEW 'c'"
+has unmatched.txt 'points in one run only \(not compared\): 0 in BASE, 1 in NEW'
+
+# Bad input: exit 2, the problem named.
+bad() { # NAME PATTERN ARGS...
+	local name="$1" pattern="$2"
+	shift 2
+	expect 2 "$name" "$@"
+	has "$name.txt" "$pattern"
+}
+run "$out/grid.json" grid "$(point vulkan 2 0 "$same_frames" "$(source a "$flat8" "$flat8" "$flat8")")"
+printf '{"generator": "srcprof-bench", "scene": ' >"$out/broken.json"
+sed 's/"samples": {[^}]*}/"nothing": 1/' "$out/base.json" >"$out/nosamples.json"
+sed 's/"machine_busy_pct": [0-9.]*, //' "$out/base.json" >"$out/nobusy.json"
+sed 's/"tick_ns": \[1000,/"tick_ns": [-1,/' "$out/base.json" >"$out/negative.json"
+sed 's/"generator": "srcprof-bench"/"generator": "other"/' "$out/base.json" >"$out/other-gen.json"
+run "$out/gl-only.json" default "$(point gl 2 0 "$same_frames" "$(source a "$flat8" "$flat8" "$flat8")")"
+bad missing "NEW '$out/nope.json': cannot read it \(No such file or directory\)" "$out/base.json" "$out/nope.json"
+bad directory "BASE '$out': cannot read it \(Is a directory\)" "$out" "$out/base.json"
+bad not-json "NEW '$out/broken.json': not JSON \(the parse stopped at byte [0-9]+\)" "$out/base.json" "$out/broken.json"
+bad scenes "BASE '$out/base.json' ran scene 'default', NEW '$out/grid.json' scene 'grid': different scenes cannot be compared" "$out/base.json" "$out/grid.json"
+bad no-samples "NEW '$out/nosamples.json': points\[0\] \(vulkan, 2 sources\): sources_detail\[0\] \('a'\): no 'samples'" "$out/base.json" "$out/nosamples.json"
+bad no-busy "points\[0\] \(vulkan, 2 sources\): no 'machine_busy_pct'" "$out/nobusy.json" "$out/base.json"
+bad negative "sources_detail\[0\] \('a'\): 'tick_ns'\[0\] is not a number from 0" "$out/base.json" "$out/negative.json"
+bad generator "written by 'other', not srcprof-bench" "$out/base.json" "$out/other-gen.json"
+bad no-common "have no point in common \(API and source count\)" "$out/base.json" "$out/gl-only.json"
+bad one-file "needs BASE.json and NEW.json" "$out/base.json"
+bad three-files "one BASE and one NEW file, not '$out/base.json' too" "$out/base.json" "$out/base.json" "$out/base.json"
+bad option "unknown option '--fast'" "$out/base.json" "$out/base.json" --fast
+bad threshold "--threshold: 'x' is not a number from 0 to 1000" "$out/base.json" "$out/base.json" --threshold x
+bad alpha "--alpha: '0.9' is not a number from 1e-06 to 0.5" "$out/base.json" "$out/base.json" --alpha 0.9
+bad blocks "--blocks: 2 blocks cannot be tested \(0, or 3 or more\)" "$out/base.json" "$out/base.json" --blocks 2
+bad json-out "--json: cannot write '/nonexistent/c.json'" "$out/base.json" "$out/base.json" --json /nonexistent/c.json
+bad html-out "--html: cannot write '/nonexistent/c.html'" "$out/base.json" "$out/base.json" --html /nonexistent/c.html
+expect 0 help --help
+has help.txt 'Exit status: 0 nothing got significantly costlier, 1 something did, 2 bad'
+exit $fails

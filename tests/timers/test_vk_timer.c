@@ -1,0 +1,369 @@
+/* srcprof::vulkan on a real device (lavapipe here), always under the Khronos
+ * validation layer with synchronization checks and best practices: any
+ * message fails the case. The frames record timestamps only (no drawing):
+ * what is tested is where stamps go, when queries are reset, and what the
+ * module says when used wrongly. */
+#include "check.h"
+
+#include "srcprof/source_profiler.h"
+#include "srcprof/vulkan.h"
+
+#include <string.h>
+#include <vulkan/vulkan.h>
+
+#define MAX_SRC 256
+
+static struct {
+	VkInstance instance;
+	VkDebugUtilsMessengerEXT messenger;
+	VkPhysicalDevice gpu;
+	VkDevice device;
+	VkQueue queue;
+	uint32_t family;
+	VkCommandPool pools[4];
+	VkCommandBuffer cmds[4][2]; /* per slot: two command buffers */
+	VkFence fences[4];
+	uint32_t fif;
+	uint64_t frame;
+	uint32_t messages;
+	srcprof_vk_timer *timer;
+} V;
+
+static int sources[MAX_SRC];
+static char log_text[8192];
+
+static void on_log(int level, const char *msg, void *user)
+{
+	(void)level;
+	(void)user;
+	size_t n = strlen(log_text);
+	snprintf(log_text + n, sizeof log_text - n, "%s\n", msg);
+}
+
+static int log_count(const char *needle)
+{
+	int n = 0;
+	for (const char *p = log_text; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+						 VkDebugUtilsMessageTypeFlagsEXT types,
+						 const VkDebugUtilsMessengerCallbackDataEXT *data,
+						 void *user)
+{
+	(void)types;
+	(void)user;
+	if ((uint32_t)data->messageIdNumber == 0x822806fa ||
+	    severity < VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT)
+		return VK_FALSE;
+	V.messages++;
+	fprintf(stderr, "validation: %s\n", data->pMessage);
+	return VK_FALSE;
+}
+
+/* Instance, device (with hostQueryReset when asked), per-slot pools,
+ * command buffers and fences; the profiler fresh, with `fif` frames in
+ * flight. */
+static bool setup(bool host_reset, uint32_t fif)
+{
+	memset(&V, 0, sizeof V);
+	log_text[0] = '\0';
+	source_profiler_shutdown();
+	source_profiler_set_log(on_log, NULL);
+	source_profiler_set_frames_in_flight(fif);
+	V.fif = fif;
+	const char *layers[] = {"VK_LAYER_KHRONOS_validation"};
+	const char *exts[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME,
+			      VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME};
+	VkValidationFeatureEnableEXT enables[] = {
+		VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT,
+		VK_VALIDATION_FEATURE_ENABLE_BEST_PRACTICES_EXT};
+	VkValidationFeaturesEXT features = {.sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT,
+					    .enabledValidationFeatureCount = 2,
+					    .pEnabledValidationFeatures = enables};
+	VkDebugUtilsMessengerCreateInfoEXT mci = {
+		.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+		.pNext = &features,
+		.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+				   VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+		.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+			       VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+			       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
+		.pfnUserCallback = on_message,
+	};
+	VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+				 .apiVersion = VK_API_VERSION_1_2};
+	VkInstanceCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+				    .pNext = &mci,
+				    .pApplicationInfo = &app,
+				    .enabledLayerCount = 1,
+				    .ppEnabledLayerNames = layers,
+				    .enabledExtensionCount = 2,
+				    .ppEnabledExtensionNames = exts};
+	if (vkCreateInstance(&ici, NULL, &V.instance) != VK_SUCCESS)
+		return false;
+	PFN_vkCreateDebugUtilsMessengerEXT create = (PFN_vkCreateDebugUtilsMessengerEXT)
+		vkGetInstanceProcAddr(V.instance, "vkCreateDebugUtilsMessengerEXT");
+	mci.pNext = NULL;
+	if (!create || create(V.instance, &mci, NULL, &V.messenger) != VK_SUCCESS)
+		return false;
+	uint32_t n = 1;
+	VkResult r = vkEnumeratePhysicalDevices(V.instance, &n, &V.gpu);
+	if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || !n)
+		return false;
+	V.family = 0; /* lavapipe: one family, graphics */
+	float priority = 1;
+	VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+				       .queueFamilyIndex = V.family,
+				       .queueCount = 1,
+				       .pQueuePriorities = &priority};
+	VkPhysicalDeviceVulkan12Features f12 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+		.hostQueryReset = host_reset};
+	VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+				  .pNext = &f12,
+				  .queueCreateInfoCount = 1,
+				  .pQueueCreateInfos = &qci};
+	if (vkCreateDevice(V.gpu, &dci, NULL, &V.device) != VK_SUCCESS)
+		return false;
+	vkGetDeviceQueue(V.device, V.family, 0, &V.queue);
+	for (uint32_t i = 0; i < fif; i++) {
+		VkCommandPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+					       .flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT,
+					       .queueFamilyIndex = V.family};
+		VkCommandBufferAllocateInfo ai = {
+			.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+			.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+			.commandBufferCount = 2};
+		VkFenceCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO,
+					 .flags = VK_FENCE_CREATE_SIGNALED_BIT};
+		if (vkCreateCommandPool(V.device, &pci, NULL, &V.pools[i]) != VK_SUCCESS)
+			return false;
+		ai.commandPool = V.pools[i];
+		if (vkAllocateCommandBuffers(V.device, &ai, V.cmds[i]) != VK_SUCCESS ||
+		    vkCreateFence(V.device, &fci, NULL, &V.fences[i]) != VK_SUCCESS)
+			return false;
+	}
+	source_profiler_enable(true);
+	source_profiler_gpu_enable(true);
+	source_profiler_gpu_set_budget(100.0); /* every frame timed: exact counts */
+	return true;
+}
+
+static srcprof_vk_timer *make_timer(bool host_reset, uint32_t fif)
+{
+	V.timer = srcprof_vk_timer_create(&(srcprof_vk_timer_desc){
+		.instance = V.instance,
+		.physical_device = V.gpu,
+		.device = V.device,
+		.queue_family = V.family,
+		.frames_in_flight = fif,
+		.host_query_reset = host_reset,
+	});
+	source_profiler_set_gpu_backend(srcprof_vk_timer_backend(V.timer));
+	return V.timer;
+}
+
+/* Tears down; returns the validation messages seen. */
+static uint32_t teardown(void)
+{
+	if (V.device)
+		vkDeviceWaitIdle(V.device);
+	source_profiler_set_gpu_backend(NULL);
+	srcprof_vk_timer_destroy(V.timer);
+	source_profiler_shutdown();
+	for (uint32_t i = 0; i < V.fif; i++) {
+		if (V.fences[i])
+			vkDestroyFence(V.device, V.fences[i], NULL);
+		if (V.pools[i])
+			vkDestroyCommandPool(V.device, V.pools[i], NULL);
+	}
+	if (V.device)
+		vkDestroyDevice(V.device, NULL);
+	if (V.messenger) {
+		PFN_vkDestroyDebugUtilsMessengerEXT destroy = (PFN_vkDestroyDebugUtilsMessengerEXT)
+			vkGetInstanceProcAddr(V.instance, "vkDestroyDebugUtilsMessengerEXT");
+		destroy(V.instance, V.messenger, NULL);
+	}
+	if (V.instance)
+		vkDestroyInstance(V.instance, NULL);
+	return V.messages;
+}
+
+typedef struct frame_opts {
+	uint32_t sources;   /* ticked and timed */
+	bool split;         /* the second half of the renders in a second command buffer */
+	bool no_begin;      /* the renderer forgets srcprof_vk_timer_begin_frame */
+} frame_opts;
+
+static void frame(frame_opts o)
+{
+	uint32_t slot = (uint32_t)(V.frame++ % V.fif);
+	source_profiler_frame_begin();
+	for (uint32_t i = 0; i < o.sources; i++) {
+		uint64_t t = source_profiler_source_tick_start();
+		source_profiler_source_tick_end(&sources[i], t);
+	}
+	vkWaitForFences(V.device, 1, &V.fences[slot], VK_TRUE, UINT64_MAX);
+	vkResetFences(V.device, 1, &V.fences[slot]);
+	vkResetCommandPool(V.device, V.pools[slot], 0);
+	VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+				       .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+	VkCommandBuffer *cmd = V.cmds[slot];
+	vkBeginCommandBuffer(cmd[0], &bi);
+	vkBeginCommandBuffer(cmd[1], &bi);
+	if (!o.no_begin)
+		srcprof_vk_timer_begin_frame(V.timer, cmd[0]);
+	source_profiler_render_begin();
+	for (uint32_t i = 0; i < o.sources; i++) {
+		if (o.split && i == o.sources / 2)
+			srcprof_vk_timer_set_cmd(V.timer, cmd[1]);
+		sp_gpu_timer *timer;
+		uint64_t t = source_profiler_source_render_begin(&timer);
+		source_profiler_source_render_end(&sources[i], t, timer);
+	}
+	source_profiler_render_end();
+	vkEndCommandBuffer(cmd[0]);
+	vkEndCommandBuffer(cmd[1]);
+	VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+			   .commandBufferCount = 2,
+			   .pCommandBuffers = cmd};
+	vkQueueSubmit(V.queue, 1, &si, V.fences[slot]);
+	/* The frame fif - 1 back is done before it is collected. */
+	if (V.frame >= V.fif)
+		vkWaitForFences(V.device, 1, &V.fences[(slot + 1) % V.fif], VK_TRUE, UINT64_MAX);
+	source_profiler_frame_collect();
+}
+
+static uint32_t gpu_samples(const void *s)
+{
+	uint32_t g = 0;
+	source_profiler_get_sample_counts(s, NULL, &g);
+	return g;
+}
+
+static source_profiler_stats_t stats(void)
+{
+	source_profiler_stats_t st;
+	source_profiler_get_stats(&st);
+	return st;
+}
+
+TEST(create_without_handles_returns_null_and_says_why)
+{
+	log_text[0] = '\0';
+	source_profiler_set_log(on_log, NULL);
+	CHECK(srcprof_vk_timer_create(NULL) == NULL);
+	CHECK(srcprof_vk_timer_create(&(srcprof_vk_timer_desc){.queue_family = 0}) == NULL);
+	CHECK_EQ(log_count("needs an instance, a physical device and a device"), 2);
+	CHECK(srcprof_vk_timer_backend(NULL) == NULL);
+	CHECK_STR(srcprof_vk_timer_mode(NULL), "none");
+	srcprof_vk_timer_begin_frame(NULL, VK_NULL_HANDLE); /* no-ops */
+	srcprof_vk_timer_set_cmd(NULL, VK_NULL_HANDLE);
+	srcprof_vk_timer_destroy(NULL);
+	source_profiler_set_log(NULL, NULL);
+}
+
+TEST(a_queue_family_that_does_not_exist_has_no_timestamps)
+{
+	CHECK(setup(false, 2));
+	CHECK(srcprof_vk_timer_create(&(srcprof_vk_timer_desc){.instance = V.instance,
+								.physical_device = V.gpu,
+								.device = V.device,
+								.queue_family = 99}) == NULL);
+	CHECK_EQ(log_count("no such family"), 1);
+	CHECK_EQ(teardown(), 0);
+}
+
+TEST(auto_timing_is_flushed_on_a_cpu_device)
+{
+	CHECK(setup(false, 2));
+	CHECK(make_timer(false, 0));
+	CHECK_STR(srcprof_vk_timer_mode(V.timer), "vk-timestamp+flush");
+	CHECK(srcprof_vk_timer_backend(V.timer)->costly);
+	CHECK(srcprof_vk_timer_backend(V.timer)->subtract_empty_timer);
+	CHECK_EQ(teardown(), 0);
+}
+
+/* Renders recorded into two command buffers of one frame: each source's
+ * stamps go where it was recorded; queries reset with a command or from
+ * the host. */
+static void two_command_buffers(bool host_reset)
+{
+	CHECK(setup(host_reset, 2));
+	CHECK(make_timer(host_reset, 0));
+	for (int f = 0; f < 12; f++)
+		frame((frame_opts){.sources = 8, .split = true});
+	for (int i = 0; i < 8; i++)
+		CHECK_EQ(gpu_samples(&sources[i]), 11);
+	CHECK_EQ(stats().gpu_frames_disjoint, 0);
+	CHECK_EQ(teardown(), 0);
+}
+
+TEST(renders_in_two_command_buffers_are_timed_with_queries_reset_by_command)
+{
+	two_command_buffers(false);
+}
+
+TEST(renders_in_two_command_buffers_are_timed_with_queries_reset_from_the_host)
+{
+	two_command_buffers(true);
+}
+
+TEST(three_frames_in_flight)
+{
+	CHECK(setup(false, 3));
+	CHECK(make_timer(false, 0));
+	for (int f = 0; f < 12; f++)
+		frame((frame_opts){.sources = 4});
+	CHECK_EQ(gpu_samples(&sources[0]), 10);
+	CHECK_EQ(stats().gpu_frames_disjoint, 0);
+	CHECK_EQ(teardown(), 0);
+}
+
+TEST(a_frame_without_begin_frame_loses_its_gpu_samples_and_says_so_once)
+{
+	CHECK(setup(false, 2));
+	CHECK(make_timer(false, 0));
+	for (int f = 0; f < 4; f++)
+		frame((frame_opts){.sources = 4});
+	for (int f = 0; f < 3; f++)
+		frame((frame_opts){.sources = 4, .no_begin = true});
+	for (int f = 0; f < 4; f++)
+		frame((frame_opts){.sources = 4});
+	/* 10 collected frames, the 3 without begin_frame dropped. */
+	CHECK_EQ(gpu_samples(&sources[0]), 7);
+	CHECK_EQ(stats().gpu_disjoint_unavailable, 3);
+	CHECK_EQ(log_count("without srcprof_vk_timer_begin_frame"), 1);
+	CHECK_EQ(teardown(), 0);
+}
+
+TEST(pools_grow_with_the_sources_when_queries_are_reset_by_command)
+{
+	CHECK(setup(false, 2));
+	CHECK(make_timer(false, 0));
+	/* 1 to 200 sources: the pools grow, frames that needed more than a pool
+	 * held are dropped, and none writes an unreset query. */
+	for (uint32_t f = 0; f < 60; f++)
+		frame((frame_opts){.sources = f < 40 ? 1 + 5 * f : 200});
+	for (int f = 0; f < 6; f++)
+		frame((frame_opts){.sources = 200});
+	CHECK(stats().gpu_timer_capacity >= 400);
+	CHECK(gpu_samples(&sources[199]) >= 20);
+	CHECK_EQ(teardown(), 0);
+}
+
+TEST(more_frames_in_flight_than_the_timer_has_are_said_once)
+{
+	CHECK(setup(false, 3));
+	CHECK(make_timer(false, 2));
+	for (int f = 0; f < 12; f++)
+		frame((frame_opts){.sources = 2});
+	/* Frames 1-10 are collected; those of slot 2 (2, 5, 8) have no GPU
+	 * range. */
+	CHECK_EQ(gpu_samples(&sources[0]), 7);
+	CHECK_EQ(log_count("the timer was created for 2"), 1);
+	CHECK_EQ(teardown(), 0);
+}

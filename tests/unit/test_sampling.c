@@ -1,0 +1,317 @@
+/* Frames in flight (which frame is collected when, which slot a frame's
+ * stamps use) and the GPU sampler (one frame in N where timers are costly,
+ * N from the measured cost of timed frames, exact with the injected clock). */
+#include "check.h"
+#include "fixture.h"
+
+#include <string.h>
+
+static int a, b;
+static const void *const one[] = {&a};
+
+static source_profiler_stats_t stats(void)
+{
+	source_profiler_stats_t st;
+	source_profiler_get_stats(&st);
+	return st;
+}
+
+static source_profiler_sampling_t sampling(void)
+{
+	source_profiler_sampling_t s;
+	source_profiler_get_sampling(&s);
+	return s;
+}
+
+TEST(three_frames_in_flight_collect_frame_n_at_the_end_of_frame_n_plus_2)
+{
+	fx_init(true);
+	source_profiler_set_frames_in_flight(3);
+	CHECK_EQ(source_profiler_frames_in_flight(), 3);
+	for (int f = 1; f <= 6; f++) {
+		fx_begin();
+		CHECK_EQ(source_profiler_frame_slot(), source_profiler_frame_index() % 3);
+		fx_tick(&a, 10);
+		fx_render_begin();
+		fx_render(&a, 10, 100 * (uint64_t)f);
+		fx_end();
+		CHECK_EQ(fx_backend.last_write_slot, source_profiler_frame_index() % 3);
+		/* Frame f - 2 was read back at this collect, from its own slot. */
+		if (f >= 3)
+			CHECK_EQ(fx_backend.last_read_slot, (source_profiler_frame_index() - 2) % 3);
+		CHECK_EQ(fx_cpu_samples(&a), f >= 3 ? (uint32_t)f - 2 : 0);
+	}
+	/* Frames 1 to 4: GPU 100, 200, 300, 400. */
+	CHECK_EQ(fx_result(&a).render_gpu_avg, 250);
+	CHECK_EQ(fx_result(&a).render_gpu_max, 400);
+}
+
+TEST(one_frame_in_flight_collects_the_frame_itself)
+{
+	fx_init(true);
+	source_profiler_set_frames_in_flight(1);
+	for (int f = 1; f <= 4; f++) {
+		fx_frame(one, 1, 10, 20, 300);
+		CHECK_EQ(fx_cpu_samples(&a), (uint32_t)f);
+		CHECK_EQ(fx_gpu_samples(&a), (uint32_t)f);
+	}
+	CHECK_EQ(fx_result(&a).render_gpu_avg, 300);
+}
+
+TEST(four_frames_in_flight_use_four_slots)
+{
+	fx_init(true);
+	source_profiler_set_frames_in_flight(4);
+	uint32_t seen = 0;
+	for (int f = 1; f <= 8; f++) {
+		fx_frame(one, 1, 10, 20, 300);
+		seen |= 1u << fx_backend.last_write_slot;
+	}
+	CHECK_EQ(seen, 0xf);
+	CHECK_EQ(fx_cpu_samples(&a), 5);
+	CHECK_EQ(fx_gpu_samples(&a), 5);
+}
+
+TEST(frames_in_flight_out_of_range_are_ignored_and_said)
+{
+	fx_init(true);
+	source_profiler_set_frames_in_flight(0);
+	source_profiler_set_frames_in_flight(5);
+	CHECK_EQ(source_profiler_frames_in_flight(), 2);
+	CHECK_EQ(stats().ignored_calls, 2);
+	CHECK_EQ(fx_log_count_containing("must be 1 to 4"), 2);
+}
+
+TEST(changing_frames_in_flight_drops_only_uncollected_frames)
+{
+	fx_init(true);
+	for (int f = 0; f < 5; f++)
+		fx_frame(one, 1, 10, 20, 300);
+	CHECK_EQ(fx_cpu_samples(&a), 4); /* frames 1-4; frame 5 is in flight */
+	source_profiler_set_frames_in_flight(3);
+	/* Frame 5 is dropped; frames 6, 7, 8 collect 4, 5 (none) and 6. */
+	for (int f = 0; f < 3; f++)
+		fx_frame(one, 1, 10, 20, 300);
+	CHECK_EQ(fx_cpu_samples(&a), 5);
+	CHECK_EQ(fx_gpu_samples(&a), 5);
+	CHECK_EQ(stats().gpu_frames_disjoint, 0);
+}
+
+TEST(shutdown_restores_two_frames_in_flight)
+{
+	fx_init(true);
+	source_profiler_set_frames_in_flight(3);
+	fx_init(true);
+	CHECK_EQ(source_profiler_frames_in_flight(), 2);
+}
+
+/* --- the sampler ----------------------------------------------------------- */
+
+/* A costly backend: each stamp costs 5 us of GPU time (its empty timers
+ * read 5 us) and 10 us of CPU time (the flush), like flushed stamps on a
+ * software device. */
+#define STAMP_GPU_NS 5000u
+#define STAMP_CPU_NS 10000u
+#define FRAME_WORK_NS 100000u
+
+static uint32_t timed_writes;
+
+static uint32_t costly_reserve(void *user, uint32_t slot, uint32_t queries)
+{
+	(void)user;
+	(void)slot;
+	return queries < FX_MAX_QUERIES ? queries : FX_MAX_QUERIES;
+}
+
+static void costly_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
+{
+	(void)user;
+	(void)kind;
+	if (query < FX_MAX_QUERIES)
+		fx_backend.stamps[slot][query] = fx_gpu_now;
+	fx_gpu_now += STAMP_GPU_NS;
+	fx_now += STAMP_CPU_NS;
+	timed_writes++;
+}
+
+static sp_gpu_read costly_read(void *user, uint32_t slot, uint32_t count, uint64_t *ns)
+{
+	(void)user;
+	memcpy(ns, fx_backend.stamps[slot], count * sizeof *ns);
+	return SP_GPU_READ_OK;
+}
+
+static void install_costly(void)
+{
+	source_profiler_set_gpu_backend(&(sp_gpu_timer_backend){
+		.mode = "costly",
+		.reserve = costly_reserve,
+		.write = costly_write,
+		.read = costly_read,
+		.costly = true,
+	});
+}
+
+/* One frame: a ticked for 10 ns, rendered once for 10 ns, then 100 us of
+ * other work; returns whether it was GPU-timed. */
+static bool sampled_frame(bool skip)
+{
+	fx_begin();
+	fx_tick(&a, 10);
+	if (skip)
+		source_profiler_gpu_skip_frame();
+	bool timed = source_profiler_gpu_frame_timed();
+	fx_render_begin();
+	sp_gpu_timer *t;
+	uint64_t start = source_profiler_source_render_begin(&t);
+	fx_now += 10;
+	source_profiler_source_render_end(&a, start, t);
+	if (timed != (t != NULL))
+		return !timed; /* caught by the callers' counts */
+	fx_now += FRAME_WORK_NS;
+	fx_end();
+	return timed;
+}
+
+TEST(costly_timers_are_sampled_one_frame_in_n_from_the_measured_cost)
+{
+	fx_init(true);
+	install_costly();
+	for (int f = 0; f < 3000; f++)
+		sampled_frame(false);
+	/* An untimed frame: 10 + 10 + 100,000 ns. A timed one writes 4 stamps
+	 * (frame range, a's timer) - 6 every 4th, with an empty timer - and
+	 * each costs 10 us: 40 us more (the median of the last 8). The empty
+	 * timers' estimate, 5 us x 1 render, is lower. So N = 40,000 / (1% of
+	 * 100,020) = 39.99: one frame in 39. */
+	source_profiler_sampling_t s = sampling();
+	CHECK(s.costly);
+	CHECK_NEAR(s.budget_pct, 1.0, 1e-9);
+	CHECK_EQ(s.frame_ns, 100020);
+	CHECK_EQ(s.timed_cost_ns, 40000);
+	CHECK_EQ(s.estimated_cost_ns, 5000);
+	CHECK_EQ(s.timed_every, 39);
+	CHECK_EQ(stats().gpu_timer_overhead_ns, 5000);
+
+	uint32_t timed = 0;
+	timed_writes = 0;
+	for (int f = 0; f < 39 * 20; f++)
+		timed += sampled_frame(false);
+	CHECK_EQ(timed, 20);
+	/* Untimed frames write no stamp at all. */
+	CHECK(timed_writes >= 20 * 4 && timed_writes <= 20 * 6);
+	CHECK_EQ(sampling().frames_timed, s.frames_timed + 20);
+	/* Samples are those of the timed frames only; nothing subtracted
+	 * (the backend did not ask): each render reads its stamp's 5 us. */
+	CHECK_EQ(fx_result(&a).render_gpu_avg, STAMP_GPU_NS);
+}
+
+TEST(a_larger_budget_times_more_often)
+{
+	fx_init(true);
+	install_costly();
+	source_profiler_gpu_set_budget(10.0);
+	for (int f = 0; f < 3000; f++)
+		sampled_frame(false);
+	/* 40,000 / (10% of 100,020) = 3.99: 3, raised to 4 (2 frames in
+	 * flight + 2) so that each timed frame has untimed ones around it. */
+	CHECK_EQ(sampling().timed_every, 4);
+	CHECK_EQ(sampling().timed_cost_ns, 40000);
+	CHECK_NEAR(sampling().budget_pct, 10.0, 1e-9);
+}
+
+TEST(frames_the_renderer_skips_do_not_count_towards_n)
+{
+	fx_init(true);
+	install_costly();
+	for (int f = 0; f < 3000; f++)
+		sampled_frame(false);
+	CHECK_EQ(sampling().timed_every, 39);
+	/* Align on a timed frame, then skip 100 frames: none is timed, and
+	 * the next timed frame still comes 39 counted frames after the last. */
+	while (!sampled_frame(false))
+		;
+	for (int f = 0; f < 100; f++)
+		CHECK(!sampled_frame(true));
+	int until = 0;
+	while (!sampled_frame(false))
+		until++;
+	CHECK_EQ(until, 38);
+}
+
+TEST(time_next_frame_times_the_next_frame_then_sampling_goes_on)
+{
+	fx_init(true);
+	install_costly();
+	for (int f = 0; f < 3000; f++)
+		sampled_frame(false);
+	while (!sampled_frame(false))
+		;
+	CHECK(!sampled_frame(false));
+	source_profiler_gpu_time_next_frame();
+	CHECK(sampled_frame(false));
+	int until = 0;
+	while (!sampled_frame(false))
+		until++;
+	CHECK_EQ(until, 38);
+}
+
+TEST(cheap_timers_are_on_every_frame_whatever_the_budget)
+{
+	fx_init(true);
+	source_profiler_gpu_set_budget(1.0);
+	for (int f = 0; f < 50; f++)
+		CHECK(sampled_frame(false));
+	CHECK(!sampling().costly);
+	CHECK_EQ(sampling().timed_every, 1);
+	CHECK_NEAR(sampling().budget_pct, 100.0, 1e-9);
+	CHECK_EQ(fx_gpu_samples(&a), 49);
+}
+
+TEST(a_budget_of_100_percent_times_every_costly_frame)
+{
+	fx_init(true);
+	install_costly();
+	source_profiler_gpu_set_budget(100.0);
+	for (int f = 0; f < 200; f++)
+		CHECK(sampled_frame(false));
+	CHECK_EQ(sampling().timed_every, 1);
+}
+
+TEST(a_bad_budget_restores_the_default)
+{
+	fx_init(true);
+	install_costly();
+	source_profiler_gpu_set_budget(10.0);
+	source_profiler_gpu_set_budget(-3.0);
+	sampled_frame(false);
+	CHECK_NEAR(sampling().budget_pct, 1.0, 1e-9);
+	source_profiler_gpu_set_budget(0.0 / 0.0);
+	sampled_frame(false);
+	CHECK_NEAR(sampling().budget_pct, 1.0, 1e-9);
+}
+
+TEST(every_frame_is_timed_until_an_empty_timer_was_measured)
+{
+	fx_init(true);
+	install_costly();
+	/* Frame 1's empty timer is read at frame 2's collect: frames 1 and 2
+	 * are timed before the sampler can estimate anything, then it samples
+	 * (5 us x 1 render against ~140 us frames: at most 1 in 4). */
+	CHECK(sampled_frame(false));
+	CHECK_EQ(stats().gpu_timer_overhead_ns, 0);
+	CHECK(sampled_frame(false));
+	CHECK_EQ(stats().gpu_timer_overhead_ns, STAMP_GPU_NS);
+	CHECK(!sampled_frame(false));
+	CHECK_EQ(sampling().timed_every, 4);
+}
+
+TEST(gpu_timing_off_times_no_frame)
+{
+	fx_init(false);
+	install_costly();
+	for (int f = 0; f < 10; f++)
+		CHECK(!sampled_frame(false));
+	CHECK_EQ(sampling().frames_timed, 0);
+	(void)b;
+}

@@ -1,0 +1,106 @@
+/*
+ * srcprof/gl.h - GPU timers for the source profiler in any OpenGL renderer
+ * (library srcprof::gl, pkg-config srcprof-gl).
+ *
+ * It implements the profiler's GPU timer interface (srcprof/gpu_timer.h)
+ * with GL_TIMESTAMP query objects written by glQueryCounter (timestamp pairs
+ * nest, unlike GL_TIME_ELAPSED queries), one array per frame slot, read back
+ * frames later by polling GL_QUERY_RESULT_AVAILABLE, never waiting. It
+ * loads the nine GL functions it calls itself through the function you
+ * give it (glfwGetProcAddress, eglGetProcAddress, SDL_GL_GetProcAddress,
+ * glad's loader...), so it works next to glad, GLEW, epoxy or none, and
+ * includes no GL header. Needs GL 3.3 or ARB_timer_query.
+ *
+ * It uses the context current on the calling thread: create, use and
+ * destroy it with the renderer's context current, on the profiler's
+ * graphics thread. Desktop GL has no disjoint flag (GL_GPU_DISJOINT_EXT is
+ * GLES only), so results are either ready or not.
+ *
+ * Use (the lines a renderer adds):
+ *
+ *     srcprof_gl_timer *t = srcprof_gl_timer_create(&(srcprof_gl_timer_desc){
+ *             .get_proc_address = glfwGetProcAddress});
+ *     source_profiler_set_gpu_backend(srcprof_gl_timer_backend(t));
+ *     source_profiler_enable(true);
+ *     source_profiler_gpu_enable(true);
+ *     every frame: frame_begin, ticks, render_begin, the renders (each between
+ *                  source_render_begin / _end), render_end, swap, collect
+ *     at the end:  source_profiler_set_gpu_backend(NULL); srcprof_gl_timer_destroy(t);
+ *
+ * Results of frame N are read at the collect of frame N + n - 1 (n frames in
+ * flight, 2 by default): a driver that runs further behind than that reads
+ * "not available" and drops the frame's GPU samples; then raise n with
+ * source_profiler_set_frames_in_flight (up to 4).
+ *
+ * Timing modes (srcprof_gpu_timing): plain issues a bare glQueryCounter.
+ * Flushed (auto's choice on Mesa's llvmpipe and softpipe) follows each one
+ * with glFlush: llvmpipe bins draws and timestamps into per-tile lists that
+ * run only at a flush, and a stamp reads when the last tile reached it, so
+ * a stamp is true only when the work before it is flushed right after it
+ * (bare stamps read ~1/400 of the truth there). The flushes cost a fixed
+ * amount per timer, which the profiler measures with empty timers and
+ * subtracts, and flushed timers are costly, so the profiler GPU-times one
+ * frame in N (source_profiler_gpu_set_budget). docs/gpu-timing.md has the
+ * measurements.
+ */
+#ifndef SRCPROF_GL_H
+#define SRCPROF_GL_H
+
+#include "srcprof/gpu_timer.h"
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What this header declares is the library's interface: exported from the
+ * shared library, global in the static one. Everything else is hidden. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
+/* A GL entry point as loaders return it (GLFWglproc, EGL's and glad's
+ * function pointer types have this shape). */
+typedef void (*srcprof_gl_proc)(void);
+
+/* Zero means default for every field. */
+typedef struct srcprof_gl_timer_desc {
+	/* Loads a GL function by name for the current context. 0: looked up
+	 * in the process (eglGetProcAddress, glXGetProcAddressARB, then the
+	 * symbol itself). */
+	srcprof_gl_proc (*get_proc_address)(const char *name);
+	/* Frame slots; 0: source_profiler_frames_in_flight() at create. */
+	uint32_t frames_in_flight;
+	srcprof_gpu_timing timing; /* 0: auto (flushed on llvmpipe and softpipe) */
+} srcprof_gl_timer_desc;
+
+typedef struct srcprof_gl_timer srcprof_gl_timer;
+
+/* Creates a timer on the current context. NULL, with one line in the
+ * profiler's log saying why, without a current context, without timestamp
+ * queries (no glQueryCounter, or GL_QUERY_COUNTER_BITS 0) or when functions
+ * cannot be loaded: pass NULL on (every function below accepts it) and GPU
+ * timing stays off while CPU profiling goes on. */
+srcprof_gl_timer *srcprof_gl_timer_create(const srcprof_gl_timer_desc *desc);
+
+/* The backend to pass to source_profiler_set_gpu_backend(); NULL for a NULL
+ * timer. Valid until destroy. */
+const sp_gpu_timer_backend *srcprof_gl_timer_backend(const srcprof_gl_timer *t);
+
+/* "gl-timestamp" (plain) or "gl-timestamp+flush" (flushed); "none" for NULL. */
+const char *srcprof_gl_timer_mode(const srcprof_gl_timer *t);
+
+/* Deletes the query objects (the context must be current). Uninstall the
+ * backend first (source_profiler_set_gpu_backend(NULL)). NULL is ignored. */
+void srcprof_gl_timer_destroy(srcprof_gl_timer *t);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

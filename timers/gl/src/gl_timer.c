@@ -1,0 +1,269 @@
+/* The profiler's GPU timer on OpenGL (srcprof/gl.h): GL_TIMESTAMP query
+ * objects, an array per frame slot that grows when the profiler asks (query
+ * q of a slot is stamp q), written by glQueryCounter - followed by glFlush
+ * in flushed mode - and read by polling availability, the last stamp first
+ * (the likeliest to be pending). */
+#include "srcprof/clock.h"
+#include "srcprof/gl.h"
+#include "srcprof/source_profiler.h"
+
+#include <dlfcn.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The little of GL this needs, without a GL header. */
+typedef unsigned int gl_enum;
+typedef unsigned int gl_uint;
+typedef int gl_int;
+typedef int gl_sizei;
+typedef int64_t gl_int64;
+typedef uint64_t gl_uint64;
+#define GL_VENDOR_ 0x1F00
+#define GL_RENDERER_ 0x1F01
+#define GL_QUERY_COUNTER_BITS_ 0x8864
+#define GL_QUERY_RESULT_ 0x8866
+#define GL_QUERY_RESULT_AVAILABLE_ 0x8867
+#define GL_TIMESTAMP_ 0x8E28
+
+#define MAX_SLOTS SOURCE_PROFILER_MAX_FRAMES_IN_FLIGHT
+#define CALIBRATE_EVERY_NS 1000000000ull
+
+typedef struct gl_fns {
+	const unsigned char *(*GetString)(gl_enum name);
+	void (*GetQueryiv)(gl_enum target, gl_enum pname, gl_int *params);
+	void (*GenQueries)(gl_sizei n, gl_uint *ids);
+	void (*DeleteQueries)(gl_sizei n, const gl_uint *ids);
+	void (*QueryCounter)(gl_uint id, gl_enum target);
+	void (*GetQueryObjectuiv)(gl_uint id, gl_enum pname, gl_uint *params);
+	void (*GetQueryObjectui64v)(gl_uint id, gl_enum pname, gl_uint64 *params);
+	void (*Flush)(void);
+	void (*GetInteger64v)(gl_enum pname, gl_int64 *data);
+} gl_fns;
+
+struct srcprof_gl_timer {
+	gl_fns fn;
+	bool flushed;
+	uint32_t n_slots;
+	gl_uint *queries[MAX_SLOTS];
+	uint32_t capacity[MAX_SLOTS];
+	uint64_t valid_mask;
+	int64_t offset_ns; /* GPU ns + offset = profiler clock */
+	uint64_t offset_at;
+	bool warned_slots;
+	sp_gpu_timer_backend backend;
+};
+
+static srcprof_gl_proc process_lookup(const char *name)
+{
+	static void *(*egl)(const char *), *(*glx)(const char *);
+	static bool looked;
+	if (!looked) {
+		void *p = dlsym(RTLD_DEFAULT, "eglGetProcAddress");
+		memcpy(&egl, &p, sizeof egl);
+		p = dlsym(RTLD_DEFAULT, "glXGetProcAddressARB");
+		memcpy(&glx, &p, sizeof glx);
+		looked = true;
+	}
+	void *p = egl ? egl(name) : NULL;
+	if (!p && glx)
+		p = glx(name);
+	if (!p)
+		p = dlsym(RTLD_DEFAULT, name);
+	srcprof_gl_proc f;
+	memcpy(&f, &p, sizeof f);
+	return f;
+}
+
+static uint32_t timer_reserve(void *user, uint32_t slot, uint32_t queries)
+{
+	srcprof_gl_timer *t = user;
+	if (slot >= t->n_slots) {
+		if (!t->warned_slots)
+			source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
+					    "gl timer: the profiler runs %u frames in flight, the timer "
+					    "was created for %u; frames of slot %u are not timed",
+					    source_profiler_frames_in_flight(), t->n_slots, slot);
+		t->warned_slots = true;
+		return 0;
+	}
+	if (t->capacity[slot] >= queries)
+		return t->capacity[slot];
+	uint32_t want = queries + queries / 2; /* grow rarely */
+	gl_uint *q = realloc(t->queries[slot], (size_t)want * sizeof *q);
+	if (!q) {
+		source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
+				    "gl timer: cannot grow the timestamp queries to %u", want);
+		return t->capacity[slot];
+	}
+	t->queries[slot] = q;
+	t->fn.GenQueries((gl_sizei)(want - t->capacity[slot]), q + t->capacity[slot]);
+	t->capacity[slot] = want;
+	return want;
+}
+
+/* GPU -> profiler clock: the GL clock read "now" between two profiler clock
+ * reads; the tightest bracket of a few tries wins. */
+static void calibrate(srcprof_gl_timer *t)
+{
+	uint64_t best = UINT64_MAX;
+	for (int attempt = 0; attempt < 5; attempt++) {
+		uint64_t before = srcprof_clock_ns();
+		gl_int64 gpu = 0;
+		t->fn.GetInteger64v(GL_TIMESTAMP_, &gpu);
+		uint64_t after = srcprof_clock_ns();
+		if (after - before >= best)
+			continue;
+		best = after - before;
+		uint64_t mid = before + (after - before) / 2;
+		t->offset_ns = (int64_t)(mid - ((uint64_t)gpu & t->valid_mask));
+	}
+	t->offset_at = srcprof_clock_monotonic_ns();
+}
+
+static void timer_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
+{
+	srcprof_gl_timer *t = user;
+	if (slot >= t->n_slots || query >= t->capacity[slot])
+		return;
+	if (kind == SP_GPU_STAMP_FRAME_BEGIN &&
+	    srcprof_clock_monotonic_ns() - t->offset_at > CALIBRATE_EVERY_NS)
+		calibrate(t);
+	t->fn.QueryCounter(t->queries[slot][query], GL_TIMESTAMP_);
+	if (t->flushed)
+		t->fn.Flush();
+}
+
+static sp_gpu_read timer_read(void *user, uint32_t slot, uint32_t count, uint64_t *ns)
+{
+	srcprof_gl_timer *t = user;
+	if (slot >= t->n_slots || !count || count > t->capacity[slot])
+		return SP_GPU_READ_NOT_READY;
+	const gl_uint *q = t->queries[slot];
+	for (uint32_t i = count; i-- > 0;) {
+		gl_uint available = 0;
+		t->fn.GetQueryObjectuiv(q[i], GL_QUERY_RESULT_AVAILABLE_, &available);
+		if (!available)
+			return SP_GPU_READ_NOT_READY;
+	}
+	for (uint32_t i = 0; i < count; i++)
+		t->fn.GetQueryObjectui64v(q[i], GL_QUERY_RESULT_, &ns[i]);
+	/* Unwrap against the frame's first stamp when fewer than 64 bits are
+	 * valid; GL timestamps are nanoseconds already. */
+	uint64_t base = ns[0] & t->valid_mask;
+	for (uint32_t i = 0; i < count; i++)
+		ns[i] = base + (((ns[i] & t->valid_mask) - base) & t->valid_mask);
+	return SP_GPU_READ_OK;
+}
+
+static int64_t timer_offset(void *user)
+{
+	return ((srcprof_gl_timer *)user)->offset_ns;
+}
+
+static bool load(srcprof_gl_timer *t, srcprof_gl_proc (*get)(const char *))
+{
+	if (!get)
+		get = process_lookup;
+#define GL_FN(name) t->fn.name = (__typeof__(t->fn.name))get("gl" #name)
+	GL_FN(GetString);
+	GL_FN(GetQueryiv);
+	GL_FN(GenQueries);
+	GL_FN(DeleteQueries);
+	GL_FN(QueryCounter);
+	GL_FN(GetQueryObjectuiv);
+	GL_FN(GetQueryObjectui64v);
+	GL_FN(Flush);
+	GL_FN(GetInteger64v);
+#undef GL_FN
+	return t->fn.GetString && t->fn.GetQueryiv && t->fn.GenQueries && t->fn.DeleteQueries &&
+	       t->fn.QueryCounter && t->fn.GetQueryObjectuiv && t->fn.GetQueryObjectui64v &&
+	       t->fn.Flush && t->fn.GetInteger64v;
+}
+
+static bool is_software(const char *renderer)
+{
+	return strstr(renderer, "llvmpipe") || strstr(renderer, "softpipe");
+}
+
+srcprof_gl_timer *srcprof_gl_timer_create(const srcprof_gl_timer_desc *d)
+{
+	srcprof_gl_timer_desc zero = {0};
+	if (!d)
+		d = &zero;
+	srcprof_gl_timer *t = calloc(1, sizeof *t);
+	if (!t)
+		return NULL;
+	if (!load(t, d->get_proc_address)) {
+		source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
+				    "gl timer: no glQueryCounter and friends (GL 3.3 or "
+				    "ARB_timer_query); GPU timing is off");
+		free(t);
+		return NULL;
+	}
+	const char *renderer = (const char *)t->fn.GetString(GL_RENDERER_);
+	if (!renderer) {
+		source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
+				    "gl timer: no current GL context; GPU timing is off");
+		free(t);
+		return NULL;
+	}
+	gl_int bits = 0;
+	t->fn.GetQueryiv(GL_TIMESTAMP_, GL_QUERY_COUNTER_BITS_, &bits);
+	if (bits <= 0) {
+		source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
+				    "gl timer: GL_TIMESTAMP queries have 0 counter bits on %s; GPU "
+				    "timing is off",
+				    renderer);
+		free(t);
+		return NULL;
+	}
+	uint32_t slots = d->frames_in_flight ? d->frames_in_flight : source_profiler_frames_in_flight();
+	if (slots < 1 || slots > MAX_SLOTS) {
+		source_profiler_log(SOURCE_PROFILER_LOG_ERROR,
+				    "gl timer: frames_in_flight %u is not 1 to %u; GPU timing is off",
+				    slots, MAX_SLOTS);
+		free(t);
+		return NULL;
+	}
+	t->n_slots = slots;
+	t->flushed = d->timing == SRCPROF_GPU_TIMING_FLUSHED ||
+		     (d->timing == SRCPROF_GPU_TIMING_AUTO && is_software(renderer));
+	t->valid_mask = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
+	t->backend = (sp_gpu_timer_backend){
+		.mode = t->flushed ? "gl-timestamp+flush" : "gl-timestamp",
+		.user = t,
+		.reserve = timer_reserve,
+		.write = timer_write,
+		.read = timer_read,
+		.cpu_offset_ns = timer_offset,
+		/* Each flushed stamp starts a rasterizer scene of its own: a fixed
+		 * cost per timer that is not the source's. */
+		.subtract_empty_timer = t->flushed,
+		.costly = t->flushed,
+	};
+	calibrate(t);
+	return t;
+}
+
+const sp_gpu_timer_backend *srcprof_gl_timer_backend(const srcprof_gl_timer *t)
+{
+	return t ? &t->backend : NULL;
+}
+
+const char *srcprof_gl_timer_mode(const srcprof_gl_timer *t)
+{
+	return t ? t->backend.mode : "none";
+}
+
+void srcprof_gl_timer_destroy(srcprof_gl_timer *t)
+{
+	if (!t)
+		return;
+	for (uint32_t i = 0; i < t->n_slots; i++) {
+		if (t->capacity[i])
+			t->fn.DeleteQueries((gl_sizei)t->capacity[i], t->queries[i]);
+		free(t->queries[i]);
+	}
+	free(t);
+}

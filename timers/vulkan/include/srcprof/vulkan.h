@@ -1,0 +1,144 @@
+/*
+ * srcprof/vulkan.h - GPU timers for the source profiler in any Vulkan
+ * renderer (library srcprof::vulkan, pkg-config srcprof-vulkan).
+ *
+ * It implements the profiler's GPU timer interface (srcprof/gpu_timer.h)
+ * with timestamp queries: a query pool per frame slot, reset at the start of
+ * the slot's next frame, read back frames later with availability and never
+ * waiting. It needs nothing from the renderer but its device handles and a
+ * way to load Vulkan functions (the loader, volk, or the renderer's own
+ * dispatch), and it records into the command buffer the renderer names.
+ *
+ * It does not submit, wait, create command buffers, or touch the renderer's
+ * dispatch tables. It does not enable device features or extensions: say in
+ * the desc what the device was created with.
+ *
+ * Use (the lines a renderer adds):
+ *
+ *     srcprof_vk_timer *t = srcprof_vk_timer_create(&(srcprof_vk_timer_desc){
+ *             .instance = instance, .physical_device = gpu, .device = device,
+ *             .queue_family = graphics_family});
+ *     source_profiler_set_gpu_backend(srcprof_vk_timer_backend(t));
+ *     source_profiler_enable(true);
+ *     source_profiler_gpu_enable(true);
+ *
+ *     every frame: source_profiler_frame_begin(); ticks ...
+ *                  vkBeginCommandBuffer(cmd, ...);
+ *                  srcprof_vk_timer_begin_frame(t, cmd);   // outside any render pass
+ *                  source_profiler_render_begin();
+ *                  ... render_begin / draw / render_end per source, in or out of
+ *                      render passes, in this or (after set_cmd) other command buffers
+ *                  source_profiler_render_end();
+ *                  submit; wait for the frame (frames in flight - 1) back;
+ *                  source_profiler_frame_collect();
+ *
+ *     at the end:  source_profiler_set_gpu_backend(NULL); srcprof_vk_timer_destroy(t);
+ *
+ * Timing modes (srcprof_gpu_timing): plain writes TOP_OF_PIPE stamps where
+ * a timer begins and BOTTOM_OF_PIPE stamps where it ends. Flushed (auto's
+ * choice on VK_PHYSICAL_DEVICE_TYPE_CPU devices such as lavapipe) writes
+ * every stamp at BOTTOM_OF_PIPE followed by a throw-away BOTTOM_OF_PIPE
+ * stamp: lavapipe runs recorded work only at a flush and flushes before a
+ * non-TOP_OF_PIPE stamp, so the throw-away makes the real stamp run right
+ * after the work before it. Each flush costs a fixed amount, which the
+ * profiler measures with empty timers and subtracts, and flushed timers are
+ * costly, so the profiler GPU-times one frame in N (source_profiler_gpu_set_budget).
+ * docs/gpu-timing.md has the measurements behind this.
+ *
+ * Threads: everything on the thread that records the frame (the profiler's
+ * graphics thread).
+ */
+#ifndef SRCPROF_VULKAN_H
+#define SRCPROF_VULKAN_H
+
+#include "srcprof/gpu_timer.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <vulkan/vulkan.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What this header declares is the library's interface: exported from the
+ * shared library, global in the static one. Everything else is hidden. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
+/* Zero means default for every field. */
+typedef struct srcprof_vk_timer_desc {
+	VkInstance instance;              /* required */
+	VkPhysicalDevice physical_device; /* required */
+	VkDevice device;                  /* required */
+	uint32_t queue_family;            /* the family of the queue the frames are submitted to */
+	/* How to load Vulkan functions. 0: the loader's vkGetInstanceProcAddr
+	 * (from the process, else libvulkan.so.1). With volk, pass
+	 * vkGetInstanceProcAddr after volkInitialize(). */
+	PFN_vkGetInstanceProcAddr get_instance_proc_addr;
+	/* 0: loaded through get_instance_proc_addr. */
+	PFN_vkGetDeviceProcAddr get_device_proc_addr;
+	/* Frame slots; 0: source_profiler_frames_in_flight() at create. Must
+	 * match what the profiler runs with. */
+	uint32_t frames_in_flight;
+	srcprof_gpu_timing timing; /* 0: auto (flushed on CPU devices, else plain) */
+	/* The device was created with hostQueryReset enabled (Vulkan 1.2's
+	 * VkPhysicalDeviceVulkan12Features or VK_EXT_host_query_reset): queries
+	 * are then reset from the host. Else (0) begin_frame records
+	 * vkCmdResetQueryPool, which is why it must be outside a render pass. */
+	bool host_query_reset;
+	/* The device was created with VK_EXT_calibrated_timestamps (or the KHR
+	 * one) enabled: GPU stamps are placed on the CPU clock for traces with
+	 * it (the tightest of 5 tries, refreshed once a second). Else (0) the
+	 * offset is measured from the frames' own stamps: the smallest that
+	 * puts every GPU frame start after its CPU render_begin, which places
+	 * GPU events up to the frame's recording time early. */
+	bool calibrated_timestamps;
+	const VkAllocationCallbacks *allocator; /* 0: the driver's */
+} srcprof_vk_timer_desc;
+
+typedef struct srcprof_vk_timer srcprof_vk_timer;
+
+/* Creates a timer for the device. NULL, with one line in the profiler's log
+ * saying why, when the device or queue family has no timestamps
+ * (timestampPeriod 0, timestampValidBits 0), a required handle is missing,
+ * or functions cannot be loaded: then pass NULL on (every function below
+ * accepts it) and GPU timing stays off while CPU profiling goes on. */
+srcprof_vk_timer *srcprof_vk_timer_create(const srcprof_vk_timer_desc *desc);
+
+/* Call once per frame after source_profiler_frame_begin() and before
+ * source_profiler_render_begin(), with the frame's first command buffer in
+ * the recording state, outside any render pass: it resets this frame slot's
+ * queries (a command in `cmd` unless host reset is on) and makes `cmd` the
+ * command buffer stamps go into. A frame that skipped it has no GPU samples
+ * (said once in the log). */
+void srcprof_vk_timer_begin_frame(srcprof_vk_timer *t, VkCommandBuffer cmd);
+
+/* Stamps from now on go into `cmd` (recording renders into several command
+ * buffers). Submit them in recording order on one queue, after the one
+ * given to begin_frame. */
+void srcprof_vk_timer_set_cmd(srcprof_vk_timer *t, VkCommandBuffer cmd);
+
+/* The backend to pass to source_profiler_set_gpu_backend(); NULL for a NULL
+ * timer. Valid until destroy. */
+const sp_gpu_timer_backend *srcprof_vk_timer_backend(const srcprof_vk_timer *t);
+
+/* "vk-timestamp" (plain) or "vk-timestamp+flush" (flushed); "none" for NULL.
+ * Reports show it beside GPU figures. */
+const char *srcprof_vk_timer_mode(const srcprof_vk_timer *t);
+
+/* Destroys the query pools. Uninstall the backend first
+ * (source_profiler_set_gpu_backend(NULL)) and let the device finish the
+ * frames that used it. NULL is ignored. */
+void srcprof_vk_timer_destroy(srcprof_vk_timer *t);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,445 @@
+/* The profiler's GPU timer on Vulkan (srcprof/vulkan.h).
+ *
+ * One timestamp query pool per frame slot. The profiler's query layout
+ * (gpu_timer.h) is kept as it is: query q of a slot is stamp q. Flushed
+ * mode writes a throw-away stamp after each real one; the throw-aways sit
+ * in the upper half of the pool (q + capacity) and are never read.
+ *
+ * Resets. A slot is free when the profiler reopens it: its last frame was
+ * collected, and the renderer waited for it before collecting. With host
+ * query reset the pool is reset from the host when the frame range opens
+ * (query 0 is written); without, begin_frame records vkCmdResetQueryPool
+ * into the frame's first command buffer, which is why it must be outside a
+ * render pass. A pool the profiler asks to grow after that reset was
+ * recorded cannot be replaced in this frame: the slot keeps its size until
+ * its next frame (the profiler drops the frame that overflowed and asks
+ * again).
+ *
+ * Stamps are written only in a frame begin_frame opened (the command buffer
+ * of an earlier frame may be gone): a frame range opening in another frame
+ * is refused, said once, and the frame reads as not ready. */
+#include "srcprof/clock.h"
+#include "srcprof/source_profiler.h"
+#include "srcprof/vulkan.h"
+
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SLOTS SOURCE_PROFILER_MAX_FRAMES_IN_FLIGHT
+#define CALIBRATE_EVERY_NS 1000000000ull
+
+typedef struct vk_fns {
+	PFN_vkGetPhysicalDeviceProperties GetPhysicalDeviceProperties;
+	PFN_vkGetPhysicalDeviceQueueFamilyProperties GetPhysicalDeviceQueueFamilyProperties;
+	PFN_vkCreateQueryPool CreateQueryPool;
+	PFN_vkDestroyQueryPool DestroyQueryPool;
+	PFN_vkResetQueryPool ResetQueryPool; /* host reset; NULL without */
+	PFN_vkCmdResetQueryPool CmdResetQueryPool;
+	PFN_vkCmdWriteTimestamp CmdWriteTimestamp;
+	PFN_vkGetQueryPoolResults GetQueryPoolResults;
+	PFN_vkGetCalibratedTimestampsEXT GetCalibratedTimestamps; /* NULL without */
+} vk_fns;
+
+typedef struct vk_slot {
+	VkQueryPool pool;
+	uint32_t capacity;  /* real stamps; the pool holds twice that when flushed */
+	bool reset_pending; /* created and not reset yet (no host reset) */
+	bool opened;        /* its last frame range opened: it has stamps to read */
+	uint64_t cpu_open_ns; /* profiler clock when the frame range opened */
+} vk_slot;
+
+struct srcprof_vk_timer {
+	vk_fns fn;
+	VkDevice device;
+	const VkAllocationCallbacks *alloc;
+	bool flushed, host_reset;
+	uint32_t n_slots;
+	vk_slot slots[MAX_SLOTS];
+	VkCommandBuffer cmd;
+	uint64_t armed_frame; /* profiler frame index begin_frame prepared + 1; 0: none */
+	uint32_t armed_slot;
+	bool frame_open;      /* stamps go into cmd */
+	uint64_t *results;    /* value, availability pairs */
+	uint32_t results_cap; /* stamps */
+	uint64_t valid_mask;
+	double period_ns;
+	int64_t offset_ns;  /* GPU ns + offset = profiler clock */
+	uint64_t offset_at; /* when it was last calibrated (or its window began) */
+	int64_t window_max; /* uncalibrated: the largest bound this window */
+	bool have_offset, have_window;
+	bool warned_unarmed, warned_slots;
+	sp_gpu_timer_backend backend;
+};
+
+static PFN_vkGetInstanceProcAddr find_loader(void)
+{
+	void *p = dlsym(RTLD_DEFAULT, "vkGetInstanceProcAddr");
+	if (!p) {
+		void *lib = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
+		p = lib ? dlsym(lib, "vkGetInstanceProcAddr") : NULL;
+	}
+	PFN_vkGetInstanceProcAddr f;
+	memcpy(&f, &p, sizeof f); /* object to function pointer, as dlsym's users must */
+	return f;
+}
+
+static uint32_t total_queries(const srcprof_vk_timer *t, uint32_t capacity)
+{
+	return t->flushed ? 2u * capacity : capacity;
+}
+
+static uint32_t timer_reserve(void *user, uint32_t slot, uint32_t queries)
+{
+	srcprof_vk_timer *t = user;
+	if (slot >= t->n_slots) {
+		if (!t->warned_slots)
+			source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
+					    "vulkan timer: the profiler runs %u frames in flight, the "
+					    "timer was created for %u; frames of slot %u are not timed",
+					    source_profiler_frames_in_flight(), t->n_slots, slot);
+		t->warned_slots = true;
+		return 0;
+	}
+	vk_slot *s = &t->slots[slot];
+	if (s->capacity >= queries)
+		return s->capacity;
+	/* Its reset for this frame is recorded already: grow at its next one. */
+	if (!t->host_reset && t->armed_frame && t->armed_slot == slot &&
+	    t->armed_frame == source_profiler_frame_index() + 1)
+		return s->capacity;
+	uint32_t want = queries + queries / 2; /* grow rarely */
+	if (s->pool)
+		t->fn.DestroyQueryPool(t->device, s->pool, t->alloc);
+	s->pool = VK_NULL_HANDLE;
+	s->capacity = 0;
+	VkQueryPoolCreateInfo ci = {
+		.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+		.queryType = VK_QUERY_TYPE_TIMESTAMP,
+		.queryCount = total_queries(t, want),
+	};
+	if (t->fn.CreateQueryPool(t->device, &ci, t->alloc, &s->pool) != VK_SUCCESS) {
+		source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
+				    "vulkan timer: cannot create a pool of %u timestamp queries",
+				    ci.queryCount);
+		s->pool = VK_NULL_HANDLE;
+		return 0;
+	}
+	if (want > t->results_cap) {
+		uint64_t *r = realloc(t->results, (size_t)want * 2 * sizeof *r);
+		if (!r) {
+			t->fn.DestroyQueryPool(t->device, s->pool, t->alloc);
+			s->pool = VK_NULL_HANDLE;
+			return 0;
+		}
+		t->results = r;
+		t->results_cap = want;
+	}
+	if (t->host_reset)
+		t->fn.ResetQueryPool(t->device, s->pool, 0, ci.queryCount);
+	s->reset_pending = !t->host_reset;
+	s->capacity = want;
+	return want;
+}
+
+/* The frame range opens: only in the frame begin_frame prepared. */
+static bool open_range(srcprof_vk_timer *t, uint32_t slot)
+{
+	vk_slot *s = &t->slots[slot];
+	bool armed = s->pool && t->cmd && t->armed_frame == source_profiler_frame_index() + 1 &&
+		     t->armed_slot == slot;
+	s->opened = armed && !s->reset_pending;
+	if (!s->opened) {
+		/* Its queries hold an older frame's stamps (or none): read
+		 * nothing from them. */
+		if (!t->warned_unarmed)
+			source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
+					    "vulkan timer: a frame's GPU range opened without "
+					    "srcprof_vk_timer_begin_frame in that frame; its GPU samples "
+					    "are dropped");
+		t->warned_unarmed = true;
+		return false;
+	}
+	if (t->host_reset) /* the slot's last frame was collected: free */
+		t->fn.ResetQueryPool(t->device, s->pool, 0, total_queries(t, s->capacity));
+	s->cpu_open_ns = srcprof_clock_ns();
+	return true;
+}
+
+static void timer_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
+{
+	srcprof_vk_timer *t = user;
+	if (kind == SP_GPU_STAMP_FRAME_BEGIN)
+		t->frame_open = slot < t->n_slots && open_range(t, slot);
+	if (!t->frame_open || slot != t->armed_slot || query >= t->slots[slot].capacity)
+		return;
+	vk_slot *s = &t->slots[slot];
+	bool top = !t->flushed &&
+		   (kind == SP_GPU_STAMP_FRAME_BEGIN || kind == SP_GPU_STAMP_TIMER_BEGIN);
+	t->fn.CmdWriteTimestamp(t->cmd,
+				top ? VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT
+				    : VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
+				s->pool, query);
+	if (t->flushed)
+		t->fn.CmdWriteTimestamp(t->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->pool,
+					s->capacity + query);
+	if (kind == SP_GPU_STAMP_FRAME_END)
+		t->frame_open = false;
+}
+
+/* Uncalibrated: a GPU frame starts after its CPU render_begin, so
+ * cpu - gpu bounds the offset from below; the largest bound of the last
+ * second (a window, so that clock drift is followed) is used. */
+static void measure_offset(srcprof_vk_timer *t, const vk_slot *s, uint64_t gpu_open_ns)
+{
+	int64_t bound = (int64_t)(s->cpu_open_ns - gpu_open_ns);
+	uint64_t now = srcprof_clock_ns();
+	if (!t->have_window || now - t->offset_at > CALIBRATE_EVERY_NS) {
+		if (t->have_window) {
+			t->offset_ns = t->window_max;
+			t->have_offset = true;
+		}
+		t->window_max = bound;
+		t->offset_at = now;
+		t->have_window = true;
+	} else if (bound > t->window_max) {
+		t->window_max = bound;
+	}
+	if (!t->have_offset || bound > t->offset_ns) {
+		t->offset_ns = bound;
+		t->have_offset = true;
+	}
+}
+
+static sp_gpu_read timer_read(void *user, uint32_t slot, uint32_t count, uint64_t *ns)
+{
+	srcprof_vk_timer *t = user;
+	if (slot >= t->n_slots || !count || count > t->slots[slot].capacity ||
+	    !t->slots[slot].opened)
+		return SP_GPU_READ_NOT_READY;
+	vk_slot *s = &t->slots[slot];
+	VkResult r = t->fn.GetQueryPoolResults(
+		t->device, s->pool, 0, count, (size_t)count * 2 * sizeof(uint64_t), t->results,
+		2 * sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+	if (r == VK_ERROR_DEVICE_LOST)
+		return SP_GPU_READ_DISJOINT;
+	if (r < 0)
+		return SP_GPU_READ_NOT_READY;
+	for (uint32_t i = 0; i < count; i++)
+		if (!t->results[2 * i + 1])
+			return SP_GPU_READ_NOT_READY;
+	/* Unwrap against the frame's first stamp when fewer than 64 bits are
+	 * valid, then convert ticks to ns. */
+	uint64_t base = t->results[0] & t->valid_mask;
+	for (uint32_t i = 0; i < count; i++) {
+		uint64_t ticks = base + (((t->results[2 * i] & t->valid_mask) - base) & t->valid_mask);
+		ns[i] = t->period_ns == 1.0 ? ticks : (uint64_t)((double)ticks * t->period_ns);
+	}
+	if (!t->fn.GetCalibratedTimestamps)
+		measure_offset(t, s, ns[0]);
+	return SP_GPU_READ_OK;
+}
+
+/* GPU -> profiler clock from (GPU, CLOCK_MONOTONIC) pairs: the tightest of
+ * a few tries. */
+static void calibrate(srcprof_vk_timer *t)
+{
+	VkCalibratedTimestampInfoEXT info[2] = {
+		{.sType = VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT,
+		 .timeDomain = VK_TIME_DOMAIN_DEVICE_EXT},
+		{.sType = VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT,
+		 .timeDomain = VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT},
+	};
+	uint64_t best = UINT64_MAX;
+	for (int attempt = 0; attempt < 5; attempt++) {
+		uint64_t ts[2], deviation = 0;
+		if (t->fn.GetCalibratedTimestamps(t->device, 2, info, ts, &deviation) != VK_SUCCESS)
+			break;
+		if (deviation >= best)
+			continue;
+		best = deviation;
+		uint64_t gpu_ns = (uint64_t)((double)(ts[0] & t->valid_mask) * t->period_ns);
+		/* The profiler clock runs on CLOCK_MONOTONIC's time line: add what
+		 * is left between them. */
+		int64_t prof_minus_mono = (int64_t)(srcprof_clock_ns() - srcprof_clock_monotonic_ns());
+		t->offset_ns = (int64_t)(ts[1] - gpu_ns) + prof_minus_mono;
+		t->have_offset = true;
+	}
+	t->offset_at = srcprof_clock_monotonic_ns();
+}
+
+static int64_t timer_offset(void *user)
+{
+	return ((srcprof_vk_timer *)user)->offset_ns;
+}
+
+/* Loads what the timer calls; false when something required is missing. */
+static bool load(srcprof_vk_timer *t, const srcprof_vk_timer_desc *d)
+{
+	PFN_vkGetInstanceProcAddr gipa = d->get_instance_proc_addr;
+	if (!gipa)
+		gipa = find_loader();
+	if (!gipa)
+		return false;
+	PFN_vkGetDeviceProcAddr gdpa = d->get_device_proc_addr;
+	if (!gdpa)
+		gdpa = (PFN_vkGetDeviceProcAddr)gipa(d->instance, "vkGetDeviceProcAddr");
+	if (!gdpa)
+		return false;
+#define INSTANCE_FN(name) t->fn.name = (PFN_vk##name)gipa(d->instance, "vk" #name)
+#define DEVICE_FN(name) t->fn.name = (PFN_vk##name)gdpa(d->device, "vk" #name)
+	INSTANCE_FN(GetPhysicalDeviceProperties);
+	INSTANCE_FN(GetPhysicalDeviceQueueFamilyProperties);
+	DEVICE_FN(CreateQueryPool);
+	DEVICE_FN(DestroyQueryPool);
+	DEVICE_FN(CmdResetQueryPool);
+	DEVICE_FN(CmdWriteTimestamp);
+	DEVICE_FN(GetQueryPoolResults);
+	if (d->host_query_reset) {
+		DEVICE_FN(ResetQueryPool);
+		if (!t->fn.ResetQueryPool)
+			t->fn.ResetQueryPool =
+				(PFN_vkResetQueryPool)gdpa(d->device, "vkResetQueryPoolEXT");
+	}
+	if (d->calibrated_timestamps) {
+		/* The KHR and EXT entry points have the same signature. */
+		t->fn.GetCalibratedTimestamps = (PFN_vkGetCalibratedTimestampsEXT)gdpa(
+			d->device, "vkGetCalibratedTimestampsKHR");
+		if (!t->fn.GetCalibratedTimestamps)
+			t->fn.GetCalibratedTimestamps = (PFN_vkGetCalibratedTimestampsEXT)gdpa(
+				d->device, "vkGetCalibratedTimestampsEXT");
+	}
+#undef INSTANCE_FN
+#undef DEVICE_FN
+	return t->fn.GetPhysicalDeviceProperties && t->fn.GetPhysicalDeviceQueueFamilyProperties &&
+	       t->fn.CreateQueryPool && t->fn.DestroyQueryPool && t->fn.CmdResetQueryPool &&
+	       t->fn.CmdWriteTimestamp && t->fn.GetQueryPoolResults;
+}
+
+srcprof_vk_timer *srcprof_vk_timer_create(const srcprof_vk_timer_desc *d)
+{
+	if (!d || !d->instance || !d->physical_device || !d->device) {
+		source_profiler_log(SOURCE_PROFILER_LOG_ERROR,
+				    "vulkan timer: the desc needs an instance, a physical device "
+				    "and a device; GPU timing is off");
+		return NULL;
+	}
+	srcprof_vk_timer *t = calloc(1, sizeof *t);
+	if (!t)
+		return NULL;
+	if (!load(t, d)) {
+		source_profiler_log(SOURCE_PROFILER_LOG_ERROR,
+				    "vulkan timer: cannot load the query functions (no "
+				    "vkGetInstanceProcAddr?); GPU timing is off");
+		free(t);
+		return NULL;
+	}
+	VkPhysicalDeviceProperties props;
+	t->fn.GetPhysicalDeviceProperties(d->physical_device, &props);
+	uint32_t n_families = 0;
+	t->fn.GetPhysicalDeviceQueueFamilyProperties(d->physical_device, &n_families, NULL);
+	VkQueueFamilyProperties *families = calloc(n_families ? n_families : 1, sizeof *families);
+	if (!families) {
+		free(t);
+		return NULL;
+	}
+	t->fn.GetPhysicalDeviceQueueFamilyProperties(d->physical_device, &n_families, families);
+	uint32_t bits = d->queue_family < n_families ? families[d->queue_family].timestampValidBits : 0;
+	free(families);
+	if (d->queue_family >= n_families || props.limits.timestampPeriod <= 0.0f || bits == 0) {
+		source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
+				    "vulkan timer: %s has no timestamps on queue family %u "
+				    "(timestampPeriod %g, %u valid bits%s); GPU timing is off",
+				    props.deviceName, d->queue_family,
+				    (double)props.limits.timestampPeriod, bits,
+				    d->queue_family >= n_families ? ", no such family" : "");
+		free(t);
+		return NULL;
+	}
+	uint32_t slots = d->frames_in_flight ? d->frames_in_flight : source_profiler_frames_in_flight();
+	if (slots < 1 || slots > MAX_SLOTS) {
+		source_profiler_log(SOURCE_PROFILER_LOG_ERROR,
+				    "vulkan timer: frames_in_flight %u is not 1 to %u; GPU timing is "
+				    "off", slots, MAX_SLOTS);
+		free(t);
+		return NULL;
+	}
+	t->device = d->device;
+	t->alloc = d->allocator;
+	t->n_slots = slots;
+	t->flushed = d->timing == SRCPROF_GPU_TIMING_FLUSHED ||
+		     (d->timing == SRCPROF_GPU_TIMING_AUTO &&
+		      props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU);
+	t->host_reset = t->fn.ResetQueryPool != NULL;
+	t->period_ns = props.limits.timestampPeriod;
+	t->valid_mask = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
+	t->backend = (sp_gpu_timer_backend){
+		.mode = t->flushed ? "vk-timestamp+flush" : "vk-timestamp",
+		.user = t,
+		.reserve = timer_reserve,
+		.write = timer_write,
+		.read = timer_read,
+		.cpu_offset_ns = timer_offset,
+		/* Each flushed stamp starts a rasterizer scene of its own: a fixed
+		 * cost per timer that is not the source's. */
+		.subtract_empty_timer = t->flushed,
+		.costly = t->flushed,
+	};
+	if (d->calibrated_timestamps && !t->fn.GetCalibratedTimestamps)
+		source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
+				    "vulkan timer: calibrated_timestamps set but the device has no "
+				    "vkGetCalibratedTimestamps; the CPU-GPU offset is measured");
+	if (t->fn.GetCalibratedTimestamps)
+		calibrate(t);
+	return t;
+}
+
+void srcprof_vk_timer_begin_frame(srcprof_vk_timer *t, VkCommandBuffer cmd)
+{
+	if (!t)
+		return;
+	t->cmd = cmd;
+	t->frame_open = false;
+	uint32_t slot = source_profiler_frame_slot();
+	if (!cmd || slot >= t->n_slots) {
+		t->armed_frame = 0;
+		return;
+	}
+	t->armed_frame = source_profiler_frame_index() + 1;
+	t->armed_slot = slot;
+	vk_slot *s = &t->slots[slot];
+	if (!t->host_reset && s->pool) {
+		t->fn.CmdResetQueryPool(cmd, s->pool, 0, total_queries(t, s->capacity));
+		s->reset_pending = false;
+	}
+	if (t->fn.GetCalibratedTimestamps &&
+	    srcprof_clock_monotonic_ns() - t->offset_at > CALIBRATE_EVERY_NS)
+		calibrate(t);
+}
+
+void srcprof_vk_timer_set_cmd(srcprof_vk_timer *t, VkCommandBuffer cmd)
+{
+	if (t)
+		t->cmd = cmd;
+}
+
+const sp_gpu_timer_backend *srcprof_vk_timer_backend(const srcprof_vk_timer *t)
+{
+	return t ? &t->backend : NULL;
+}
+
+const char *srcprof_vk_timer_mode(const srcprof_vk_timer *t)
+{
+	return t ? t->backend.mode : "none";
+}
+
+void srcprof_vk_timer_destroy(srcprof_vk_timer *t)
+{
+	if (!t)
+		return;
+	for (uint32_t i = 0; i < t->n_slots; i++)
+		if (t->slots[i].pool)
+			t->fn.DestroyQueryPool(t->device, t->slots[i].pool, t->alloc);
+	free(t->results);
+	free(t);
+}
