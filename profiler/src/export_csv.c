@@ -43,7 +43,12 @@ static void result_row(const void *source, const char *name, void *user)
 		(unsigned long long)r.async_input_worst, r.async_rendered,
 		(unsigned long long)r.async_rendered_best, (unsigned long long)r.async_rendered_worst);
 	put_field(c->f, c->mode);
-	fputc('\n', c->f);
+	source_profiler_medians_t m = {0};
+	source_profiler_fill_medians(source, &m);
+	fprintf(c->f, ",%u,%u,%llu,%llu,%llu,%llu,%llu\n", m.cpu_samples, m.gpu_samples,
+		(unsigned long long)m.tick_p50, (unsigned long long)m.render_p50,
+		(unsigned long long)m.render_sum_p50, (unsigned long long)m.render_gpu_p50,
+		(unsigned long long)m.render_gpu_sum_p50);
 	c->rows++;
 }
 
@@ -57,7 +62,9 @@ int source_profiler_write_csv(FILE *f)
 	fputs("source,tick_avg_ns,tick_max_ns,render_avg_ns,render_max_ns,render_sum_ns,"
 	      "render_gpu_avg_ns,render_gpu_max_ns,render_gpu_sum_ns,async_input_fps,"
 	      "async_input_best_ns,async_input_worst_ns,async_rendered_fps,"
-	      "async_rendered_best_ns,async_rendered_worst_ns,gpu_mode\n",
+	      "async_rendered_best_ns,async_rendered_worst_ns,gpu_mode,cpu_samples,gpu_samples,"
+	      "tick_p50_ns,render_p50_ns,render_sum_p50_ns,render_gpu_p50_ns,"
+	      "render_gpu_sum_p50_ns\n",
 	      f);
 	source_profiler_enum_sources(result_row, &c);
 	fflush(f);

@@ -126,6 +126,9 @@ void sp_rcu_synchronize(void);
 /* Frees `p` (of `size` bytes; size 0 for strings) once no reader can hold
  * it. Any thread. */
 void sp_retire(void *p, size_t size);
+/* An arena block (ring) readers may be copying (fill_medians): freed into
+ * the arena once they left. Graphics thread. */
+void sp_retire_arena(void *p, size_t size);
 /* Graphics thread, each frame_begin: frees what readers have let go of and
  * starts a grace period for what was retired since; never waits. */
 void sp_retire_flush(void);
@@ -302,6 +305,7 @@ static inline void sp_spin_unlock(_Atomic uint32_t *l)
 
 sp_entry *sp_entry_at(uint32_t idx); /* NULL when out of range; inside RCU */
 uint32_t sp_entry_high_water(void);   /* any thread */
+uint32_t sp_window_capacity(void);    /* samples per window; any thread */
 bool sp_live(void);                   /* profiler on (any thread, inside RCU) */
 bool sp_gpu_live(void);               /* GPU timing on (any thread) */
 
@@ -409,15 +413,20 @@ extern uint64_t sp_saturated_local;
 
 /* --- sampler.c: which frames are GPU-timed (source_profiler_gpu_set_budget) - */
 
-/* frame_begin: whether this frame is to be GPU-timed, given that GPU timing
- * is on and a backend installed (`gpu`), and the clock now. */
-bool sp_sampler_frame_begin(bool gpu, uint64_t now);
+/* frame_begin of frame number `frame`: whether it is to be GPU-timed, given
+ * that GPU timing is on and a backend installed (`gpu`), and the clock now. */
+bool sp_sampler_frame_begin(bool gpu, uint64_t now, uint64_t frame);
 /* render_begin: the frame's GPU timing is final (`timed`, false after a
  * skip), `renders` asked for a timer in the frame before. */
 void sp_sampler_commit(bool timed);
 /* frame_collect of the frame being recorded: its duration since its
- * frame_begin, and how many renders asked for a GPU timer in it. */
-void sp_sampler_frame_end(uint64_t now, uint32_t renders);
+ * frame_begin, how many renders asked for a GPU timer in it, the number of
+ * the frame collected, and, when this collect kept its GPU samples, the
+ * fewest GPU samples a source rendered in it holds (UINT32_MAX: none). */
+void sp_sampler_frame_end(uint64_t now, uint32_t renders, uint64_t collected, bool gpu_kept,
+			  uint32_t min_gpu);
+/* Sources appeared or were removed: a burst, unless one ended recently. */
+void sp_sampler_scene_changed(void);
 void sp_sampler_reset(void);    /* profiler enabled: forget what was measured */
 void sp_sampler_shutdown(void); /* and the budget */
 

@@ -62,6 +62,7 @@ void sp_rcu_synchronize(void)
 typedef struct retired {
 	void *p;
 	size_t size; /* 0: a string from sp_strdup */
+	bool arena;  /* an arena block (graphics thread only) */
 } retired;
 
 typedef struct retired_list {
@@ -80,7 +81,9 @@ static _Atomic bool g_pending_any;  /* g_pending has blocks: flush skips the loc
 
 static void release(const retired *r)
 {
-	if (r->size)
+	if (r->arena)
+		sp_arena_free(r->p, r->size);
+	else if (r->size)
 		sp_free(r->p, r->size);
 	else
 		sp_free_str(r->p);
@@ -93,7 +96,19 @@ static void free_list(retired_list *l)
 	l->n = 0;
 }
 
+static void retire(void *p, size_t size, bool arena);
+
 void sp_retire(void *p, size_t size)
+{
+	retire(p, size, false);
+}
+
+void sp_retire_arena(void *p, size_t size)
+{
+	retire(p, size, true);
+}
+
+static void retire(void *p, size_t size, bool arena)
 {
 	if (!p)
 		return;
@@ -105,7 +120,7 @@ void sp_retire(void *p, size_t size)
 			/* Cannot defer: wait for readers here instead. */
 			pthread_mutex_unlock(&g_retire_lock);
 			sp_rcu_synchronize();
-			release(&(retired){p, size});
+			release(&(retired){p, size, arena});
 			return;
 		}
 		for (size_t i = 0; i < g_pending.n; i++)
@@ -114,7 +129,7 @@ void sp_retire(void *p, size_t size)
 		g_pending.items = n;
 		g_pending.cap = cap;
 	}
-	g_pending.items[g_pending.n++] = (retired){p, size};
+	g_pending.items[g_pending.n++] = (retired){p, size, arena};
 	atomic_store_explicit(&g_pending_any, true, memory_order_release);
 	pthread_mutex_unlock(&g_retire_lock);
 }

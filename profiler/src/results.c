@@ -188,6 +188,121 @@ bool source_profiler_get_sample_counts(const void *source, uint32_t *cpu, uint32
 	return true;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+static uint64_t median_of(uint32_t *v, uint32_t n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof *v, cmp_u32);
+	return n % 2 ? v[n / 2] : ((uint64_t)v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The five series of a source's window, copied under its seqlock. */
+typedef struct window_copy {
+	uint32_t cpu, gpu; /* samples */
+	uint32_t *tick, *render, *render_sum, *gpu_first, *gpu_sum;
+} window_copy;
+
+/* One attempt at a consistent copy; false when a write overlapped it (or
+ * the entry is no longer `key`'s: then *gone). Inside RCU. */
+static bool copy_window(sp_entry *e, uintptr_t key, window_copy *w, uint32_t capacity,
+			uint32_t *buf, bool *gone)
+{
+	uint32_t s1 = atomic_load_explicit(&e->seq, memory_order_acquire);
+	if (s1 & 1u)
+		return false;
+	*gone = SP_READ(e->key) != key;
+	if (*gone)
+		return false;
+	uint32_t passes = SP_READ(e->n_passes);
+	const uint32_t *rings = __atomic_load_n(&e->rings, __ATOMIC_ACQUIRE);
+	w->cpu = SP_READ(e->cpu_count);
+	w->gpu = SP_READ(e->gpu_count);
+	if (w->cpu > capacity || w->gpu > capacity)
+		return false; /* a window resized meanwhile */
+	w->tick = buf;
+	w->render = buf + capacity;
+	w->render_sum = buf + 2 * capacity;
+	w->gpu_first = buf + 3 * capacity;
+	w->gpu_sum = buf + 4 * capacity;
+	if (rings) {
+		uint32_t cs = SP_CPU_FIXED + passes, gs = SP_GPU_FIXED + passes;
+		const uint32_t *gring = rings + (size_t)capacity * cs;
+		for (uint32_t i = 0; i < w->cpu; i++) {
+			const uint32_t *r = rings + (size_t)i * cs;
+			w->tick[i] = __atomic_load_n(&r[0], __ATOMIC_RELAXED);
+			w->render[i] = __atomic_load_n(&r[1], __ATOMIC_RELAXED);
+			uint64_t sum = 0;
+			for (uint32_t p = 0; p < passes; p++)
+				sum += __atomic_load_n(&r[SP_CPU_FIXED + p], __ATOMIC_RELAXED);
+			w->render_sum[i] = sum > UINT32_MAX ? UINT32_MAX : (uint32_t)sum;
+		}
+		for (uint32_t i = 0; i < w->gpu; i++) {
+			const uint32_t *r = gring + (size_t)i * gs;
+			w->gpu_first[i] = __atomic_load_n(&r[0], __ATOMIC_RELAXED);
+			uint64_t sum = 0;
+			for (uint32_t p = 0; p < passes; p++)
+				sum += __atomic_load_n(&r[SP_GPU_FIXED + p], __ATOMIC_RELAXED);
+			w->gpu_sum[i] = sum > UINT32_MAX ? UINT32_MAX : (uint32_t)sum;
+		}
+	} else {
+		w->cpu = w->gpu = 0;
+	}
+	return atomic_load_explicit(&e->seq, memory_order_acquire) == s1;
+}
+
+bool source_profiler_fill_medians(const void *source, source_profiler_medians_t *m)
+{
+	uintptr_t key = (uintptr_t)source;
+	if (!m || !key || key == UINTPTR_MAX)
+		return false;
+	uint32_t capacity = sp_window_capacity();
+	uint32_t *buf = malloc((size_t)5 * capacity * sizeof *buf);
+	if (!buf)
+		return false;
+	window_copy w = {0};
+	bool ok = false;
+	/* A push per frame touches one record: a copy collides rarely, and a
+	 * collision is retried; a writer busier than that wins after 16. */
+	for (int attempt = 0; attempt < 16 && !ok; attempt++) {
+		bool gone = false;
+		unsigned idx = sp_rcu_enter();
+		if (sp_live()) {
+			sp_entry *e = sp_entry_at(sp_table_find(key));
+			if (e)
+				ok = copy_window(e, key, &w, capacity, buf, &gone);
+			else
+				gone = true;
+		} else {
+			gone = true;
+		}
+		sp_rcu_exit(idx);
+		if (gone)
+			break;
+	}
+	if (ok && w.cpu) {
+		*m = (source_profiler_medians_t){
+			.cpu_samples = w.cpu,
+			.gpu_samples = w.gpu,
+			.tick_p50 = median_of(w.tick, w.cpu),
+			.render_p50 = median_of(w.render, w.cpu),
+			.render_sum_p50 = median_of(w.render_sum, w.cpu),
+		};
+		/* As fill_result: GPU figures read 0 while GPU timing is off. */
+		if (sp_gpu_live()) {
+			m->render_gpu_p50 = median_of(w.gpu_first, w.gpu);
+			m->render_gpu_sum_p50 = median_of(w.gpu_sum, w.gpu);
+		}
+	}
+	free(buf);
+	return ok && w.cpu;
+}
+
 /* Sources are listed into a private array first so that `fn` runs outside
  * the RCU section: a slow callback (a blocked file) must not hold up the
  * graphics thread's grace periods. */

@@ -35,12 +35,16 @@
 /* Budget as a fraction, its bits in an atomic (any thread); 0: default. */
 static _Atomic uint64_t g_budget_bits;
 static _Atomic bool g_time_next;
+static _Atomic bool g_burst_asked, g_scene_changed;
 
 /* Published for source_profiler_get_sampling. */
 static struct {
 	_Atomic uint32_t every;
 	_Atomic bool timed, costly;
 	_Atomic uint64_t frames_timed, timed_cost_ns, estimated_cost_ns, frame_ns, budget_bits;
+	_Atomic bool burst, tracing;
+	_Atomic uint32_t burst_samples;
+	_Atomic uint64_t bursts, burst_frames;
 } pub;
 
 /* Graphics thread. */
@@ -60,6 +64,12 @@ static struct {
 	uint32_t every, wait; /* one in `every`; frames counted since the last timed */
 	uint32_t renders;     /* renders that asked for a timer in the last frame */
 	uint64_t frames_timed;
+	bool burst, burst_timed; /* a burst is on; it timed the frame being recorded */
+	uint64_t burst_from;     /* the first frame it recorded */
+	uint32_t burst_kept;     /* GPU frames of the burst collected and kept */
+	uint64_t burst_start_ns, burst_end_ns; /* its start, the last one's end */
+	uint64_t bursts, burst_frames;
+	bool gpu_was_on;
 } S;
 
 static double budget(void)
@@ -84,6 +94,58 @@ void source_profiler_gpu_time_next_frame(void)
 	atomic_store(&g_time_next, true);
 }
 
+void source_profiler_gpu_burst(void)
+{
+	atomic_store(&g_burst_asked, true);
+}
+
+void sp_sampler_scene_changed(void)
+{
+	atomic_store_explicit(&g_scene_changed, true, memory_order_relaxed);
+}
+
+#define BURST_NS ((uint64_t)SOURCE_PROFILER_BURST_SECONDS * 1000000000ull)
+
+static void burst_start(uint64_t now, uint64_t frame)
+{
+	S.burst = true;
+	S.burst_start_ns = now;
+	S.burst_from = frame;
+	S.burst_kept = 0;
+	S.bursts++;
+	atomic_store_explicit(&pub.burst, true, memory_order_relaxed);
+	atomic_store_explicit(&pub.burst_samples, 0, memory_order_relaxed);
+	atomic_store_explicit(&pub.bursts, S.bursts, memory_order_relaxed);
+}
+
+static void burst_end(uint64_t now)
+{
+	S.burst = false;
+	S.burst_end_ns = now ? now : 1;
+	S.wait = 0; /* sampling resumes from here */
+	atomic_store_explicit(&pub.burst, false, memory_order_relaxed);
+}
+
+/* Whether this frame bursts: a burst asked for, GPU timing just turned on,
+ * or sources changed a while after the last burst. */
+static bool bursting(bool gpu, uint64_t now, uint64_t frame)
+{
+	bool asked = atomic_exchange(&g_burst_asked, false);
+	bool changed = atomic_exchange_explicit(&g_scene_changed, false, memory_order_relaxed);
+	bool turned_on = gpu && !S.gpu_was_on;
+	S.gpu_was_on = gpu;
+	if (!gpu)
+		return false;
+	bool quiet = !S.burst_end_ns || now - S.burst_end_ns >= BURST_NS;
+	if (!S.burst && (asked || turned_on || (changed && quiet)))
+		burst_start(now, frame);
+	else if (S.burst && asked)
+		S.burst_start_ns = now; /* asked again: the longest burst starts over */
+	if (S.burst && now - S.burst_start_ns > BURST_NS)
+		burst_end(now);
+	return S.burst;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -104,11 +166,14 @@ static double ring_median(double *ring, uint32_t cap, uint32_t *head, uint32_t *
 	return sorted[*n / 2];
 }
 
-bool sp_sampler_frame_begin(bool gpu, uint64_t now)
+bool sp_sampler_frame_begin(bool gpu, uint64_t now, uint64_t frame)
 {
 	S.begin_ns = now;
 	S.timed = false;
+	S.burst_timed = false;
 	bool costly = sp_gpu_costly();
+	bool tracing = atomic_load_explicit(&sp_trace_recording, memory_order_relaxed);
+	atomic_store_explicit(&pub.tracing, tracing && gpu && costly, memory_order_relaxed);
 	atomic_store_explicit(&pub.costly, costly, memory_order_relaxed);
 	double b = budget();
 	uint64_t b_bits;
@@ -116,16 +181,21 @@ bool sp_sampler_frame_begin(bool gpu, uint64_t now)
 	atomic_store_explicit(&pub.budget_bits, costly ? b_bits : 0, memory_order_relaxed);
 	if (!costly || b >= 1.0) {
 		S.every = 1;
+		S.gpu_was_on = gpu;
 		atomic_store_explicit(&pub.every, 1, memory_order_relaxed);
 		return gpu;
+	}
+	if (bursting(gpu, now, frame) || (gpu && tracing)) {
+		S.burst_timed = S.burst;
+		return true;
 	}
 	double per_timer = (double)sp_gpu_overhead_mean();
 	double cost = per_timer * S.renders;
 	atomic_store_explicit(&pub.estimated_cost_ns, (uint64_t)cost, memory_order_relaxed);
 	if (per_timer > 0 && S.excess_median > cost)
 		cost = S.excess_median;
-	double frame = S.untimed_median > 0 ? S.untimed_median : S.frame_avg;
-	double every = frame > 0 && cost > 0 ? cost / (b * frame) : 1.0;
+	double frame_est = S.untimed_median > 0 ? S.untimed_median : S.frame_avg;
+	double every = frame_est > 0 && cost > 0 ? cost / (b * frame_est) : 1.0;
 	/* Once there is an estimate, at least a span of untimed frames on
 	 * either side of each timed one, so that both keep being measured: an
 	 * estimate too low to sample on would otherwise time every frame and
@@ -148,6 +218,10 @@ void sp_sampler_commit(bool timed)
 	atomic_store_explicit(&pub.timed, true, memory_order_relaxed);
 	S.wait = 0;
 	S.frames_timed++;
+	if (S.burst_timed) {
+		S.burst_frames++;
+		atomic_store_explicit(&pub.burst_frames, S.burst_frames, memory_order_relaxed);
+	}
 	atomic_store(&g_time_next, false);
 	atomic_store_explicit(&pub.frames_timed, S.frames_timed, memory_order_relaxed);
 }
@@ -182,10 +256,20 @@ static void measure(double d, bool timed)
 	S.window_n = 0;
 }
 
-void sp_sampler_frame_end(uint64_t now, uint32_t renders)
+void sp_sampler_frame_end(uint64_t now, uint32_t renders, uint64_t collected, bool gpu_kept,
+			  uint32_t min_gpu)
 {
 	atomic_store_explicit(&pub.timed, S.timed, memory_order_relaxed);
 	S.renders = renders;
+	/* Fresh samples only: the burst's own GPU frames, and no source
+	 * rendered in them with fewer samples than that. */
+	if (S.burst && gpu_kept && collected >= S.burst_from && min_gpu != UINT32_MAX) {
+		S.burst_kept++;
+		uint32_t have = min_gpu < S.burst_kept ? min_gpu : S.burst_kept;
+		atomic_store_explicit(&pub.burst_samples, have, memory_order_relaxed);
+		if (have >= SOURCE_PROFILER_BURST_SAMPLES)
+			burst_end(now);
+	}
 	/* Frames are measured only where the sampler needs it (its medians
 	 * sort a ring each frame). */
 	if (!sp_gpu_costly() || !S.begin_ns || now < S.begin_ns)
@@ -202,6 +286,13 @@ void sp_sampler_reset(void)
 	memset(&S, 0, sizeof S);
 	S.every = 1;
 	atomic_store(&g_time_next, false);
+	/* Enabling the profiler is a fresh start: measure at once. */
+	atomic_store(&g_burst_asked, true);
+	atomic_store(&g_scene_changed, false);
+	atomic_store(&pub.burst, false);
+	atomic_store(&pub.burst_samples, 0);
+	atomic_store(&pub.bursts, 0);
+	atomic_store(&pub.burst_frames, 0);
 	atomic_store(&pub.every, 1);
 	atomic_store(&pub.timed, false);
 	atomic_store(&pub.frames_timed, 0);
@@ -234,5 +325,11 @@ void source_profiler_get_sampling(source_profiler_sampling_t *s)
 		.estimated_cost_ns =
 			atomic_load_explicit(&pub.estimated_cost_ns, memory_order_relaxed),
 		.frame_ns = atomic_load_explicit(&pub.frame_ns, memory_order_relaxed),
+		.burst = atomic_load_explicit(&pub.burst, memory_order_relaxed),
+		.burst_samples = atomic_load_explicit(&pub.burst_samples, memory_order_relaxed),
+		.burst_target = SOURCE_PROFILER_BURST_SAMPLES,
+		.bursts = atomic_load_explicit(&pub.bursts, memory_order_relaxed),
+		.burst_frames = atomic_load_explicit(&pub.burst_frames, memory_order_relaxed),
+		.tracing = atomic_load_explicit(&pub.tracing, memory_order_relaxed),
 	};
 }

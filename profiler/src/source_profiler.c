@@ -82,6 +82,11 @@ static inline sp_entry *entry_fast(uint32_t idx)
 	return &chunk[idx & (SP_CHUNK_SIZE - 1)];
 }
 
+uint32_t sp_window_capacity(void)
+{
+	return atomic_load(&g_capacity_pub);
+}
+
 uint32_t sp_entry_high_water(void)
 {
 	return atomic_load_explicit(&g_high_water, memory_order_acquire);
@@ -194,6 +199,7 @@ static uint32_t entry_create(uintptr_t key)
 	seq_end(e);
 	atomic_fetch_add_explicit(&g_sources, 1, memory_order_relaxed);
 	sp_meta_unlock();
+	sp_sampler_scene_changed();
 	return idx;
 }
 
@@ -235,14 +241,19 @@ static void entry_release(sp_entry *e, uint32_t idx, bool reuse)
 
 	if (ps != e->inline_stats)
 		sp_pass_block_free(ps, reuse);
-	sp_arena_free(e->rings, sp_rings_bytes(sp_capacity, passes));
+	/* Readers copying the rings (fill_medians) see the key change and
+	 * give up; with reuse they may still be inside. */
+	if (reuse)
+		sp_retire_arena(e->rings, sp_rings_bytes(sp_capacity, passes));
+	else
+		sp_arena_free(e->rings, sp_rings_bytes(sp_capacity, passes));
 	if (e->passes != e->inline_passes) {
 		sp_free(e->passes, e->pass_cap * sizeof *e->passes);
 		sp_free(e->pass_max_at, e->pass_cap * sizeof *e->pass_max_at);
 	}
 	memset(e->inline_passes, 0, sizeof e->inline_passes);
 	memset(e->inline_max_at, 0, sizeof e->inline_max_at);
-	e->rings = NULL;
+	__atomic_store_n(&e->rings, NULL, __ATOMIC_RELEASE);
 	e->passes = NULL;
 	e->pass_max_at = NULL;
 	e->pass_cap = 0;
@@ -262,6 +273,8 @@ static void drop_all(void)
 	uint32_t hw = SP_LOAD(g_high_water);
 	for (uint32_t i = 0; i < hw; i++)
 		entry_release(entry_fast(i), i, false);
+	/* Retired rings go back to the arena before it is unmapped. */
+	sp_retire_drain();
 	for (uint32_t c = 0; c < SP_MAX_CHUNKS; c++) {
 		sp_entry *chunk = SP_LOAD(g_chunks[c]);
 		if (!chunk)
@@ -399,6 +412,8 @@ static void process_removals(void)
 		if (idx != SP_NO_ENTRY)
 			entry_release(entry_fast(idx), idx, true);
 	}
+	if (n)
+		sp_sampler_scene_changed();
 }
 
 /* --- frame protocol ------------------------------------------------------- */
@@ -437,7 +452,7 @@ void source_profiler_frame_begin(void)
 		if (atomic_load_explicit(&sp_trace_recording, memory_order_relaxed))
 			sp_trace_frame((uint32_t)g.frame, now);
 	}
-	g.gpu_frame = g.on && sp_sampler_frame_begin(g.gpu_possible, now);
+	g.gpu_frame = g.on && sp_sampler_frame_begin(g.gpu_possible, now, g.frame);
 	if (g.gpu_frame)
 		sp_gpu_prepare(g.slot, SP_LOAD(g_sources));
 }
@@ -863,7 +878,8 @@ void source_profiler_frame_collect(void)
 {
 	if (!g.on)
 		return;
-	sp_sampler_frame_end(sp_now(), g.timer_asks);
+	uint32_t min_gpu = UINT32_MAX; /* fewest GPU samples of a source rendered this GPU frame */
+	bool frame_gpu = false;
 	/* Wide frame numbers: a 32-bit difference stopped collection after
 	 * 2^31 frames (25 days at 1000 fps). */
 	uint64_t frame = g.frame - (sp_fif - 1);
@@ -905,6 +921,7 @@ void source_profiler_frame_collect(void)
 			 * its read-back and its push. */
 			uint32_t gpu_pass_ns[SOURCE_PROFILER_MAX_SOURCE_PASSES] = {0};
 			bool gpu_kept = gpu && !a->gpu_missing;
+			frame_gpu |= gpu;
 			if (gpu_kept)
 				gpu_sums(e, slot, frame, &gf, gpu_pass_ns);
 			if (SP_UNLIKELY(!e->rings) && !sp_window_rings(e, sp_capacity))
@@ -912,8 +929,12 @@ void source_profiler_frame_collect(void)
 			/* The CPU push zeroes the slot's pass sums it takes. */
 			seq_begin(e);
 			sp_window_push_cpu(e, sp_capacity, slot);
-			if (gpu_kept)
+			if (gpu_kept) {
 				sp_window_push_gpu(e, sp_capacity, slot, gpu_pass_ns);
+				uint32_t n = SP_LOAD(e->gpu_count);
+				if (a->rendered && n < min_gpu)
+					min_gpu = n;
+			}
 			seq_end(e);
 			a->collected = 1;
 			if (a->has_async_ts && atomic_load_explicit(&e->async, memory_order_relaxed)) {
@@ -934,6 +955,7 @@ void source_profiler_frame_collect(void)
 			sp_saturated_local = 0;
 		}
 	}
+	sp_sampler_frame_end(sp_now(), g.timer_asks, g.frame - (sp_fif - 1), frame_gpu, min_gpu);
 	if (!atomic_load(&g_enable_next)) {
 		g.on = false;
 		g.gpu_frame = false;

@@ -359,6 +359,22 @@ static const char *category(uint8_t type)
 	}
 }
 
+typedef struct sample_list {
+	FILE *f;
+	uint32_t n;
+} sample_list;
+
+static void source_samples(const void *source, const char *name, void *user)
+{
+	sample_list *sl = user;
+	uint32_t cpu = 0, gpu = 0;
+	if (!source_profiler_get_sample_counts(source, &cpu, &gpu))
+		return;
+	fprintf(sl->f, "%s{\"name\":", sl->n++ ? "," : "");
+	put_json_string(sl->f, name);
+	fprintf(sl->f, ",\"cpu_samples\":%u,\"gpu_samples\":%u}", cpu, gpu);
+}
+
 int source_profiler_trace_write_json(FILE *f)
 {
 	if (atomic_load(&g_state) != SOURCE_PROFILER_TRACE_FINISHED || !f) {
@@ -406,8 +422,13 @@ int source_profiler_trace_write_json(FILE *f)
 	put_json_string(f, srcprof_clock_source());
 	fprintf(f, ",\"gpu_mode\":");
 	put_json_string(f, g_gpu_mode);
-	fprintf(f, ",\"frames\":%u,\"dropped_events\":%llu,\"gpu_events_clamped\":%llu},\n",
+	fprintf(f, ",\"frames\":%u,\"dropped_events\":%llu,\"gpu_events_clamped\":%llu,",
 		g_frames, (unsigned long long)atomic_load(&g_dropped), (unsigned long long)clamped);
+	/* What each source's figures stood on when the trace was written. */
+	fprintf(f, "\"sources\":[");
+	sample_list sl = {f, 0};
+	source_profiler_enum_sources(source_samples, &sl);
+	fprintf(f, "]},\n");
 	fprintf(f, "\"traceEvents\":[\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,"
 		   "\"args\":{\"name\":\"srcprof\"}}");
 	uint32_t tracks = atomic_load(&g_n_tracks);

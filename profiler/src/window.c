@@ -48,7 +48,7 @@ static inline bool column_push(uint32_t *cell, uint32_t v, bool full, uint32_t h
 			       _Atomic uint64_t *sum, _Atomic uint32_t *max, uint32_t *max_at)
 {
 	uint32_t old = full ? *cell : 0;
-	*cell = v;
+	__atomic_store_n(cell, v, __ATOMIC_RELAXED); /* fill_medians copies rings */
 	SP_PUBLISH(*sum, SP_LOAD(*sum) - old + v);
 	if (v >= SP_LOAD(*max)) {
 		SP_PUBLISH(*max, v);
@@ -191,8 +191,9 @@ static void restride(uint32_t *dst, const uint32_t *src, uint32_t capacity, uint
 
 bool sp_window_rings(sp_entry *e, uint32_t capacity)
 {
-	e->rings = sp_arena_alloc(sp_rings_bytes(capacity, SP_LOAD(e->n_passes)));
-	return e->rings != NULL;
+	uint32_t *rings = sp_arena_alloc(sp_rings_bytes(capacity, SP_LOAD(e->n_passes)));
+	__atomic_store_n(&e->rings, rings, __ATOMIC_RELEASE);
+	return rings != NULL;
 }
 
 bool sp_window_add_pass(sp_entry *e, uint32_t capacity, uint32_t pass)
@@ -224,9 +225,9 @@ bool sp_window_add_pass(sp_entry *e, uint32_t capacity, uint32_t pass)
 		restride(rings + (size_t)capacity * (SP_CPU_FIXED + n),
 			 e->rings + (size_t)capacity * (SP_CPU_FIXED + passes), capacity,
 			 SP_GPU_FIXED + passes, SP_GPU_FIXED + n);
-		sp_arena_free(e->rings, sp_rings_bytes(capacity, passes));
+		sp_retire_arena(e->rings, sp_rings_bytes(capacity, passes));
 	}
-	e->rings = rings;
+	__atomic_store_n(&e->rings, rings, __ATOMIC_RELEASE);
 
 	if (grow) {
 		memcpy(acc, e->passes, passes * sizeof *acc);

@@ -27,9 +27,11 @@ TEST(csv_has_units_in_the_header_and_one_row_per_source)
 			     "render_sum_ns,render_gpu_avg_ns,render_gpu_max_ns,render_gpu_sum_ns,"
 			     "async_input_fps,async_input_best_ns,async_input_worst_ns,"
 			     "async_rendered_fps,async_rendered_best_ns,async_rendered_worst_ns,"
-			     "gpu_mode\n";
+			     "gpu_mode,cpu_samples,gpu_samples,tick_p50_ns,render_p50_ns,"
+			     "render_sum_p50_ns,render_gpu_p50_ns,render_gpu_sum_p50_ns\n";
 	CHECK(strncmp(g_buf, header, strlen(header)) == 0);
-	CHECK(strstr(g_buf, "\nalpha,10,10,20,20,20,30,30,30,0.000,0,0,0.000,0,0,fake\n"));
+	CHECK(strstr(g_buf,
+		     "\nalpha,10,10,20,20,20,30,30,30,0.000,0,0,0.000,0,0,fake,2,2,10,20,20,30,30\n"));
 	CHECK(strstr(g_buf, "\n\"b, \"\"quoted\"\"\",10,10,20,20,20,30,30,30,"));
 	free(g_buf);
 }
@@ -211,6 +213,13 @@ TEST(trace_is_chrome_json_with_nested_tracks)
 	CHECK_EQ(count_events(events, "render", graphics), 24);
 	CHECK_EQ(count_events(events, "block", graphics), 18);
 	CHECK_EQ(count_events(events, "gpu", gpu), 20);
+	/* The figures' sample counts at writing: frames 1-5 collected. */
+	const cJSON *srcs = cJSON_GetObjectItem(cJSON_GetObjectItem(root, "otherData"), "sources");
+	CHECK(cJSON_IsArray(srcs));
+	CHECK_EQ(cJSON_GetArraySize(srcs), 2);
+	const cJSON *s0 = cJSON_GetArrayItem(srcs, 0);
+	CHECK_EQ(cJSON_GetObjectItem(s0, "cpu_samples")->valueint, 5);
+	CHECK_EQ(cJSON_GetObjectItem(s0, "gpu_samples")->valueint, 5);
 	CHECK_EQ(count_events(events, "gpu_frame", gpu), 5);
 	CHECK(count_events(events, "frame", frames) >= 5);
 	CHECK(check_nesting(events, graphics) == 12 + 24 + 18);

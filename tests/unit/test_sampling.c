@@ -3,6 +3,7 @@
  * N from the measured cost of timed frames, exact with the injected clock). */
 #include "check.h"
 #include "fixture.h"
+#include "srcprof/export.h"
 
 #include <string.h>
 
@@ -291,19 +292,131 @@ TEST(a_bad_budget_restores_the_default)
 	CHECK_NEAR(sampling().budget_pct, 1.0, 1e-9);
 }
 
-TEST(every_frame_is_timed_until_an_empty_timer_was_measured)
+TEST(a_burst_times_every_frame_until_each_source_holds_30_gpu_samples)
 {
 	fx_init(true);
 	install_costly();
-	/* Frame 1's empty timer is read at frame 2's collect: frames 1 and 2
-	 * are timed before the sampler can estimate anything, then it samples
-	 * (5 us x 1 render against ~140 us frames: at most 1 in 4). */
-	CHECK(sampled_frame(false));
-	CHECK_EQ(stats().gpu_timer_overhead_ns, 0);
-	CHECK(sampled_frame(false));
-	CHECK_EQ(stats().gpu_timer_overhead_ns, STAMP_GPU_NS);
+	/* Enabling starts a burst: frame k's sample is collected at frame
+	 * k + 1, so the 30th arrives at frame 31's collect. */
+	int timed = 0;
+	for (int f = 0; f < 31; f++)
+		timed += sampled_frame(false);
+	CHECK_EQ(timed, 31);
+	CHECK_EQ(fx_gpu_samples(&a), 30);
+	source_profiler_sampling_t s = sampling();
+	CHECK(!s.burst);
+	CHECK_EQ(s.bursts, 1);
+	CHECK_EQ(s.burst_frames, 31);
+	CHECK_EQ(s.burst_target, 30);
+	/* Then sampling: at most one frame in 4 on the empty timers'
+	 * estimate, until a lone timed frame says what one costs. */
 	CHECK(!sampled_frame(false));
-	CHECK_EQ(sampling().timed_every, 4);
+	CHECK(!sampled_frame(false));
+	CHECK(!sampled_frame(false));
+	CHECK(sampled_frame(false));
+	for (int f = 0; f < 200; f++)
+		sampled_frame(false);
+	CHECK_EQ(sampling().timed_every, 39);
+}
+
+TEST(measure_now_bursts_again_and_says_how_far_it_got)
+{
+	fx_init(true);
+	install_costly();
+	for (int f = 0; f < 3000; f++)
+		sampled_frame(false);
+	CHECK_EQ(sampling().timed_every, 39);
+	/* The window is full of old samples; a burst still takes 30 fresh
+	 * ones: frames 1-30 of it, collected by frame 31. */
+	source_profiler_gpu_burst();
+	for (int f = 0; f < 30; f++) {
+		CHECK(sampled_frame(false));
+		CHECK(sampling().burst);
+	}
+	CHECK_EQ(sampling().burst_samples, 29);
+	CHECK(sampled_frame(false));
+	CHECK(!sampling().burst);
+	CHECK_EQ(sampling().bursts, 2);
+}
+
+/* A frame of `n` sources (the sources g_src[0..n-1]), 10 ms long. */
+static int g_src[64];
+
+static void scene_frame(int n)
+{
+	fx_begin();
+	for (int i = 0; i < n; i++)
+		fx_tick(&g_src[i], 10);
+	fx_render_begin();
+	for (int i = 0; i < n; i++)
+		fx_render(&g_src[i], 10, 100);
+	fx_now += 10000000;
+	fx_end();
+}
+
+TEST(new_sources_start_a_burst_once_the_last_one_is_a_burst_length_ago)
+{
+	fx_init(true);
+	install_costly();
+	for (int f = 0; f < 40; f++) /* the first burst, then sampling */
+		scene_frame(2);
+	CHECK_EQ(sampling().bursts, 1);
+	for (int f = 0; f < 400; f++) /* 4 s of 10 ms frames */
+		scene_frame(2);
+	CHECK(!sampling().burst);
+	scene_frame(3); /* a source appears: a burst from the next frame */
+	scene_frame(3);
+	CHECK(sampling().burst);
+	CHECK_EQ(sampling().bursts, 2);
+	for (int f = 0; f < 40; f++)
+		scene_frame(3);
+	CHECK(!sampling().burst);
+	CHECK(fx_gpu_samples(&g_src[2]) >= 30);
+	/* Another right after: no burst until 3 s after the last ended. */
+	scene_frame(4);
+	scene_frame(4);
+	CHECK(!sampling().burst);
+	CHECK_EQ(sampling().bursts, 2);
+}
+
+TEST(a_burst_lasts_at_most_its_seconds)
+{
+	fx_init(true);
+	install_costly();
+	/* A new source every frame never lets every source reach 30. */
+	for (int f = 0; f < 60; f++) {
+		fx_begin();
+		for (int i = 0; i <= f % 64; i++)
+			fx_tick(&g_src[i], 10);
+		fx_render_begin();
+		for (int i = 0; i <= f % 64; i++)
+			fx_render(&g_src[i], 10, 100);
+		fx_now += 100000000; /* 100 ms */
+		fx_end();
+	}
+	source_profiler_sampling_t s = sampling();
+	CHECK(!s.burst);
+	/* 3 s of 100 ms frames (and the timers' own time) at most. */
+	CHECK(s.burst_frames >= 25 && s.burst_frames <= 31);
+}
+
+TEST(every_frame_is_timed_while_a_trace_records)
+{
+	fx_init(true);
+	install_costly();
+	for (int f = 0; f < 3000; f++)
+		sampled_frame(false);
+	CHECK(source_profiler_trace_start(NULL));
+	for (int f = 0; f < 50; f++)
+		CHECK(sampled_frame(false));
+	CHECK(sampling().tracing);
+	source_profiler_trace_stop();
+	source_profiler_trace_discard();
+	int timed = 0;
+	for (int f = 0; f < 39 * 4; f++)
+		timed += sampled_frame(false);
+	CHECK(timed <= 5);
+	CHECK(!sampling().tracing);
 }
 
 TEST(gpu_timing_off_times_no_frame)

@@ -59,6 +59,14 @@ static void *reader(void *arg)
 			if (r.render_gpu_sum / 2 != r.render_gpu_avg)
 				bad("render_gpu_sum/avg", r.render_gpu_sum, r.render_gpu_avg);
 		}
+		source_profiler_medians_t med;
+		if ((rnd(&seed) & 15) == 0 && source_profiler_fill_medians(src, &med)) {
+			/* Every frame ticks and renders (twice) for the same k. */
+			if (med.tick_p50 != med.render_p50)
+				bad("tick_p50/render_p50", med.tick_p50, med.render_p50);
+			if (med.render_sum_p50 != 2 * med.render_p50)
+				bad("render_sum_p50/render_p50", med.render_sum_p50, med.render_p50);
+		}
 		source_profiler_pass_result_t pr[4];
 		size_t n = source_profiler_fill_pass_results(src, pr, 4);
 		if (n == 2 && pr[0].render_avg != pr[1].render_avg)

@@ -308,3 +308,53 @@ TEST(samples_are_copied_oldest_first)
 	CHECK_EQ(v[0], 1300);
 	CHECK_EQ(source_profiler_copy_samples(&b, SOURCE_PROFILER_GPU, v, 8), 0);
 }
+
+TEST(medians_are_the_middle_samples_and_one_outlier_does_not_move_them)
+{
+	fx_init(true);
+	/* Frames 1-5 collected: ticks 100, 100, 9000000, 100, 300. */
+	uint64_t ticks[] = {100, 100, 9000000, 100, 300, 500};
+	for (int f = 0; f < 6; f++)
+		fx_frame(one, 1, ticks[f], 40, 700);
+	source_profiler_medians_t m;
+	CHECK(source_profiler_fill_medians(&a, &m));
+	CHECK_EQ(m.cpu_samples, 5);
+	CHECK_EQ(m.gpu_samples, 5);
+	CHECK_EQ(m.tick_p50, 100);
+	CHECK_EQ(fx_result(&a).tick_avg, (100 + 100 + 9000000 + 100 + 300) / 5);
+	CHECK_EQ(m.render_p50, 40);
+	CHECK_EQ(m.render_sum_p50, 40);
+	CHECK_EQ(m.render_gpu_p50, 700);
+	CHECK_EQ(m.render_gpu_sum_p50, 700);
+	/* Six samples (100 100 100 300 500 9e6): the mean of the middle two. */
+	fx_frame(one, 1, 1, 40, 700);
+	CHECK(source_profiler_fill_medians(&a, &m));
+	CHECK_EQ(m.cpu_samples, 6);
+	CHECK_EQ(m.tick_p50, (100 + 300) / 2);
+}
+
+TEST(medians_sum_every_pass_and_say_waiting_without_gpu_samples)
+{
+	fx_init(true);
+	uint32_t p1 = source_profiler_pass_id("one"), p2 = source_profiler_pass_id("two");
+	for (int f = 0; f < 4; f++) {
+		fx_begin();
+		fx_tick(&a, 10);
+		source_profiler_gpu_skip_frame(); /* GPU on, no frame timed yet */
+		fx_render_begin();
+		source_profiler_set_pass(p1);
+		fx_render(&a, 30, 0);
+		source_profiler_set_pass(p2);
+		fx_render(&a, 50, 0);
+		fx_end();
+	}
+	source_profiler_medians_t m;
+	CHECK(source_profiler_fill_medians(&a, &m));
+	CHECK_EQ(m.cpu_samples, 3);
+	CHECK_EQ(m.gpu_samples, 0);
+	CHECK_EQ(m.render_p50, 30);
+	CHECK_EQ(m.render_sum_p50, 80);
+	CHECK_EQ(m.render_gpu_p50, 0);
+	CHECK(!source_profiler_fill_medians(&b, &m));
+	CHECK(!source_profiler_fill_medians(NULL, &m));
+}

@@ -31,8 +31,10 @@ extern "C" {
 #pragma GCC visibility push(default)
 #endif
 
-/* Writes a header row and one row per source. Returns the number of rows,
- * or -1 when writing failed (errno tells why). Any thread. */
+/* Writes a header row and one row per source: fill_result's fields, the
+ * GPU mode, the samples the windows hold and their medians
+ * (source_profiler_fill_medians). Returns the number of rows, or -1 when
+ * writing failed (errno tells why). Any thread. */
 int source_profiler_write_csv(FILE *out);
 
 /* Writes a header row and one row per (source, pass). Same returns. */

@@ -235,9 +235,26 @@ void source_profiler_gpu_set_budget(double percent);
  * Graphics thread. */
 bool source_profiler_gpu_frame_timed(void);
 
-/* Makes the next frame with GPU timing on a timed one (a trace capture or a
- * benchmark block that must start on one). Any thread. */
+/* Makes the next frame with GPU timing on a timed one (a benchmark block
+ * that must start on one). Any thread. */
 void source_profiler_gpu_time_next_frame(void);
+
+/* A burst GPU-times every frame until every source rendered in the last
+ * GPU-timed frame holds SOURCE_PROFILER_BURST_SAMPLES GPU samples, or for
+ * SOURCE_PROFILER_BURST_SECONDS, whichever comes first; then sampling goes
+ * on at the budget. So fresh figures stand on samples within a second or
+ * two instead of one sample every N frames. The profiler starts one when
+ * it is enabled and when GPU timing turns on, and when sources appear or
+ * are removed (at most one such burst every SOURCE_PROFILER_BURST_SECONDS
+ * after the last, so that a scene that always changes is still sampled);
+ * while a trace records, every frame is timed. Only costly timers sample,
+ * so only they burst. */
+#define SOURCE_PROFILER_BURST_SAMPLES 30
+#define SOURCE_PROFILER_BURST_SECONDS 3
+
+/* Starts a burst now ("measure now": a scene changed, a user asked).
+ * From the next frame_begin. Any thread. */
+void source_profiler_gpu_burst(void);
 
 typedef struct source_profiler_sampling {
 	double budget_pct;     /* the budget in force, percent (100: every frame) */
@@ -249,6 +266,12 @@ typedef struct source_profiler_sampling {
 	 * a timed frame stood alone), and the estimate from empty timers. */
 	uint64_t timed_cost_ns, estimated_cost_ns;
 	uint64_t frame_ns; /* the recent untimed frames' median (frame_begin to collect) */
+	/* A burst is on: every frame timed until each rendered source holds
+	 * burst_target GPU samples; the fewest one holds now. */
+	bool burst;
+	uint32_t burst_samples, burst_target;
+	uint64_t bursts, burst_frames; /* bursts started, frames they timed */
+	bool tracing;                  /* a trace records: every frame timed */
 } source_profiler_sampling_t;
 
 /* Fills *s with the sampler's state. Any thread. */
@@ -296,6 +319,23 @@ size_t source_profiler_fill_pass_results(const void *source, source_profiler_pas
  * results kept. False (and nothing written) when fill_result would return
  * false. Any thread. */
 bool source_profiler_get_sample_counts(const void *source, uint32_t *cpu, uint32_t *gpu);
+
+/* Medians of a source's window: the figure one outlier cannot move (a
+ * first frame's shader compile, a hitch), shown beside OBS's averages and
+ * maxima. Each p50 is the middle sample, or the mean of the two middle
+ * ones (integer division); times in ns. GPU medians are 0 while the window
+ * holds no GPU sample (gpu_samples 0: "waiting", not a measured 0). */
+typedef struct source_profiler_medians {
+	uint32_t cpu_samples, gpu_samples; /* what the windows hold */
+	uint64_t tick_p50, render_p50, render_sum_p50;
+	uint64_t render_gpu_p50, render_gpu_sum_p50;
+} source_profiler_medians_t;
+
+/* Fills *m and returns true; false (nothing written) when fill_result
+ * would return false. Any thread: it copies the source's window (a few
+ * microseconds at 300 samples), so call it for what is shown, not every
+ * frame for every source. */
+bool source_profiler_fill_medians(const void *source, source_profiler_medians_t *m);
 
 /* The per-frame samples behind a source's statistics, for percentiles. */
 typedef enum source_profiler_series {
