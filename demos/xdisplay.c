@@ -9,12 +9,22 @@
 static void (*g_save)(void *user);
 static void *g_user;
 
+/* Tries to connect this many times, this far apart: a server resetting
+ * (its last client just left: under xvfb-run, a tool such as xdotool
+ * polling for the window) refuses connections for a moment. */
+#define OPEN_TRIES 10
+#define OPEN_PAUSE_US 50000
+
 void *xdisplay_open(char *why, size_t size)
 {
-	Display *d = XOpenDisplay(NULL);
-	if (!d)
-		snprintf(why, size, "cannot open '%s'", XDisplayName(NULL));
-	return d;
+	for (int i = 0; i < OPEN_TRIES; i++) {
+		Display *d = XOpenDisplay(NULL);
+		if (d)
+			return d;
+		usleep(OPEN_PAUSE_US);
+	}
+	snprintf(why, size, "cannot open '%s'", XDisplayName(NULL));
+	return NULL;
 }
 
 void xdisplay_close(void *display)

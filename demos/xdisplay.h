@@ -18,9 +18,10 @@
  * connection until xdisplay_close: an X server with no client left resets
  * (unless started with -noreset, which xvfb-run does not pass), and
  * refuses connections meanwhile, so closing it at once made the window's
- * own connection fail a moment later (measured under Xvfb). Close it once
- * the window is open. NULL, with the reason in why ("cannot open ':57'"),
- * when there is no such server. */
+ * own connection fail a moment later (measured under Xvfb). For the same
+ * reason a refused connection is tried again for half a second (another
+ * client may have just left). Close it once the window is open. NULL, with
+ * the reason in why ("cannot open ':57'"), when there is no such server. */
 void *xdisplay_open(char *why, size_t size);
 void xdisplay_close(void *display);
 
