@@ -122,6 +122,11 @@ typedef struct bench_point {
 	 * fake stamps (the profiler's side of GPU timing, not the driver's). */
 	double prof_cpu_ns, prof_gpu_ns;
 	uint32_t gpu_every;        /* one frame in this many GPU-timed in gpu blocks */
+	/* One burst (source_profiler_gpu_burst) after the pairs: the frames it
+	 * timed, their mean frame time (ms), and the mean of as many sampled
+	 * frames right after it; 0: none measured (cheap timers do not burst). */
+	uint32_t burst_frames;
+	double burst_ms, after_burst_ms;
 	bool composed;             /* CPU+GPU ratio composed from untimed and timed blocks */
 	uint32_t failures;         /* validation messages, frame errors */
 	/* Percent of the machine other processes used while this point ran

@@ -258,6 +258,12 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 				      "N; mean and frames: untimed"
 				    : "");
 		print_noise(out, p->ratio_gpu.median - 1, p->ratio_gpu.min - 1, p->ratio_gpu.max - 1, p);
+		if (p->burst_frames && p->after_burst_ms > 0)
+			fprintf(out, "  a GPU burst (every frame timed until each source holds %d GPU "
+				     "samples): %u frames,\n  %.2f ms a frame against %.2f sampled "
+				     "right after it (%+.1f%%)\n",
+				SOURCE_PROFILER_BURST_SAMPLES, p->burst_frames, p->burst_ms,
+				p->after_burst_ms, pct(p->burst_ms / p->after_burst_ms));
 		if (r->replayed)
 			fprintf(out, "  the profiler's own cost, its calls for these sources and %u views "
 				     "replayed without\n  drawing: %.1f ns per source and frame with CPU "
