@@ -76,6 +76,9 @@ bool app_init(demo_app *a, eng_engine *e, const app_desc *d)
 		free(a->rows);
 		return false;
 	}
+	srcprof_load_start(&a->load_run);
+	srcprof_load_start(&a->load_recent);
+	a->busy_recent = -1;
 	a->ui = eng_ui_create();
 	if (!a->ui)
 		a->overlay = false;
@@ -94,6 +97,7 @@ void app_shutdown(demo_app *a)
 	if (a->trace_running)
 		source_profiler_trace_discard();
 	free(a->rows);
+	rows_median_cache_free(&a->med);
 	free(a->samples);
 	free(a->hist_us);
 	free(a->hist_scratch);
@@ -110,6 +114,24 @@ void app_meta(const demo_app *a, capture_meta *m)
 		.gpu_on = a->profiler_on && a->gpu_on,
 		.gpu_every = eng_gpu_timed_every(a->engine),
 	};
+}
+
+void app_burst(demo_app *a)
+{
+	if (a->profiler_on && a->gpu_on)
+		source_profiler_gpu_burst();
+}
+
+bool app_busy_text(double pct, bool software, char *buf, size_t size)
+{
+	if (!(pct > SRCPROF_BUSY_PCT)) {
+		if (size)
+			buf[0] = '\0';
+		return false;
+	}
+	snprintf(buf, size, "machine busy: other processes used %.0f%% of the CPU; %s", pct,
+		 software ? "software-device GPU times are inflated" : "CPU times may be inflated");
+	return true;
 }
 
 static void add_sources(demo_app *a, int n)
@@ -160,6 +182,7 @@ static void switch_scene(demo_app *a, uint32_t index)
 	a->detail = false;
 	a->top = 0;
 	eng_set_view_count(a->engine, s->views);
+	app_burst(a); /* the new sources' figures from their first second */
 	if (!s->build(a->engine, s->default_sources))
 		app_say(a, "%u: scene %s could not be built completely", index + 1, s->name);
 	else
@@ -286,8 +309,10 @@ void app_key(demo_app *a, int key)
 			app_say(a, "M: GPU timing is off (%s)", a->profiler_on ? "G" : "P, then G");
 			break;
 		}
-		eng_gpu_restart_sampling(a->engine);
-		app_say(a, "M: measuring now: the next frame is GPU-timed");
+		source_profiler_gpu_burst();
+		app_say(a, "M: measuring now: every frame GPU-timed until each source holds %d GPU "
+			   "samples (at most %d s)",
+			SOURCE_PROFILER_BURST_SAMPLES, SOURCE_PROFILER_BURST_SECONDS);
 		break;
 	case GLFW_KEY_O:
 		a->overlay = a->ui && !a->overlay;
@@ -345,11 +370,13 @@ void app_key(demo_app *a, int key)
 	case GLFW_KEY_EQUAL:
 	case GLFW_KEY_KP_ADD:
 		add_sources(a, 10);
+		app_burst(a);
 		app_say(a, "+: added 10 sources (%u now)", eng_source_count(a->engine));
 		break;
 	case GLFW_KEY_MINUS:
 	case GLFW_KEY_KP_SUBTRACT:
 		remove_sources(a, 10);
+		app_burst(a);
 		break;
 	case GLFW_KEY_SPACE:
 		a->paused = !a->paused;

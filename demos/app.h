@@ -12,6 +12,7 @@
 
 #include "engine/engine.h"
 #include "engine/ui.h"
+#include "srcprof/machine.h"
 #include "srcprof/source_profiler.h"
 
 #include <stdbool.h>
@@ -55,6 +56,7 @@ typedef struct demo_app {
 	uint32_t graph_head;
 
 	/* Table: every source's row as last shown, sorted, the overlay's last. */
+	rows_median_cache med; /* refreshed a few sources a frame */
 	src_row *rows;
 	uint32_t rows_cap, n_rows;
 	row_sort sort;
@@ -74,7 +76,27 @@ typedef struct demo_app {
 
 	runlog log;
 	char status[256]; /* the last action, shown in the overlay */
+
+	/* Other processes' share of the CPU: since the run started (the
+	 * printed table) and over about the last second (the overlay, read
+	 * every APP_BUSY_EVERY_NS). */
+	srcprof_load_meter load_run, load_recent;
+	double busy_recent;
+	uint64_t busy_read_ns;
 } demo_app;
+
+#define APP_BUSY_EVERY_NS 250000000ull
+/* Sources whose medians the overlay refreshes each frame. */
+#define APP_MEDIANS_PER_FRAME 32
+
+/* Starts a GPU burst (every frame timed until each source holds
+ * SOURCE_PROFILER_BURST_SAMPLES GPU samples) where GPU timing is on and
+ * costly; says nothing. */
+void app_burst(demo_app *a);
+
+/* "machine busy: other processes used 46% of the CPU; ..." into buf when
+ * `pct` is over SRCPROF_BUSY_PCT, else "" (false). */
+bool app_busy_text(double pct, bool software, char *buf, size_t size);
 
 /* Sets up the overlay (when d->overlay) and the key handler. False when
  * out of memory (nothing to free). */

@@ -42,9 +42,8 @@ void app_start_trace(demo_app *a)
 		return;
 	}
 	a->trace_running = true;
-	/* Where the engine GPU-times one frame in N, N frames can outlast the
-	 * trace: time the first one so the GPU track is never empty. */
-	eng_gpu_restart_sampling(a->engine);
+	/* While a trace records, the profiler GPU-times every frame (where
+	 * timers are costly it otherwise times one in N). */
 	app_say(a, "T: capturing a 5-second trace%s",
 		a->profiler_on ? "" : " (profiler is off: only PERF blocks and frames)");
 }

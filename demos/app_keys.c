@@ -86,11 +86,11 @@ static const struct {
 } g_help[] = {
 	{"P", "profiler on/off"},
 	{"G", "GPU timing on/off (off: its cells read \"off\", sorted by CPU)"},
-	{"M", "measure now: GPU-time the next frame"},
+	{"M", "measure now: GPU-time every frame until 30 samples"},
 	{"O", "overlay on/off"},
 	{"Z", "overlay scale: auto, 1, 1.5, 2, 3, 4"},
 	{"F1", "this help"},
-	{"Tab", "sort by GPU sum, rend sum, tick or name"},
+	{"Tab", "sort by GPU p50, GPU sum, rend p50, rend sum, tick, name"},
 	{"Up/Down", "select a source"},
 	{"PgUp/PgDn", "scroll a page (Home/End: first/last)"},
 	{"Enter", "the selected source's detail: passes, history, samples"},

@@ -118,7 +118,8 @@ static void finish_files(demo_run *r)
 	demo_app *a = &r->app;
 	capture_meta m;
 	app_meta(a, &m);
-	report_print(stdout, r->e, a->scene->name, a->sort, 40);
+	report_print(stdout, r->e, a->scene->name, a->sort, 40,
+		     srcprof_load_others_pct(&a->load_run));
 	if (r->csv) {
 		capture_write_csv_header(r->csv, &m, "snapshot: every source's results over the window");
 		int rows = source_profiler_write_csv(r->csv);
@@ -251,7 +252,8 @@ static int run(demo_run *r)
 		}
 		app_after_frame(a);
 		if (o->verbose && now - last_report >= 5000000000ull) {
-			report_print(stdout, r->e, a->scene->name, a->sort, 0);
+			report_print(stdout, r->e, a->scene->name, a->sort, 0,
+				     srcprof_load_others_pct(&a->load_run));
 			last_report = now;
 		}
 		if (last || eng_should_close(r->e) || a->quit)

@@ -10,6 +10,7 @@
  * Across, the table drops whole columns (overlay_layout.h). */
 #include "overlay.h"
 
+#include "srcprof/clock.h"
 #include "srcprof/source_profiler.h"
 
 #include <stdio.h>
@@ -23,6 +24,42 @@ const eng_rgba ovl_white = {235, 235, 235, 255}, ovl_dim = {165, 165, 175, 255},
 	       ovl_head = {150, 190, 230, 255}, ovl_warn = {255, 190, 70, 255},
 	       ovl_bad = {240, 90, 80, 255}, ovl_good = {90, 200, 120, 235},
 	       ovl_select = {60, 90, 150, 200};
+
+/* What GPU timing is doing, for the header: a burst's progress, a trace
+ * timing every frame, or sampling one frame in N; and the resolution. */
+static void gpu_state(demo_app *a, const eng_gfx_info *info, const source_profiler_stats_t *st,
+		      char *buf, size_t size)
+{
+	source_profiler_sampling_t sm;
+	source_profiler_get_sampling(&sm);
+	char what[96];
+	if (sm.burst)
+		snprintf(what, sizeof what, "measuring %u/%u (every frame)", sm.burst_samples,
+			 sm.burst_target);
+	else if (sm.tracing)
+		snprintf(what, sizeof what, "tracing: every frame");
+	else
+		snprintf(what, sizeof what, "1 frame in %u", eng_gpu_timed_every(a->engine));
+	char res[48] = "";
+	if (st->gpu_resolution_ns > 1)
+		snprintf(res, sizeof res, ", resolution %.1f us", (double)st->gpu_resolution_ns / 1e3);
+	snprintf(buf, size, "GPU timing: %s, %s%s   dropped frames: %llu   scene %s, %u sources",
+		 info->gpu_timing, what, res, (unsigned long long)st->gpu_frames_disjoint,
+		 a->scene->name, eng_source_count(a->engine));
+}
+
+/* Other processes' share of the CPU over about the last second, read a
+ * few times a second (each read opens /proc/stat). */
+static double busy_now(demo_app *a)
+{
+	uint64_t now = srcprof_clock_ns();
+	srcprof_load_sample(&a->load_recent);
+	if (!a->busy_read_ns || now - a->busy_read_ns >= APP_BUSY_EVERY_NS) {
+		a->busy_recent = srcprof_load_recent_pct(&a->load_recent);
+		a->busy_read_ns = now;
+	}
+	return a->busy_recent;
+}
 
 /* The header's lines on one panel; returns its height. */
 static float header(demo_app *a, float x, float y, float max_w)
@@ -43,10 +80,7 @@ static float header(demo_app *a, float x, float y, float max_w)
 		snprintf(l2, sizeof l2, "GPU timing off (G)   scene %s, %u sources", a->scene->name,
 			 n);
 	else
-		snprintf(l2, sizeof l2,
-			 "GPU timing: %s, 1 frame in %u   dropped frames: %llu   scene %s, %u sources",
-			 info.gpu_timing, eng_gpu_timed_every(a->engine),
-			 (unsigned long long)st.gpu_frames_disjoint, a->scene->name, n);
+		gpu_state(a, &info, &st, l2, sizeof l2);
 	char l3[320];
 	if (a->paused)
 		snprintf(l3, sizeof l3, "PAUSED (Space)%s%s", a->log.f ? "   logging (L)" : "",
@@ -54,16 +88,20 @@ static float header(demo_app *a, float x, float y, float max_w)
 	else
 		snprintf(l3, sizeof l3, "%s%s%s", a->log.f ? "logging (L)   " : "",
 			 a->trace_running ? "tracing   " : "", a->status);
-	const char *lines[3] = {l1, l2, l3};
-	const eng_rgba colors[3] = {ovl_white, st.gpu_frames_disjoint ? ovl_warn : ovl_accent,
+	char l4[160];
+	bool busy = app_busy_text(busy_now(a), info.software, l4, sizeof l4);
+	const char *lines[4] = {l1, l2, busy ? l4 : l3, l3};
+	const eng_rgba colors[4] = {ovl_white, st.gpu_frames_disjoint ? ovl_warn : ovl_accent,
+				    busy ? ovl_warn : a->paused ? ovl_warn : ovl_dim,
 				    a->paused ? ovl_warn : ovl_dim};
-	char cut[3][512];
+	char cut[4][512];
 	float w = 0;
-	for (int i = 0; i < 3; i++) {
+	int count = busy ? 4 : 3;
+	for (int i = 0; i < count; i++) {
 		float lw = ovl_fit_text(lines[i], max_w - 2 * pad, s, cut[i], sizeof cut[i]);
 		w = lw > w ? lw : w;
 	}
-	int shown = cut[2][0] ? 3 : 2;
+	int shown = cut[count - 1][0] ? count : count - 1;
 	float h = 2 * pad + line * (float)shown - (line - 8.0f * s);
 	eng_ui_rect(a->ui, x, y, w + 2 * pad, h, ovl_panel);
 	for (int i = 0; i < shown; i++)
@@ -121,7 +159,8 @@ static void gather(demo_app *a)
 	uint32_t n = eng_source_count(a->engine) + 1;
 	if (!rows_reserve(&a->rows, &a->rows_cap, n))
 		n = a->rows_cap;
-	a->n_rows = rows_gather(a->engine, a->rows, n, true);
+	rows_refresh_medians(a->engine, &a->med, APP_MEDIANS_PER_FRAME);
+	a->n_rows = rows_gather(a->engine, a->rows, n, true, &a->med);
 	if (a->n_rows > 1)
 		rows_sort(a->rows, a->n_rows - 1, a->sort, a->profiler_on && a->gpu_on);
 	bool found = false;

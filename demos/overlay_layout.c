@@ -11,13 +11,15 @@
 #include <string.h>
 
 const ovl_col ovl_drop_order[OVL_COLS - 1] = {
-	OVL_COL_OUT_FPS, OVL_COL_IN_FPS, OVL_COL_TICK_MAX, OVL_COL_RENDER_MAX, OVL_COL_GPU_MAX,
-	OVL_COL_RENDER,  OVL_COL_GPU,    OVL_COL_TICK,     OVL_COL_RENDER_SUM, OVL_COL_GPU_SUM,
+	OVL_COL_OUT_FPS,    OVL_COL_IN_FPS,     OVL_COL_TICK_MAX, OVL_COL_RENDER_MAX,
+	OVL_COL_GPU_MAX,    OVL_COL_RENDER,     OVL_COL_GPU,      OVL_COL_TICK,
+	OVL_COL_RENDER_SUM, OVL_COL_RENDER_P50, OVL_COL_GPU_SUM,  OVL_COL_GPU_N,
+	OVL_COL_GPU_P50,
 };
 
 static const char *const g_labels[OVL_COLS] = {
-	"source", "tick", "tick max", "render", "rend max", "rend sum",
-	"GPU",    "GPU max", "GPU sum", "in fps", "out fps",
+	"source", "tick",    "tick max", "render",  "rend max", "rend sum", "rend p50",
+	"GPU",    "GPU max", "GPU sum",  "GPU p50", "GPU n",    "in fps",   "out fps",
 };
 
 const char *ovl_col_label(ovl_col c)
@@ -39,12 +41,23 @@ const char *ovl_unit_name(ovl_unit u)
 
 bool ovl_col_is_gpu(ovl_col c)
 {
-	return c == OVL_COL_GPU || c == OVL_COL_GPU_MAX || c == OVL_COL_GPU_SUM;
+	return c == OVL_COL_GPU || c == OVL_COL_GPU_MAX || c == OVL_COL_GPU_SUM ||
+	       c == OVL_COL_GPU_P50 || c == OVL_COL_GPU_N;
 }
 
 static bool is_fps(ovl_col c)
 {
 	return c == OVL_COL_IN_FPS || c == OVL_COL_OUT_FPS;
+}
+
+bool ovl_col_is_time(ovl_col c)
+{
+	return c != OVL_COL_NAME && c != OVL_COL_GPU_N && !is_fps(c) && c < OVL_COLS;
+}
+
+static bool is_p50(ovl_col c)
+{
+	return c == OVL_COL_RENDER_P50 || c == OVL_COL_GPU_P50;
 }
 
 void ovl_time_unit(double max_ns, ovl_unit *unit, int *decimals)
@@ -101,14 +114,30 @@ void ovl_cell_text(const ovl_table_layout *l, const ovl_table_in *in, const ovl_
 		   ovl_col c, char *buf, size_t size)
 {
 	const ovl_column *col = &l->col[c];
-	if (c == OVL_COL_NAME)
+	double v = row->value[c];
+	if (c == OVL_COL_NAME) {
 		snprintf(buf, size, "%s", row->name ? row->name : "");
-	else if (!row->have || (is_fps(c) && !row->async))
+	} else if (!row->have || (is_fps(c) && !row->async)) {
 		snprintf(buf, size, "-");
-	else if (ovl_col_is_gpu(c) && !in->gpu_on)
+	} else if (ovl_col_is_gpu(c) && !in->gpu_on) {
 		snprintf(buf, size, "off");
-	else
-		fixed(buf, size, row->value[c] / unit_ns(col->unit), col->decimals);
+	} else if (ovl_col_is_gpu(c) && c != OVL_COL_GPU_N && row->gpu_wait) {
+		snprintf(buf, size, "wait");
+	} else if (is_p50(c) && !row->have_p50) {
+		snprintf(buf, size, "-");
+	} else if (c == OVL_COL_GPU_N) {
+		fixed(buf, size, v, 0);
+	} else if (ovl_col_is_gpu(c) && v > 0 && v < in->gpu_resolution_ns) {
+		/* Rounded up: "<" a figure at or above the resolution. */
+		double u = unit_ns(col->unit);
+		static const double scale[] = {1, 10, 100, 1000};
+		double r = ceil(in->gpu_resolution_ns / u * scale[col->decimals]) /
+			   scale[col->decimals];
+		buf[0] = '<';
+		fixed(buf + 1, size - 1, r, col->decimals);
+	} else {
+		fixed(buf, size, v / unit_ns(col->unit), col->decimals);
+	}
 }
 
 uint32_t ovl_table_rows_fit(float max_h, float scale)
@@ -155,8 +184,8 @@ void ovl_layout_table(const ovl_table_in *in, ovl_table_layout *out)
 		if (!r->have)
 			continue;
 		any_async |= r->async;
-		for (int c = OVL_COL_TICK; c <= OVL_COL_GPU_SUM; c++)
-			if (r->value[c] > max_ns[c])
+		for (int c = 0; c < OVL_COLS; c++)
+			if (ovl_col_is_time((ovl_col)c) && r->value[c] > max_ns[c])
 				max_ns[c] = r->value[c];
 	}
 	for (int c = 0; c < OVL_COLS; c++) {
@@ -167,6 +196,9 @@ void ovl_layout_table(const ovl_table_in *in, ovl_table_layout *out)
 		} else if (is_fps((ovl_col)c)) {
 			col->unit = OVL_UNIT_FPS;
 			col->decimals = 1;
+		} else if (c == OVL_COL_GPU_N) {
+			col->unit = OVL_UNIT_NONE;
+			col->decimals = 0;
 		} else {
 			ovl_time_unit(max_ns[c], &col->unit, &col->decimals);
 		}

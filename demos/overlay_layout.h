@@ -26,9 +26,12 @@ typedef enum ovl_col {
 	OVL_COL_RENDER,
 	OVL_COL_RENDER_MAX,
 	OVL_COL_RENDER_SUM,
+	OVL_COL_RENDER_P50, /* the median frame's render sum */
 	OVL_COL_GPU,
 	OVL_COL_GPU_MAX,
 	OVL_COL_GPU_SUM,
+	OVL_COL_GPU_P50, /* the median GPU frame's sum */
+	OVL_COL_GPU_N,   /* GPU samples in the window */
 	OVL_COL_IN_FPS,
 	OVL_COL_OUT_FPS,
 	OVL_COLS
@@ -62,8 +65,10 @@ typedef struct ovl_row {
 	bool async;    /* false: the fps cells read "-" */
 	bool overlay;  /* the overlay's own entry (drawn dim) */
 	/* Per column: ns for the time columns, frames per second for the fps
-	 * columns (OVL_COL_NAME unused). */
+	 * columns, a count for OVL_COL_GPU_N (OVL_COL_NAME unused). */
 	double value[OVL_COLS];
+	bool have_p50;  /* false: the p50 cells read "-" (not computed yet) */
+	bool gpu_wait;  /* GPU timing on, no GPU sample yet: GPU cells read "wait" */
 } ovl_row;
 
 typedef struct ovl_column {
@@ -78,6 +83,9 @@ typedef struct ovl_table_in {
 	float max_w, max_h; /* room for the panel */
 	float scale;        /* font scale */
 	bool gpu_on;        /* false: the GPU cells read "off" */
+	/* The GPU timers' resolution (source_profiler_stats_t), ns: a GPU time
+	 * above 0 and below it reads "<X" (X in the column's unit); 0: none. */
+	double gpu_resolution_ns;
 	ovl_col sort;       /* never dropped */
 	const ovl_row *rows;
 	uint32_t n_rows;
@@ -103,8 +111,10 @@ extern const ovl_col ovl_drop_order[OVL_COLS - 1];
 const char *ovl_col_label(ovl_col c);
 /* "us", "ms", "s", "fps" or "". */
 const char *ovl_unit_name(ovl_unit u);
-/* True for the GPU time columns. */
+/* True for the GPU columns (times and the sample count). */
 bool ovl_col_is_gpu(ovl_col c);
+/* True for the time columns. */
+bool ovl_col_is_time(ovl_col c);
 
 /* The unit and decimals for a time column whose largest value is max_ns:
  * us with 1 decimal below 999.95 us, ms with 3 below 999.9995 ms, else s
@@ -114,7 +124,8 @@ bool ovl_col_is_gpu(ovl_col c);
 void ovl_time_unit(double max_ns, ovl_unit *unit, int *decimals);
 
 /* Writes the text of `row`'s cell in column c as the layout shows it:
- * the name, a number in the column's unit, "-" or "off". */
+ * the name, a number in the column's unit, "-", "off", "wait" (GPU timing
+ * on, no GPU sample yet) or "<X" (a GPU time below the resolution X). */
 void ovl_cell_text(const ovl_table_layout *l, const ovl_table_in *in, const ovl_row *row,
 		   ovl_col c, char *buf, size_t size);
 

@@ -9,7 +9,9 @@
 static ovl_col sort_column(row_sort s)
 {
 	switch (s) {
+	case ROW_SORT_GPU_P50: return OVL_COL_GPU_P50;
 	case ROW_SORT_GPU: return OVL_COL_GPU_SUM;
+	case ROW_SORT_CPU_P50: return OVL_COL_RENDER_P50;
 	case ROW_SORT_CPU: return OVL_COL_RENDER_SUM;
 	case ROW_SORT_TICK: return OVL_COL_TICK;
 	case ROW_SORT_NAME:
@@ -18,10 +20,14 @@ static ovl_col sort_column(row_sort s)
 	return OVL_COL_NAME;
 }
 
-static void to_view(const src_row *w, ovl_row *v)
+static void to_view(const src_row *w, bool gpu_on, ovl_row *v)
 {
 	const profiler_result_t *r = &w->r;
-	*v = (ovl_row){.name = w->name, .have = w->have, .async = w->async, .overlay = !w->source};
+	*v = (ovl_row){.name = w->name, .have = w->have, .async = w->async, .overlay = !w->source,
+		       .have_p50 = w->have_med, .gpu_wait = gpu_on && w->have && !w->gpu_samples};
+	v->value[OVL_COL_RENDER_P50] = (double)w->m.render_sum_p50;
+	v->value[OVL_COL_GPU_P50] = (double)w->m.render_gpu_sum_p50;
+	v->value[OVL_COL_GPU_N] = (double)w->gpu_samples;
 	v->value[OVL_COL_TICK] = (double)r->tick_avg;
 	v->value[OVL_COL_TICK_MAX] = (double)r->tick_max;
 	v->value[OVL_COL_RENDER] = (double)r->render_avg;
@@ -63,11 +69,14 @@ float ovl_table(demo_app *a, float x, float y, float max_w, float max_h)
 		a->top = a->n_rows > fit ? a->n_rows - fit : 0;
 	uint32_t shown = a->n_rows - a->top < fit ? a->n_rows - a->top : fit;
 	for (uint32_t i = 0; i < shown; i++)
-		to_view(&a->rows[a->top + i], &a->view[i]);
+		to_view(&a->rows[a->top + i], gpu_on, &a->view[i]);
 
 	char footer[256];
 	footer_text(a, gpu_on, shown, footer, sizeof footer);
+	source_profiler_stats_t st;
+	source_profiler_get_stats(&st);
 	ovl_table_in in = {
+		.gpu_resolution_ns = (double)st.gpu_resolution_ns,
 		.x = x, .y = y, .max_w = max_w, .max_h = max_h, .scale = s, .gpu_on = gpu_on,
 		.sort = sort_column(rows_effective_sort(a->sort, gpu_on)), .rows = a->view,
 		.n_rows = shown, .footer = footer,

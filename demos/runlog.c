@@ -17,7 +17,8 @@ void runlog_start(runlog *l, FILE *f, const char *path, const capture_meta *m, u
 	capture_write_csv_header(f, m, "log: one row per source per second");
 	fputs("time_s,frame,source,type,tick_avg_ns,tick_max_ns,render_avg_ns,render_max_ns,"
 	      "render_sum_ns,render_gpu_avg_ns,render_gpu_max_ns,render_gpu_sum_ns,"
-	      "async_input_fps,async_rendered_fps,cpu_samples,gpu_samples,gpu_timing\n",
+	      "async_input_fps,async_rendered_fps,cpu_samples,gpu_samples,gpu_timing,"
+	      "render_sum_p50_ns,render_gpu_sum_p50_ns,gpu_resolution_ns\n",
 	      f);
 	fflush(f);
 }
@@ -46,7 +47,11 @@ static void write_rows(runlog *l, eng_engine *e, uint64_t now_ns)
 		l->failed = true;
 		return;
 	}
-	uint32_t n = rows_gather(e, l->buf, l->cap, true);
+	if (!rows_refresh_medians(e, &l->med, 0)) {
+		l->failed = true;
+		return;
+	}
+	uint32_t n = rows_gather(e, l->buf, l->cap, true, &l->med);
 	source_profiler_stats_t st;
 	source_profiler_get_stats(&st);
 	const char *mode = st.gpu_enabled ? st.gpu_mode : "off";
@@ -68,7 +73,14 @@ static void write_rows(runlog *l, eng_engine *e, uint64_t now_ns)
 			(unsigned long long)r->render_gpu_max, (unsigned long long)r->render_gpu_sum,
 			r->async_input, r->async_rendered, w->cpu_samples, w->gpu_samples);
 		field(l->f, mode);
-		fputc('\n', l->f);
+		/* The overlay's row has no medians: empty fields. */
+		if (w->have_med)
+			fprintf(l->f, ",%llu,%llu,", (unsigned long long)w->m.render_sum_p50,
+				(unsigned long long)w->m.render_gpu_sum_p50);
+		else
+			fputs(",,,", l->f);
+		fprintf(l->f, "%llu\n",
+			st.gpu_enabled ? (unsigned long long)st.gpu_resolution_ns : 0ull);
 		l->rows++;
 	}
 	/* Flushed every second: a log cut short by a crash still holds every
@@ -105,5 +117,6 @@ void runlog_free(runlog *l)
 {
 	free(l->buf);
 	l->buf = NULL;
+	rows_median_cache_free(&l->med);
 	l->cap = 0;
 }

@@ -23,6 +23,7 @@ typedef struct runlog {
 	bool failed;       /* a write failed */
 	src_row *buf;
 	uint32_t cap;
+	rows_median_cache med;
 } runlog;
 
 /* Starts logging into f (opened for writing, owned from now on) at path,

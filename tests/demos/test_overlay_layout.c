@@ -36,18 +36,35 @@ static void ink(const char *text, float x, float scale, float *x0, float *x1)
  * the longest values a window holds (4.29 s, and a sum of eight passes of
  * it), a name longer than any column, a source without samples and async
  * sources. */
+#define V(col) [OVL_COL_##col]
 static const ovl_row g_rows[] = {
 	{"blur-effect", true, false, false,
-	 {0, 11427.8e3, 331325.7e3, 700, 101841.1e3, 101841.1e3, 331325.7e3, 4294967295.0,
-	  8.0 * 4294967295.0, 0, 0}},
+	 {V(TICK) = 11427.8e3, V(TICK_MAX) = 331325.7e3, V(RENDER) = 700, V(RENDER_MAX) = 101841.1e3,
+	  V(RENDER_SUM) = 101841.1e3, V(RENDER_P50) = 98000.5e3, V(GPU) = 331325.7e3,
+	  V(GPU_MAX) = 4294967295.0, V(GPU_SUM) = 8.0 * 4294967295.0, V(GPU_P50) = 30e9,
+	  V(GPU_N) = 12}, true, false},
 	{"video-30fps-starved-and-a-name-far-too-long", true, true, false,
-	 {0, 24.1e3, 88.8e3, 27.5e3, 244.9e3, 29.3e3, 269.2e3, 734.9e3, 1479.5e3, 30.0, 14.9}},
-	{"mesh-0", true, false, false, {0, 100, 900, 999.96e3, 999.96e3, 1e6, 1, 2, 3, 0, 0}},
-	{"game-logic", false, false, false, {0}},
+	 {V(TICK) = 24.1e3, V(TICK_MAX) = 88.8e3, V(RENDER) = 27.5e3, V(RENDER_MAX) = 244.9e3,
+	  V(RENDER_SUM) = 29.3e3, V(RENDER_P50) = 28.8e3, V(GPU) = 269.2e3, V(GPU_MAX) = 734.9e3,
+	  V(GPU_SUM) = 1479.5e3, V(GPU_P50) = 1400.1e3, V(GPU_N) = 300, V(IN_FPS) = 30.0,
+	  V(OUT_FPS) = 14.9}, true, false},
+	{"mesh-0", true, false, false,
+	 {V(TICK) = 100, V(TICK_MAX) = 900, V(RENDER) = 999.96e3, V(RENDER_MAX) = 999.96e3,
+	  V(RENDER_SUM) = 1e6, V(GPU) = 1, V(GPU_MAX) = 2, V(GPU_SUM) = 3, V(GPU_N) = 5000}, false,
+	 false},
+	{"game-logic", false, false, false, {0}, false, false},
 	{"media-60", true, true, false,
-	 {0, 1e9, 4.2e9, 5e5, 6e5, 7e5, 8e5, 9e5, 1e6, 59.9, 1234.5}},
-	{"(overlay)", true, false, true, {0, 262.1e3, 1.37e6, 33.3e3, 173.9e3, 33.3e3, 4.08e6, 6.82e6,
-				       4.08e6, 0, 0}},
+	 {V(TICK) = 1e9, V(TICK_MAX) = 4.2e9, V(RENDER) = 5e5, V(RENDER_MAX) = 6e5,
+	  V(RENDER_SUM) = 7e5, V(RENDER_P50) = 6.5e5, V(GPU) = 8e5, V(GPU_MAX) = 9e5,
+	  V(GPU_SUM) = 1e6, V(GPU_P50) = 9.5e5, V(GPU_N) = 1, V(IN_FPS) = 59.9,
+	  V(OUT_FPS) = 1234.5}, true, false},
+	{"(overlay)", true, false, true,
+	 {V(TICK) = 262.1e3, V(TICK_MAX) = 1.37e6, V(RENDER) = 33.3e3, V(RENDER_MAX) = 173.9e3,
+	  V(RENDER_SUM) = 33.3e3, V(GPU) = 4.08e6, V(GPU_MAX) = 6.82e6, V(GPU_SUM) = 4.08e6,
+	  V(GPU_N) = 44}, false, false},
+	{"new-source", true, false, false,
+	 {V(TICK) = 5e3, V(TICK_MAX) = 6e3, V(RENDER) = 7e3, V(RENDER_MAX) = 8e3,
+	  V(RENDER_SUM) = 9e3, V(RENDER_P50) = 9e3}, true, true},
 };
 #define N_ROWS (sizeof g_rows / sizeof g_rows[0])
 
@@ -172,7 +189,9 @@ TEST(cells_are_written_in_their_columns_unit)
 
 TEST(small_times_stay_in_microseconds)
 {
-	const ovl_row rows[] = {{"a", true, false, false, {0, 999.9e3, 0.04e3, 5, 0, 0, 0, 0, 0}}};
+	const ovl_row rows[] = {
+		{"a", true, false, false, {V(TICK) = 999.9e3, V(TICK_MAX) = 0.04e3, V(RENDER) = 5},
+		 false, false}};
 	ovl_table_in in = input(1280, 720, true, OVL_COL_GPU_SUM);
 	in.rows = rows;
 	in.n_rows = 1;
@@ -270,12 +289,60 @@ TEST(columns_drop_in_the_documented_order)
 		CHECK(shown & BIT(OVL_COL_GPU_SUM));
 		bool hidden_seen = true;
 		for (int k = 0; k < OVL_COLS - 1; k++) {
+			if (ovl_drop_order[k] == OVL_COL_GPU_SUM)
+				continue; /* the sort column is passed over */
 			bool hidden = !(shown & BIT(ovl_drop_order[k]));
 			CHECK(!hidden || hidden_seen); /* a hidden one follows hidden ones only */
 			hidden_seen = hidden;
 		}
 	}
 	CHECK_EQ(last, BIT(OVL_COL_NAME) | BIT(OVL_COL_GPU_SUM));
+}
+
+TEST(gpu_cells_say_wait_before_a_sample_and_below_resolution)
+{
+	ovl_table_in in = input(1280, 720, true, OVL_COL_GPU_P50);
+	in.gpu_resolution_ns = 68.44e3;
+	ovl_table_layout l;
+	ovl_layout_table(&in, &l);
+	CHECK(check_layout(&in, &l, 1280, 720) == 0);
+	char t[64];
+	const ovl_row *fresh = &g_rows[6], *tiny = &g_rows[2];
+	for (int c = OVL_COL_GPU; c <= OVL_COL_GPU_P50; c++) {
+		ovl_cell_text(&l, &in, fresh, (ovl_col)c, t, sizeof t);
+		CHECK_STR(t, "wait");
+	}
+	ovl_cell_text(&l, &in, fresh, OVL_COL_GPU_N, t, sizeof t);
+	CHECK_STR(t, "0");
+	ovl_cell_text(&l, &in, fresh, OVL_COL_RENDER_SUM, t, sizeof t);
+	CHECK(strcmp(t, "wait") != 0); /* CPU figures are there */
+	/* mesh-0 reads 1, 2 and 3 ns on the GPU: below 68.44 us, shown
+	 * rounded up in the columns' unit; its p50 is not computed yet. */
+	CHECK_EQ(l.col[OVL_COL_GPU].unit, OVL_UNIT_MS);
+	ovl_cell_text(&l, &in, tiny, OVL_COL_GPU, t, sizeof t);
+	CHECK_STR(t, "<0.069");
+	ovl_cell_text(&l, &in, tiny, OVL_COL_GPU_P50, t, sizeof t);
+	CHECK_STR(t, "-");
+	ovl_cell_text(&l, &in, tiny, OVL_COL_GPU_N, t, sizeof t);
+	CHECK_STR(t, "5000");
+	/* A figure of 0 (drew nothing) is 0, not below resolution. */
+	ovl_row zero = *tiny;
+	zero.value[OVL_COL_GPU] = 0;
+	ovl_cell_text(&l, &in, &zero, OVL_COL_GPU, t, sizeof t);
+	CHECK_STR(t, "0.000");
+	/* In microseconds: one decimal, rounded up. */
+	const ovl_row rows[] = {{"small", true, false, false,
+				 {V(TICK) = 1e3, V(GPU) = 5e3, V(GPU_SUM) = 99e3, V(GPU_P50) = 9e3},
+				 true, false}};
+	in.rows = rows;
+	in.n_rows = 1;
+	ovl_layout_table(&in, &l);
+	ovl_cell_text(&l, &in, &rows[0], OVL_COL_GPU, t, sizeof t);
+	CHECK_STR(t, "<68.5");
+	ovl_cell_text(&l, &in, &rows[0], OVL_COL_GPU_SUM, t, sizeof t);
+	CHECK_STR(t, "99.0");
+	ovl_cell_text(&l, &in, &rows[0], OVL_COL_GPU_P50, t, sizeof t);
+	CHECK_STR(t, "<68.5");
 }
 
 TEST(the_sort_column_never_drops)
@@ -289,7 +356,10 @@ TEST(the_sort_column_never_drops)
 
 TEST(fps_columns_only_with_an_async_source)
 {
-	const ovl_row rows[] = {{"a", true, false, false, {0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0}}};
+	const ovl_row rows[] = {{"a", true, false, false,
+				 {V(TICK) = 1, V(TICK_MAX) = 2, V(RENDER) = 3, V(RENDER_MAX) = 4,
+				  V(RENDER_SUM) = 5, V(GPU) = 6, V(GPU_MAX) = 7, V(GPU_SUM) = 8},
+				 false, false}};
 	ovl_table_in in = input(1280, 720, true, OVL_COL_GPU_SUM);
 	in.rows = rows;
 	in.n_rows = 1;
@@ -380,7 +450,7 @@ TEST(numbers_read_as_printf_writes_them)
 {
 	/* The cells' own formatter against "%.*f", over values of every unit
 	 * (rounding ties, where the two may differ, are left out). */
-	ovl_row row = {"r", true, false, false, {0}};
+	ovl_row row = {"r", true, false, false, {0}, false, false};
 	ovl_table_in in = input(1280, 720, true, OVL_COL_GPU_SUM);
 	in.rows = &row;
 	in.n_rows = 1;
