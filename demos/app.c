@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <GLFW/glfw3.h>
 
 void app_say(demo_app *a, const char *fmt, ...)
 {
@@ -28,7 +27,7 @@ void app_say(demo_app *a, const char *fmt, ...)
 	fflush(stdout);
 }
 
-static void on_key(int key, int mods, void *user)
+static void on_key(eng_key key, int mods, void *user)
 {
 	(void)mods;
 	app_key(user, key);
@@ -284,10 +283,10 @@ static void cycle_sort(demo_app *a)
 		app_say(a, "Tab: sorted by %s", rows_sort_name(a->sort));
 }
 
-void app_key(demo_app *a, int key)
+void app_key(demo_app *a, eng_key key)
 {
 	switch (key) {
-	case GLFW_KEY_P:
+	case ENG_KEY_P:
 		a->profiler_on = !a->profiler_on;
 		source_profiler_enable(a->profiler_on);
 		if (a->profiler_on)
@@ -295,7 +294,7 @@ void app_key(demo_app *a, int key)
 		app_say(a, "P: profiler %s (from the next frame%s)", a->profiler_on ? "on" : "off",
 			a->profiler_on ? "" : "; its statistics are dropped");
 		break;
-	case GLFW_KEY_G:
+	case ENG_KEY_G:
 		a->gpu_on = !a->gpu_on;
 		source_profiler_gpu_enable(a->gpu_on);
 		if (a->gpu_on && !a->profiler_on)
@@ -304,7 +303,7 @@ void app_key(demo_app *a, int key)
 			app_say(a, "G: GPU timing %s (from the next frame%s)", a->gpu_on ? "on" : "off",
 				a->gpu_on ? "" : "; the table sorts by CPU");
 		break;
-	case GLFW_KEY_M:
+	case ENG_KEY_M:
 		if (!a->profiler_on || !a->gpu_on) {
 			app_say(a, "M: GPU timing is off (%s)", a->profiler_on ? "G" : "P, then G");
 			break;
@@ -314,87 +313,87 @@ void app_key(demo_app *a, int key)
 			   "samples (at most %d s)",
 			SOURCE_PROFILER_BURST_SAMPLES, SOURCE_PROFILER_BURST_SECONDS);
 		break;
-	case GLFW_KEY_O:
+	case ENG_KEY_O:
 		a->overlay = a->ui && !a->overlay;
 		app_say(a, "O: overlay %s", a->overlay ? "on" : a->ui ? "off" : "unavailable");
 		break;
-	case GLFW_KEY_Z:
+	case ENG_KEY_Z:
 		cycle_scale(a);
 		break;
-	case GLFW_KEY_F1:
+	case ENG_KEY_F1:
 		a->help = !a->help;
 		if (a->help && !a->overlay && a->ui)
 			a->overlay = true;
 		app_say(a, "F1: help %s", a->help ? "shown" : "hidden");
 		break;
-	case GLFW_KEY_TAB:
+	case ENG_KEY_TAB:
 		cycle_sort(a);
 		break;
-	case GLFW_KEY_UP:
+	case ENG_KEY_UP:
 		move_selection(a, "Up", -1, false);
 		break;
-	case GLFW_KEY_DOWN:
+	case ENG_KEY_DOWN:
 		move_selection(a, "Down", 1, false);
 		break;
-	case GLFW_KEY_PAGE_UP:
+	case ENG_KEY_PAGE_UP:
 		page(a, "PgUp", -1);
 		break;
-	case GLFW_KEY_PAGE_DOWN:
+	case ENG_KEY_PAGE_DOWN:
 		page(a, "PgDn", 1);
 		break;
-	case GLFW_KEY_HOME:
+	case ENG_KEY_HOME:
 		move_selection(a, "Home", -1, true);
 		break;
-	case GLFW_KEY_END:
+	case ENG_KEY_END:
 		move_selection(a, "End", 1, true);
 		break;
-	case GLFW_KEY_ENTER:
-	case GLFW_KEY_KP_ENTER:
+	case ENG_KEY_ENTER:
+	case ENG_KEY_KP_ENTER:
 		toggle_detail(a);
 		break;
-	case GLFW_KEY_C:
+	case ENG_KEY_C:
 		app_write_snapshot(a);
 		break;
-	case GLFW_KEY_T:
+	case ENG_KEY_T:
 		app_start_trace(a);
 		break;
-	case GLFW_KEY_S:
+	case ENG_KEY_S:
 		app_request_screenshot(a);
 		break;
-	case GLFW_KEY_L:
+	case ENG_KEY_L:
 		if (a->log.f)
 			app_log_stop(a);
 		else
 			app_log_start(a, NULL);
 		break;
-	case GLFW_KEY_EQUAL:
-	case GLFW_KEY_KP_ADD:
+	case ENG_KEY_EQUAL:
+	case ENG_KEY_KP_ADD:
 		add_sources(a, 10);
 		app_burst(a);
 		app_say(a, "+: added 10 sources (%u now)", eng_source_count(a->engine));
 		break;
-	case GLFW_KEY_MINUS:
-	case GLFW_KEY_KP_SUBTRACT:
+	case ENG_KEY_MINUS:
+	case ENG_KEY_KP_SUBTRACT:
 		remove_sources(a, 10);
 		app_burst(a);
 		break;
-	case GLFW_KEY_SPACE:
+	case ENG_KEY_SPACE:
 		a->paused = !a->paused;
 		eng_set_paused(a->engine, a->paused);
 		app_say(a, "Space: ticking %s", a->paused ? "paused (scene time stopped)" : "resumed");
 		break;
-	case GLFW_KEY_V:
+	case ENG_KEY_V:
 		a->vsync = !a->vsync;
 		eng_gfx_set_vsync(a->vsync);
 		app_say(a, "V: vsync %s", a->vsync ? "on" : "off");
 		break;
-	case GLFW_KEY_ESCAPE:
+	case ENG_KEY_ESCAPE:
 		a->quit = true;
 		app_say(a, "Esc: quitting");
 		break;
 	default:
-		if (key >= GLFW_KEY_1 && key <= GLFW_KEY_8)
-			switch_scene(a, (uint32_t)(key - GLFW_KEY_1));
+		if (key >= ENG_KEY_1 && key <= ENG_KEY_8)
+			switch_scene(a, (uint32_t)(key - ENG_KEY_1));
 		break;
 	}
 }

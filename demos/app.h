@@ -105,8 +105,8 @@ bool app_init(demo_app *a, eng_engine *e, const app_desc *d);
  * everything. */
 void app_shutdown(demo_app *a);
 
-/* One key press (GLFW key code). Prints one line saying what happened. */
-void app_key(demo_app *a, int key);
+/* One key press (engine/keys.h). Prints one line saying what happened. */
+void app_key(demo_app *a, eng_key key);
 /* After each frame: records the frame time, writes finished traces and
  * screenshots and the log's rows. */
 void app_after_frame(demo_app *a);
@@ -119,8 +119,8 @@ void app_log_stop(demo_app *a);
 /* The record a file written now carries. */
 void app_meta(const demo_app *a, capture_meta *m);
 
-/* Key names for --script: "P", "+", "F1", "SPACE", ... (any case) -> GLFW
- * code, or -1. */
+/* Key names for --script: "P", "+", "F1", "SPACE", ... (any case) -> eng_key
+ * (engine/keys.h), or -1. */
 int app_key_from_name(const char *name);
 /* The names app_key_from_name knows, NULL-terminated, and their count. */
 const char *const *app_script_key_names(void);

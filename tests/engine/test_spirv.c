@@ -2,7 +2,7 @@
  * it: the shaders this build made pass; each kind of damage is refused with
  * a reason that names it. */
 #include "check.h"
-#include "gfx_backend.h"
+#include "gfx/shader.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,6 @@
  * reusing its command pool or fence, is a message and fails the case. */
 #include "engine_fixture.h"
 
-#include <GLFW/glfw3.h>
 #include <X11/Xutil.h>
 
 #include <string.h>
@@ -107,7 +106,7 @@ static uint32_t window_differs_from_screenshot(const uint8_t *shot, uint32_t w, 
 static bool windowed_frames(eng_engine *e, int n)
 {
 	for (int i = 0; i < n; i++) {
-		glfwPollEvents();
+		eng_poll_events(e);
 		if (eng_frame(e) != ENG_OK)
 			return false;
 	}

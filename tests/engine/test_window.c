@@ -2,8 +2,6 @@
  * swapchain, and a screenshot of the new size, under validation. */
 #include "engine_fixture.h"
 
-#include <GLFW/glfw3.h>
-
 #ifndef TEST_API
 #error "build with -DTEST_API=..."
 #endif
@@ -19,9 +17,9 @@ TEST(windowed_frames_survive_a_resize)
 	CHECK(e != NULL);
 	eng_add_source(e, eng_mesh_create(&(eng_mesh_desc){.shape = ENG_SHAPE_TORUS, .scale = 2}));
 	CHECK(tfx_frames(e, 30));
-	glfwSetWindowSize(eng_window(e), 800, 500);
+	eng_set_window_size(e, 800, 500);
 	for (int i = 0; i < 60; i++) {
-		glfwPollEvents();
+		eng_poll_events(e);
 		CHECK(eng_frame(e) == ENG_OK);
 	}
 	eng_gfx_info info;
@@ -49,9 +47,9 @@ TEST(windowed_frames_survive_repeated_resizes)
 	CHECK(e != NULL);
 	eng_add_source(e, eng_mesh_create(&(eng_mesh_desc){.shape = ENG_SHAPE_CUBE}));
 	for (int i = 0; i < 20; i++) {
-		glfwSetWindowSize(eng_window(e), 200 + 37 * (i % 7), 150 + 29 * (i % 5));
+		eng_set_window_size(e, 200 + 37 * (i % 7), 150 + 29 * (i % 5));
 		for (int f = 0; f < 3; f++) {
-			glfwPollEvents();
+			eng_poll_events(e);
 			CHECK(eng_frame(e) == ENG_OK);
 		}
 	}

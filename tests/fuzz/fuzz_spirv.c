@@ -1,6 +1,6 @@
 /* The SPIR-V check every shader file passes before a driver sees it. */
 #include "fuzz.h"
-#include "gfx_backend.h"
+#include "gfx/shader.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

@@ -18,6 +18,7 @@
 #define ENGINE_ENGINE_H
 
 #include "engine/gfx.h"
+#include "engine/keys.h"
 
 #include <cglm/cglm.h>
 #include <stdbool.h>
@@ -98,9 +99,10 @@ typedef struct eng_desc {
  * before any thread starts. */
 void eng_pin_allocator(void);
 
-/* Creates the window (unless headless), the device and the views, and
- * turns the profiler on. NULL with one logged line on failure; *result
- * says why. */
+/* Creates the window (unless headless; the null device never has one),
+ * the device and the views, and turns the profiler on. With
+ * desc->gfx.api ENG_API_AUTO it tries Vulkan, then OpenGL. NULL with one
+ * logged line on failure; *result says why. */
 eng_engine *eng_create(const eng_desc *desc, eng_result *result);
 void eng_destroy(eng_engine *e);
 
@@ -109,10 +111,16 @@ eng_result eng_frame(eng_engine *e);
 
 /* The window was closed (windowed runs). */
 bool eng_should_close(const eng_engine *e);
-/* The GLFW window, or NULL when headless. */
-void *eng_window(const eng_engine *e);
-/* Called for every key press (GLFW key codes and mods), windowed runs. */
-void eng_set_key_handler(eng_engine *e, void (*fn)(int key, int mods, void *user), void *user);
+/* Called for every key press in the window (engine/keys.h: the key and
+ * ENG_MOD_* bits), from eng_frame or eng_poll_events; NULL stops it. */
+void eng_set_key_handler(eng_engine *e, void (*fn)(eng_key key, int mods, void *user), void *user);
+/* Handles the window's pending events now (eng_frame does at its start):
+ * resizes, key presses. Nothing when headless. */
+void eng_poll_events(eng_engine *e);
+/* Asks for a new window size, as a user dragging its border would; the
+ * main target follows once the window system says so (an event).
+ * Nothing when headless. */
+void eng_set_window_size(eng_engine *e, uint32_t width, uint32_t height);
 
 /* Adds a source (takes ownership). It is ticked from the next frame. */
 void eng_add_source(eng_engine *e, eng_source *s);

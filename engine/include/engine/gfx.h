@@ -5,8 +5,9 @@
  * Small on purpose: buffers of static vertices, images (sampled textures,
  * streamed textures, render targets), pipelines named after their shaders,
  * passes into the main target or an image, per-draw uniforms and draws.
- * Handles are { uint32_t id } with 0 meaning none; descs are structs where
- * zero means default. Per-frame data (uniforms, transient vertices,
+ * Handles are { uint32_t id } with 0 meaning none, and a generation in the
+ * id: once its object is destroyed a handle is refused, even after the
+ * slot holds a new object. Descs are structs where zero means default. Per-frame data (uniforms, transient vertices,
  * uploads) lives in rings sized for the frames in flight; nothing here
  * waits on the GPU except eng_gfx_wait_frame and explicit read-backs.
  *
@@ -55,7 +56,11 @@ typedef struct eng_rect {
 
 /* --- Device ---------------------------------------------------------------- */
 
-typedef enum eng_api { ENG_API_AUTO, ENG_API_VULKAN, ENG_API_GL } eng_api;
+/* AUTO tries Vulkan, then OpenGL. NULL is the null device (engine/null.h):
+ * it draws nothing and needs no driver, for tests; AUTO never picks it. */
+typedef enum eng_api { ENG_API_AUTO, ENG_API_VULKAN, ENG_API_GL, ENG_API_NULL } eng_api;
+
+typedef struct eng_null_desc eng_null_desc;
 
 /* How per-source GPU timestamps are placed (DESIGN.md section 4). */
 typedef enum eng_gpu_timing {
@@ -68,18 +73,22 @@ typedef enum eng_gpu_timing {
 typedef struct eng_gfx_desc {
 	eng_api api;
 	bool headless;          /* render offscreen, no window system */
-	void *window;           /* GLFWwindow* when windowed */
 	uint32_t width, height; /* main target size */
 	bool vsync;
 	bool validate;          /* Vulkan validation / GL debug output, fail on messages */
 	const char *device;     /* pick a device by index ("1") or name substring */
 	const char *shader_dir; /* NULL: SRCPROF_SHADER_DIR or the build's */
 	eng_gpu_timing gpu_timing;
+	const eng_null_desc *null_device; /* ENG_API_NULL: its costs (NULL: none) */
 } eng_gfx_desc;
 
-/* Creates the device, the main target and everything per frame. On failure
- * logs one line saying what is missing and returns the reason. */
+/* Creates a headless device (eng_create makes windowed ones, with their
+ * window), the main target and everything per frame; ENG_API_AUTO tries
+ * Vulkan, then OpenGL. On failure logs one line saying what is missing and
+ * returns the reason. One device at a time. */
 eng_result eng_gfx_init(const eng_gfx_desc *desc);
+/* Frees the device and everything made on it; handles made on it are
+ * refused from now on, also by the next device. */
 void eng_gfx_shutdown(void);
 
 /* Changes each time a device is created: objects cached under an older
@@ -87,7 +96,7 @@ void eng_gfx_shutdown(void);
 uint32_t eng_gfx_generation(void);
 
 typedef struct eng_gfx_info {
-	const char *api;         /* "vulkan" / "gl" */
+	const char *api;         /* "vulkan" / "gl" / "null" */
 	char device[256];        /* device name */
 	char driver[520];        /* driver / version string */
 	bool software;           /* CPU device (lavapipe, llvmpipe) */
@@ -106,11 +115,15 @@ uint32_t eng_gfx_validation_messages(void);
 
 /* --- Resources ------------------------------------------------------------- */
 
-/* Objects made through this interface and not yet destroyed, since the
- * process began (pipelines live until shutdown): what a leak check or a
- * soak run watches. */
+/* Objects made on the current device and not yet destroyed (pipelines
+ * live until shutdown): what a leak check or a soak run watches. */
 typedef struct eng_gfx_counts {
 	uint32_t buffers, images, pipelines;
+	/* Calls given a handle that is not live - its object destroyed, or
+	 * made on an earlier device - since the process began. Such calls do
+	 * nothing (the first one per device is logged): a stale handle never
+	 * reaches the object that reuses its slot. */
+	uint32_t refused;
 } eng_gfx_counts;
 void eng_gfx_get_counts(eng_gfx_counts *counts);
 

@@ -1,6 +1,6 @@
-/* The GL context: a GLFW window's (windowed), or EGL with no surface
- * (headless: Mesa's surfaceless platform, else the EGL device platform,
- * since GLFW 3.3 cannot run without X). Loads GL through glad, checks for
+/* The GL context: the window's (windowed, engine/src/platform), or EGL
+ * with no surface (headless: Mesa's surfaceless platform, else the EGL
+ * device platform, since GLFW 3.3 cannot run without X). Loads GL through glad, checks for
  * GL 4.5 with ARB_gl_spirv, and counts KHR_debug messages when validating.
  *
  * glad's EGL loader reads the EGL version from a display, so EGL is loaded
@@ -8,30 +8,12 @@
  * then again with the initialized display. */
 #include "gl_internal.h"
 
+#include "../platform/window.h"
+
 #include <glad/egl.h>
 
 #include <stdio.h>
 #include <string.h>
-
-#define GLFW_INCLUDE_NONE
-#include <GLFW/glfw3.h>
-
-gl_device gl_dev;
-
-static struct {
-	EGLDisplay display;
-	EGLContext context;
-	EGLSurface pbuffer; /* only without EGL_KHR_surfaceless_context */
-	bool loaded;
-} egl;
-
-static bool g_debug_output; /* the callback is installed */
-static uint32_t g_messages; /* KHR_debug output is synchronous: one thread */
-
-uint32_t gl_messages(void)
-{
-	return g_messages;
-}
 
 /* KHR_debug: errors and high-severity messages fail validation and are
  * counted; other warnings are logged; notifications are not delivered. */
@@ -41,12 +23,11 @@ static void GLAD_API_PTR on_debug_message(GLenum source, GLenum type, GLuint id,
 {
 	(void)source;
 	(void)length;
-	(void)user;
 	if (severity == GL_DEBUG_SEVERITY_NOTIFICATION)
 		return;
 	bool counted = type == GL_DEBUG_TYPE_ERROR || severity == GL_DEBUG_SEVERITY_HIGH;
 	if (counted)
-		g_messages++;
+		((gl_device *)(uintptr_t)user)->messages++;
 	eng_log(counted ? ENG_LOG_ERROR : ENG_LOG_WARNING, "gl debug (id %u): %s", id, message);
 }
 
@@ -82,17 +63,18 @@ static EGLDisplay open_display(void)
 	return EGL_NO_DISPLAY;
 }
 
-static eng_result make_egl_context(bool debug)
+static eng_result make_egl_context(gl_device *dev, bool debug)
 {
 	if (!gladLoaderLoadEGL(EGL_NO_DISPLAY)) {
 		eng_error("gl: cannot load libEGL.so.1 (install libegl1)");
 		return ENG_ERR_NO_DRIVER;
 	}
-	egl.loaded = true;
-	egl.display = open_display();
-	if (egl.display == EGL_NO_DISPLAY)
+	dev->egl_loaded = true;
+	EGLDisplay display = open_display();
+	dev->egl_display = display;
+	if (display == EGL_NO_DISPLAY)
 		return ENG_ERR_NO_DRIVER;
-	int version = gladLoaderLoadEGL(egl.display);
+	int version = gladLoaderLoadEGL(display);
 	if (!version || !eglBindAPI(EGL_OPENGL_API)) {
 		eng_error("gl: the EGL display cannot run desktop OpenGL");
 		return ENG_ERR_NO_DRIVER;
@@ -105,7 +87,7 @@ static eng_result make_egl_context(bool debug)
 	};
 	EGLConfig config;
 	EGLint n = 0;
-	if (!eglChooseConfig(egl.display, config_attrs, &config, 1, &n) || n < 1) {
+	if (!eglChooseConfig(display, config_attrs, &config, 1, &n) || n < 1) {
 		eng_error("gl: EGL offers no OpenGL config%s", surfaceless ? "" : " with pbuffers");
 		return ENG_ERR_NO_DEVICE;
 	}
@@ -125,23 +107,25 @@ static eng_result make_egl_context(bool debug)
 		egl15 ? (debug ? EGL_TRUE : EGL_FALSE) : (debug ? EGL_CONTEXT_OPENGL_DEBUG_BIT_KHR : 0),
 		EGL_NONE,
 	};
-	egl.context = eglCreateContext(egl.display, config, EGL_NO_CONTEXT, ctx_attrs);
-	if (egl.context == EGL_NO_CONTEXT) {
+	EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, ctx_attrs);
+	dev->egl_context = context;
+	if (context == EGL_NO_CONTEXT) {
 		eng_error("gl: OpenGL 4.5 with ARB_gl_spirv required; found no OpenGL 4.5 core "
 			  "context through EGL (0x%x)",
 			  (unsigned)eglGetError());
 		return ENG_ERR_NO_DEVICE;
 	}
+	EGLSurface s = EGL_NO_SURFACE;
 	if (!surfaceless) {
 		EGLint pb_attrs[] = {EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE};
-		egl.pbuffer = eglCreatePbufferSurface(egl.display, config, pb_attrs);
-		if (egl.pbuffer == EGL_NO_SURFACE) {
+		s = eglCreatePbufferSurface(display, config, pb_attrs);
+		dev->egl_pbuffer = s;
+		if (s == EGL_NO_SURFACE) {
 			eng_error("gl: cannot create an EGL pbuffer (0x%x)", (unsigned)eglGetError());
 			return ENG_ERR_NO_DEVICE;
 		}
 	}
-	EGLSurface s = surfaceless ? EGL_NO_SURFACE : egl.pbuffer;
-	if (!eglMakeCurrent(egl.display, s, s, egl.context)) {
+	if (!eglMakeCurrent(display, s, s, context)) {
 		eng_error("gl: cannot make the EGL context current (0x%x)", (unsigned)eglGetError());
 		return ENG_ERR_NO_DEVICE;
 	}
@@ -152,107 +136,116 @@ static eng_result make_egl_context(bool debug)
 	return ENG_OK;
 }
 
-static eng_result make_window_context(const eng_gfx_desc *desc)
+static eng_result make_window_context(gl_device *dev, const eng_gfx_desc *desc)
 {
-	glfwMakeContextCurrent(desc->window);
-	if (!gladLoadGL(glfwGetProcAddress)) {
+	eng_window_gl_make_current(dev->window);
+	if (!gladLoadGL((GLADloadfunc)eng_window_gl_proc)) {
 		eng_error("gl: the window has no usable OpenGL context");
 		return ENG_ERR_NO_DRIVER;
 	}
-	glfwSwapInterval(desc->vsync ? 1 : 0);
+	eng_window_gl_swap_interval(desc->vsync ? 1 : 0);
 	return ENG_OK;
 }
 
 /* GL 4.5 and ARB_gl_spirv, or one line saying what there is instead. */
-static eng_result check_version(void)
+static eng_result check_version(gl_device *dev)
 {
 	GLint major = 0, minor = 0;
 	glGetIntegerv(GL_MAJOR_VERSION, &major);
 	glGetIntegerv(GL_MINOR_VERSION, &minor);
 	const char *renderer = (const char *)glGetString(GL_RENDERER);
 	const char *version = (const char *)glGetString(GL_VERSION);
-	snprintf(gl_dev.renderer, sizeof gl_dev.renderer, "%s", renderer ? renderer : "?");
-	snprintf(gl_dev.version, sizeof gl_dev.version, "%s", version ? version : "?");
+	snprintf(dev->renderer, sizeof dev->renderer, "%s", renderer ? renderer : "?");
+	snprintf(dev->version, sizeof dev->version, "%s", version ? version : "?");
 	bool v45 = major > 4 || (major == 4 && minor >= 5);
 	if (!v45 || !GLAD_GL_ARB_gl_spirv || !glSpecializeShaderARB) {
 		eng_error("gl: OpenGL 4.5 with ARB_gl_spirv required; found OpenGL %s on %s%s",
-			  gl_dev.version, gl_dev.renderer,
+			  dev->version, dev->renderer,
 			  GLAD_GL_ARB_gl_spirv ? "" : " without ARB_gl_spirv");
 		return ENG_ERR_NO_DEVICE;
 	}
-	gl_dev.software = strstr(gl_dev.renderer, "llvmpipe") || strstr(gl_dev.renderer, "softpipe");
-	glGetIntegerv(GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT, &gl_dev.ubo_align);
+	dev->software = strstr(dev->renderer, "llvmpipe") || strstr(dev->renderer, "softpipe");
+	glGetIntegerv(GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT, &dev->ubo_align);
 	return ENG_OK;
 }
 
-eng_result gl_context_init(const eng_gfx_desc *desc)
+eng_result gl_context_init(gl_device *dev, const eng_gfx_desc *desc, eng_window *window)
 {
-	memset(&gl_dev, 0, sizeof gl_dev);
-	memset(&egl, 0, sizeof egl);
-	g_messages = 0;
-	gl_dev.headless = desc->headless || !desc->window;
-	gl_dev.window = gl_dev.headless ? NULL : desc->window;
-	eng_result r = gl_dev.headless ? make_egl_context(desc->validate)
-				       : make_window_context(desc);
+	memset(dev, 0, sizeof *dev);
+	dev->egl_display = EGL_NO_DISPLAY;
+	dev->egl_context = EGL_NO_CONTEXT;
+	dev->egl_pbuffer = EGL_NO_SURFACE;
+	dev->headless = desc->headless || !window;
+	dev->window = dev->headless ? NULL : window;
+	eng_result r = dev->headless ? make_egl_context(dev, desc->validate)
+				     : make_window_context(dev, desc);
 	if (r == ENG_OK)
-		r = check_version();
+		r = check_version(dev);
 	if (r != ENG_OK) {
-		gl_context_shutdown();
+		gl_context_shutdown(dev);
 		return r;
 	}
 	if (desc->validate) {
 		glEnable(GL_DEBUG_OUTPUT);
 		glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
-		glDebugMessageCallback(on_debug_message, NULL);
+		glDebugMessageCallback(on_debug_message, dev);
 		glDebugMessageControl(GL_DONT_CARE, GL_DONT_CARE, GL_DEBUG_SEVERITY_NOTIFICATION, 0,
 				      NULL, GL_FALSE);
-		g_debug_output = true;
+		dev->debug_output = true;
 	}
 	return ENG_OK;
 }
 
-void gl_context_shutdown(void)
+void gl_context_shutdown(gl_device *dev)
 {
-	if (g_debug_output) {
+	if (dev->debug_output) {
 		glDebugMessageCallback(NULL, NULL);
 		glDisable(GL_DEBUG_OUTPUT);
-		g_debug_output = false;
+		dev->debug_output = false;
 	}
-	if (gl_dev.window) {
-		glfwMakeContextCurrent(NULL);
-	} else if (egl.loaded) {
-		if (egl.display != EGL_NO_DISPLAY) {
-			eglMakeCurrent(egl.display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-			if (egl.context != EGL_NO_CONTEXT)
-				eglDestroyContext(egl.display, egl.context);
-			if (egl.pbuffer != EGL_NO_SURFACE)
-				eglDestroySurface(egl.display, egl.pbuffer);
-			eglTerminate(egl.display);
+	if (dev->window) {
+		eng_window_gl_make_current(NULL);
+	} else if (dev->egl_loaded) {
+		EGLDisplay display = dev->egl_display;
+		if (display != EGL_NO_DISPLAY) {
+			eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+			if (dev->egl_context != EGL_NO_CONTEXT)
+				eglDestroyContext(display, dev->egl_context);
+			if (dev->egl_pbuffer != EGL_NO_SURFACE)
+				eglDestroySurface(display, dev->egl_pbuffer);
+			eglTerminate(display);
 		}
 		/* libEGL stays loaded for the process (the next init reuses it):
 		 * glvnd and Mesa keep allocations in their globals that unloading
 		 * would leave unreachable. */
 		eglReleaseThread();
 	}
-	memset(&egl, 0, sizeof egl);
-	gl_dev.window = NULL;
+	dev->egl_loaded = false;
+	dev->egl_display = EGL_NO_DISPLAY;
+	dev->egl_context = EGL_NO_CONTEXT;
+	dev->egl_pbuffer = EGL_NO_SURFACE;
+	dev->window = NULL;
 }
 
-srcprof_gl_proc gl_context_proc(const char *name)
+static srcprof_gl_proc egl_proc(const char *name)
 {
-	if (gl_dev.window)
-		return (srcprof_gl_proc)glfwGetProcAddress(name);
 	return (srcprof_gl_proc)eglGetProcAddress(name);
 }
 
-void gl_context_set_vsync(bool on)
+gl_loader gl_context_loader(const gl_device *dev)
 {
-	if (gl_dev.window)
-		glfwSwapInterval(on ? 1 : 0);
+	return dev->window ? eng_window_gl_proc : egl_proc;
 }
 
-void gl_context_swap(void)
+void gl_context_set_vsync(void *ctx, bool on)
 {
-	if (gl_dev.window)
-		glfwSwapBuffers(gl_dev.window);
+	gl_device *dev = &((gl_ctx *)ctx)->dev;
+	if (dev->window)
+		eng_window_gl_swap_interval(on ? 1 : 0);
+}
+
+void gl_context_swap(gl_device *dev)
+{
+	if (dev->window)
+		eng_window_gl_swap(dev->window);
 }

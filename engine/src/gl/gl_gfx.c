@@ -8,23 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What the sources applied since the pipeline; bound to the pipeline's
- * VAO at each draw. */
-static struct {
-	GLuint vertices;
-	GLintptr offset;
-	GLuint indices; /* 0: not indexed */
-} g_draw;
-
-static const GLsizei g_strides[4] = {
+static const GLsizei strides[4] = {
 	[ENG_LAYOUT_MESH] = sizeof(eng_mesh_vertex),
 	[ENG_LAYOUT_SPRITE] = sizeof(eng_sprite),
 	[ENG_LAYOUT_UI] = sizeof(eng_ui_vertex),
 };
 
-static void gl_shutdown(void);
-
-srcprof_gl_timer *gl_timer;
+static uint32_t gl_shutdown(void *ctx);
 
 static srcprof_gpu_timing timing_mode(eng_gpu_timing t)
 {
@@ -39,90 +29,100 @@ static srcprof_gpu_timing timing_mode(eng_gpu_timing t)
 }
 
 /* The context, fixed state, the main target and the GPU timer. */
-static eng_result gl_init(const eng_gfx_desc *desc)
+static eng_result gl_init(const eng_gfx_desc *desc, eng_window *window, void **ctx)
 {
-	memset(&gg, 0, sizeof gg);
-	eng_result r = gl_context_init(desc);
-	if (r != ENG_OK)
+	gl_ctx *c = calloc(1, sizeof *c);
+	if (!c) {
+		eng_error("gl: out of memory");
+		return ENG_ERR_OUT_OF_MEMORY;
+	}
+	eng_result r = gl_context_init(&c->dev, desc, window);
+	if (r != ENG_OK) {
+		free(c);
 		return r;
-	gg.shader_dir = eng_shader_dir(desc->shader_dir);
+	}
+	c->shader_dir = eng_shader_dir(desc->shader_dir);
 	/* Vulkan's clip space: the engine's projections flip y and map depth
 	 * to 0..1; with the lower-left origin, memory row 0 then holds what
 	 * Vulkan's top row holds. */
 	glClipControl(GL_LOWER_LEFT, GL_ZERO_TO_ONE);
 	glFrontFace(GL_CW); /* = VK_FRONT_FACE_COUNTER_CLOCKWISE under that flip */
 	glDepthFunc(GL_LEQUAL);
-	gl_resources_init();
-	r = gl_main_target(desc->width, desc->height);
+	gl_resources_init(c);
+	r = gl_main_target(c, desc->width, desc->height);
 	if (r != ENG_OK) {
-		gl_shutdown();
+		gl_shutdown(c);
 		return r;
 	}
-	gg.want_width = desc->width;
-	gg.want_height = desc->height;
+	c->want_width = desc->width;
+	c->want_height = desc->height;
 	for (int i = 0; i < GL_FIF; i++) {
-		gg.frames[i].uniforms.first_size = 1 << 20;
-		gg.frames[i].vertices.first_size = 1 << 20;
+		c->frames[i].uniforms.first_size = 1 << 20;
+		c->frames[i].vertices.first_size = 1 << 20;
 	}
 	/* Without timestamp queries the timer is NULL and GPU timing stays off. */
-	gl_timer = srcprof_gl_timer_create(&(srcprof_gl_timer_desc){
-		.get_proc_address = gl_context_proc,
+	c->timer = srcprof_gl_timer_create(&(srcprof_gl_timer_desc){
+		.get_proc_address = gl_context_loader(&c->dev),
 		.frames_in_flight = GL_FIF,
 		.timing = timing_mode(desc->gpu_timing),
 	});
-	gg.ready = true;
-	eng_info("gl: %s (%s), %ux%u %s, GPU timing %s", gl_dev.renderer, gl_dev.version, gg.width,
-		 gg.height, gl_dev.headless ? "offscreen (EGL)" : "window",
-		 gl_timer ? srcprof_gl_timer_mode(gl_timer) : "unavailable");
+	c->ready = true;
+	eng_info("gl: %s (%s), %ux%u %s, GPU timing %s", c->dev.renderer, c->dev.version, c->width,
+		 c->height, c->dev.headless ? "offscreen (EGL)" : "window",
+		 c->timer ? srcprof_gl_timer_mode(c->timer) : "unavailable");
+	*ctx = c;
 	return ENG_OK;
 }
 
 /* Only called with the context current (after gl_context_init worked). */
-static void gl_shutdown(void)
+static uint32_t gl_shutdown(void *ctx)
 {
+	gl_ctx *c = ctx;
 	glFinish();
 	for (int i = 0; i < GL_FIF; i++) {
-		gl_frame *f = &gg.frames[i];
+		gl_frame *f = &c->frames[i];
 		gl_ring_free(&f->uniforms);
 		gl_ring_free(&f->vertices);
 		glDeleteBuffers(1, &f->readback);
 		if (f->fence)
 			glDeleteSync(f->fence);
 	}
-	srcprof_gl_timer_destroy(gl_timer);
-	gl_timer = NULL;
-	gl_resources_shutdown();
-	gl_context_shutdown();
-	free(gg.screenshot);
-	memset(&gg, 0, sizeof gg);
+	srcprof_gl_timer_destroy(c->timer);
+	gl_resources_shutdown(c);
+	gl_context_shutdown(&c->dev);
+	uint32_t messages = c->dev.messages;
+	free(c->screenshot);
+	free(c);
+	return messages;
 }
 
-static void gl_get_info(eng_gfx_info *info)
+static void gl_get_info(void *ctx, eng_gfx_info *info)
 {
+	gl_ctx *c = ctx;
 	memset(info, 0, sizeof *info);
 	info->api = "gl";
-	snprintf(info->device, sizeof info->device, "%s", gl_dev.renderer);
-	snprintf(info->driver, sizeof info->driver, "%s", gl_dev.version);
-	info->software = gl_dev.software;
-	info->gpu_timing = gl_timer ? srcprof_gl_timer_mode(gl_timer) : "unavailable";
-	info->width = gg.width;
-	info->height = gg.height;
+	snprintf(info->device, sizeof info->device, "%s", c->dev.renderer);
+	snprintf(info->driver, sizeof info->driver, "%s", c->dev.version);
+	info->software = c->dev.software;
+	info->gpu_timing = c->timer ? srcprof_gl_timer_mode(c->timer) : "unavailable";
+	info->width = c->width;
+	info->height = c->height;
 }
 
 /* --- frames ------------------------------------------------------------------------- */
 
 /* Frames up to `serial` finished: their rings and screenshots are free. */
-static void completed(uint64_t serial)
+static void completed(gl_ctx *c, uint64_t serial)
 {
-	if (serial > gg.serial_done)
-		gg.serial_done = serial;
+	if (serial > c->serial_done)
+		c->serial_done = serial;
 }
 
 /* Waits for the last frame submitted from `slot`, if not known done. */
-static eng_result wait_slot(uint32_t slot)
+static eng_result wait_slot(gl_ctx *c, uint32_t slot)
 {
-	gl_frame *f = &gg.frames[slot];
-	if (!f->serial || f->serial <= gg.serial_done)
+	gl_frame *f = &c->frames[slot];
+	if (!f->serial || f->serial <= c->serial_done)
 		return ENG_OK;
 	GLenum r;
 	do
@@ -130,58 +130,59 @@ static eng_result wait_slot(uint32_t slot)
 	while (r == GL_TIMEOUT_EXPIRED);
 	if (r == GL_WAIT_FAILED) {
 		eng_error("gl: waiting for frame %llu failed", (unsigned long long)f->serial);
-		gg.device_lost = true;
+		c->device_lost = true;
 		return ENG_ERR_DEVICE_LOST;
 	}
 	glDeleteSync(f->fence);
 	f->fence = NULL;
-	completed(f->serial);
+	completed(c, f->serial);
 	return ENG_OK;
 }
 
 /* Starts recording into frame slot `slot` once its last frame is done:
  * its rings are free again. */
-static eng_result begin_slot(uint32_t slot)
+static eng_result begin_slot(gl_ctx *c, uint32_t slot)
 {
-	eng_result r = wait_slot(slot);
+	eng_result r = wait_slot(c, slot);
 	if (r != ENG_OK)
 		return r;
-	gl_ring_reset(&gg.frames[slot].uniforms);
-	gl_ring_reset(&gg.frames[slot].vertices);
-	memset(&g_draw, 0, sizeof g_draw);
-	gg.slot = slot;
-	gg.recording = true;
-	gg.serial_recorded++;
+	gl_ring_reset(&c->frames[slot].uniforms);
+	gl_ring_reset(&c->frames[slot].vertices);
+	memset(&c->draw, 0, sizeof c->draw);
+	c->slot = slot;
+	c->recording = true;
+	c->serial_recorded++;
 	return ENG_OK;
 }
 
-static bool gl_begin_frame(void)
+static bool gl_begin_frame(void *ctx)
 {
-	if (!gg.ready || gg.recording || gg.device_lost)
+	gl_ctx *c = ctx;
+	if (!c->ready || c->recording || c->device_lost)
 		return false;
-	if (!gl_dev.headless && (eng_gfx_faults() & ENG_FAULT_OUT_OF_DATE)) {
+	if (!c->dev.headless && (eng_gfx_faults() & ENG_FAULT_OUT_OF_DATE)) {
 		/* As a swapchain would have it: this frame is skipped, the
 		 * target rebuilt for the next. */
 		eng_gfx_inject_faults(eng_gfx_faults() & ~(uint32_t)ENG_FAULT_OUT_OF_DATE);
-		gg.rebuild_target = true;
+		c->rebuild_target = true;
 		return false;
 	}
-	if (gg.rebuild_target || gg.want_width != gg.width || gg.want_height != gg.height) {
-		if (!gg.want_width || !gg.want_height)
+	if (c->rebuild_target || c->want_width != c->width || c->want_height != c->height) {
+		if (!c->want_width || !c->want_height)
 			return false; /* minimized: try again next frame */
-		if (gl_main_target(gg.want_width, gg.want_height) != ENG_OK)
+		if (gl_main_target(c, c->want_width, c->want_height) != ENG_OK)
 			return false;
-		gg.rebuild_target = false;
+		c->rebuild_target = false;
 	}
-	return begin_slot((uint32_t)(gg.serial_recorded % GL_FIF)) == ENG_OK;
+	return begin_slot(c, (uint32_t)(c->serial_recorded % GL_FIF)) == ENG_OK;
 }
 
 /* Copies the main target into the slot's pack buffer; read once the
  * frame's fence signalled. */
-static void record_screenshot(void)
+static void record_screenshot(gl_ctx *c)
 {
-	gl_frame *f = &gg.frames[gg.slot];
-	GLsizeiptr size = (GLsizeiptr)gg.width * gg.height * 4;
+	gl_frame *f = &c->frames[c->slot];
+	GLsizeiptr size = (GLsizeiptr)c->width * c->height * 4;
 	if (f->readback_size < size) {
 		glDeleteBuffers(1, &f->readback);
 		glCreateBuffers(1, &f->readback);
@@ -189,59 +190,61 @@ static void record_screenshot(void)
 		f->readback_size = size;
 	}
 	glBindBuffer(GL_PIXEL_PACK_BUFFER, f->readback);
-	glGetTextureImage(gg.main_color, 0, GL_RGBA, GL_UNSIGNED_BYTE, (GLsizei)size, NULL);
+	glGetTextureImage(c->main_color, 0, GL_RGBA, GL_UNSIGNED_BYTE, (GLsizei)size, NULL);
 	glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-	f->readback_serial = gg.serial_recorded;
-	gg.screenshot_w = gg.width;
-	gg.screenshot_h = gg.height;
+	f->readback_serial = c->serial_recorded;
+	c->screenshot_w = c->width;
+	c->screenshot_h = c->height;
 }
 
 /* Screenshot copy, window blit and swap, then the slot's fence. */
-static eng_result gl_end_frame(void)
+static eng_result gl_end_frame(void *ctx)
 {
-	if (!gg.recording)
+	gl_ctx *c = ctx;
+	if (!c->recording)
 		return ENG_ERR_INVALID;
-	if (gg.screenshot_wanted) {
-		record_screenshot();
-		gg.screenshot_wanted = false;
+	if (c->screenshot_wanted) {
+		record_screenshot(c);
+		c->screenshot_wanted = false;
 	}
-	if (!gl_dev.headless) {
+	if (!c->dev.headless) {
 		/* Row 0 of the FBO is the top row; the window's is the bottom. */
 		glDisable(GL_SCISSOR_TEST);
-		glBlitNamedFramebuffer(gg.main_fbo, 0, 0, 0, (GLint)gg.width, (GLint)gg.height, 0,
-				       (GLint)gg.height, (GLint)gg.width, 0, GL_COLOR_BUFFER_BIT,
+		glBlitNamedFramebuffer(c->main_fbo, 0, 0, 0, (GLint)c->width, (GLint)c->height, 0,
+				       (GLint)c->height, (GLint)c->width, 0, GL_COLOR_BUFFER_BIT,
 				       GL_NEAREST);
-		gl_context_swap();
+		gl_context_swap(&c->dev);
 	}
-	gl_frame *f = &gg.frames[gg.slot];
+	gl_frame *f = &c->frames[c->slot];
 	if (f->fence)
 		glDeleteSync(f->fence);
 	f->fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-	f->serial = gg.serial_recorded;
-	gg.recording = false;
+	f->serial = c->serial_recorded;
+	c->recording = false;
 	glFlush();
 	if (eng_gfx_faults() & ENG_FAULT_DEVICE_LOST) {
 		/* What a loss looks like from here: the frame is gone, nothing
 		 * waits on it, every later frame fails. */
 		glFinish();
-		completed(f->serial);
-		gg.device_lost = true;
+		completed(c, f->serial);
+		c->device_lost = true;
 		eng_error("gl: device lost (injected)");
 		return ENG_ERR_DEVICE_LOST;
 	}
 	return ENG_OK;
 }
 
-static eng_result gl_wait_frame(uint32_t frames_back)
+static eng_result gl_wait_frame(void *ctx, uint32_t frames_back)
 {
-	if (gg.device_lost)
+	gl_ctx *c = ctx;
+	if (c->device_lost)
 		return ENG_ERR_DEVICE_LOST;
-	uint64_t last = gg.serial_recorded - (gg.recording ? 1 : 0);
+	uint64_t last = c->serial_recorded - (c->recording ? 1 : 0);
 	uint64_t target = last > frames_back ? last - frames_back : 0;
 	for (int i = 0; i < GL_FIF; i++) {
-		gl_frame *f = &gg.frames[i];
-		if (f->serial && f->serial <= target && f->serial > gg.serial_done) {
-			eng_result r = wait_slot((uint32_t)i);
+		gl_frame *f = &c->frames[i];
+		if (f->serial && f->serial <= target && f->serial > c->serial_done) {
+			eng_result r = wait_slot(c, (uint32_t)i);
 			if (r != ENG_OK)
 				return r;
 		}
@@ -249,29 +252,31 @@ static eng_result gl_wait_frame(uint32_t frames_back)
 	return ENG_OK;
 }
 
-static void gl_resize(uint32_t width, uint32_t height)
+static void gl_resize(void *ctx, uint32_t width, uint32_t height)
 {
-	gg.want_width = width;
-	gg.want_height = height;
+	gl_ctx *c = ctx;
+	c->want_width = width;
+	c->want_height = height;
 }
 
 /* --- passes and draws ------------------------------------------------------------------ */
 
 /* Binds the target's FBO with viewport and scissor on the area and
  * clears inside it; pipeline state is set again by the next pipeline. */
-static void gl_begin_pass(const eng_pass_desc *desc)
+static void gl_begin_pass(void *ctx, const eng_pass_desc *desc)
 {
-	if (!gg.recording || gg.in_pass)
+	gl_ctx *c = ctx;
+	if (!c->recording || c->in_pass)
 		return;
 	GLuint fbo;
 	uint32_t tw, th;
 	bool main = desc->target.id == 0;
 	if (main) {
-		fbo = gg.main_fbo;
-		tw = gg.width;
-		th = gg.height;
+		fbo = c->main_fbo;
+		tw = c->width;
+		th = c->height;
 	} else {
-		gl_image_res *img = gl_image_get(desc->target);
+		gl_image_res *img = gl_image_get(c, desc->target);
 		if (!img || !(img->usage & ENG_IMAGE_TARGET)) {
 			eng_error("gl: pass into image %u, which is not a render target",
 				  desc->target.id);
@@ -296,86 +301,93 @@ static void gl_begin_pass(const eng_pass_desc *desc)
 			glClearNamedFramebufferfv(fbo, GL_DEPTH, 0, &far_depth);
 		}
 	}
-	gg.in_pass = true;
-	gg.current_pipeline = (eng_pipeline){0};
+	c->in_pass = true;
+	c->current_pipeline = (eng_pipeline){0};
 }
 
-static void gl_end_pass(void)
+static void gl_end_pass(void *ctx)
 {
-	gg.in_pass = false;
+	gl_ctx *c = ctx;
+	c->in_pass = false;
 }
 
-static void gl_apply_pipeline(eng_pipeline pip)
+static void gl_apply_pipeline(void *ctx, eng_pipeline pip)
 {
-	if (!gg.in_pass || !pip.id || pip.id > gg.n_pipelines)
+	gl_ctx *c = ctx;
+	if (!c->in_pass)
 		return;
-	gl_bind_pipeline(&gg.pipelines[pip.id - 1]);
-	gg.current_pipeline = pip;
-	g_draw.indices = 0; /* vertices are applied after the pipeline */
+	gl_bind_pipeline(c, &c->pipelines[eng_handle_slot(pip.id)]);
+	c->current_pipeline = pip;
+	c->draw.indices = 0; /* vertices are applied after the pipeline */
 }
 
-static void gl_apply_uniforms(const void *data, size_t size)
+static void gl_apply_uniforms(void *ctx, const void *data, size_t size)
 {
-	if (!gg.in_pass || size > GL_UNIFORM_MAX)
+	gl_ctx *c = ctx;
+	if (!c->in_pass || size > GL_UNIFORM_MAX)
 		return;
-	GLsizeiptr align = gl_dev.ubo_align > 256 ? gl_dev.ubo_align : 256;
+	GLsizeiptr align = c->dev.ubo_align > 256 ? c->dev.ubo_align : 256;
 	gl_ring_slice s;
-	if (gl_ring_alloc(&gg.frames[gg.slot].uniforms, GL_UNIFORM_MAX, align, &s) != ENG_OK)
+	if (gl_ring_alloc(&c->frames[c->slot].uniforms, GL_UNIFORM_MAX, align, &s) != ENG_OK)
 		return;
 	memcpy(s.ptr, data, size);
 	glBindBufferRange(GL_UNIFORM_BUFFER, 0, s.buffer, s.offset, GL_UNIFORM_MAX);
 }
 
-static void gl_apply_vertices(eng_buffer vertices, eng_buffer indices)
+static void gl_apply_vertices(void *ctx, eng_buffer vertices, eng_buffer indices)
 {
-	if (!gg.in_pass)
+	gl_ctx *c = ctx;
+	if (!c->in_pass)
 		return;
-	gl_buffer_res *v = gl_buffer_get(vertices), *i = gl_buffer_get(indices);
+	gl_buffer_res *v = gl_buffer_get(c, vertices), *i = gl_buffer_get(c, indices);
 	if (v) {
-		g_draw.vertices = v->buffer;
-		g_draw.offset = 0;
+		c->draw.vertices = v->buffer;
+		c->draw.offset = 0;
 	}
-	g_draw.indices = i ? i->buffer : 0;
+	c->draw.indices = i ? i->buffer : 0;
 }
 
-static void gl_apply_transient_vertices(const void *data, size_t size)
+static void gl_apply_transient_vertices(void *ctx, const void *data, size_t size)
 {
-	if (!gg.in_pass || !size)
+	gl_ctx *c = ctx;
+	if (!c->in_pass || !size)
 		return;
 	gl_ring_slice s;
-	if (gl_ring_alloc(&gg.frames[gg.slot].vertices, (GLsizeiptr)size, 16, &s) != ENG_OK)
+	if (gl_ring_alloc(&c->frames[c->slot].vertices, (GLsizeiptr)size, 16, &s) != ENG_OK)
 		return;
 	memcpy(s.ptr, data, size);
-	g_draw.vertices = s.buffer;
-	g_draw.offset = s.offset;
-	g_draw.indices = 0;
+	c->draw.vertices = s.buffer;
+	c->draw.offset = s.offset;
+	c->draw.indices = 0;
 }
 
-static void gl_apply_image(eng_image h)
+static void gl_apply_image(void *ctx, eng_image h)
 {
-	gl_image_res *img = gl_image_get(h);
-	if (!gg.in_pass || !img)
+	gl_ctx *c = ctx;
+	gl_image_res *img = gl_image_get(c, h);
+	if (!c->in_pass || !img)
 		return;
 	glBindTextureUnit(0, img->texture);
 	if (img->usage & ENG_IMAGE_STREAM)
-		img->sampled[img->copy] = gg.serial_recorded;
+		img->sampled[img->copy] = c->serial_recorded;
 }
 
 /* Binds the applied vertices to the pipeline's VAO and draws. */
-static void gl_draw(uint32_t first, uint32_t count, uint32_t instances)
+static void gl_draw(void *ctx, uint32_t first, uint32_t count, uint32_t instances)
 {
-	if (!gg.in_pass || !gg.current_pipeline.id || !count || !instances)
+	gl_ctx *c = ctx;
+	if (!c->in_pass || !c->current_pipeline.id || !count || !instances)
 		return;
-	eng_vertex_layout layout = gg.pipelines[gg.current_pipeline.id - 1].desc.layout;
-	GLuint vao = gg.vaos[layout];
+	eng_vertex_layout layout = c->pipelines[eng_handle_slot(c->current_pipeline.id)].layout;
+	GLuint vao = c->vaos[layout];
 	if (layout != ENG_LAYOUT_NONE) {
-		if (!g_draw.vertices)
+		if (!c->draw.vertices)
 			return;
-		glVertexArrayVertexBuffer(vao, 0, g_draw.vertices, g_draw.offset, g_strides[layout]);
+		glVertexArrayVertexBuffer(vao, 0, c->draw.vertices, c->draw.offset, strides[layout]);
 	}
 	GLenum mode = layout == ENG_LAYOUT_SPRITE ? GL_TRIANGLE_STRIP : GL_TRIANGLES;
-	if (g_draw.indices) {
-		glVertexArrayElementBuffer(vao, g_draw.indices);
+	if (c->draw.indices) {
+		glVertexArrayElementBuffer(vao, c->draw.indices);
 		glDrawElementsInstanced(mode, (GLsizei)count, GL_UNSIGNED_INT,
 					(const void *)((uintptr_t)first * sizeof(uint32_t)),
 					(GLsizei)instances);
@@ -394,30 +406,32 @@ static void gl_draw(uint32_t first, uint32_t count, uint32_t instances)
  * is not known done, so that no wait falls inside the update. Tried and
  * dropped: a copy draw from a buffer texture, which moved the waits into
  * the draws that sample the image and made the media scene slower. */
-static void gl_prepare_image_update(eng_image h)
+static void gl_prepare_image_update(void *ctx, eng_image h)
 {
-	gl_image_res *img = gl_image_get(h);
-	if (!gg.recording || gg.in_pass || !img || !(img->usage & ENG_IMAGE_STREAM))
+	gl_ctx *c = ctx;
+	gl_image_res *img = gl_image_get(c, h);
+	if (!c->recording || c->in_pass || !img || !(img->usage & ENG_IMAGE_STREAM))
 		return;
 	uint32_t next = (img->copy + 1) % GL_STREAM_COPIES;
 	uint64_t serial = img->sampled[next];
-	if (serial > gg.serial_done && serial < gg.serial_recorded) {
+	if (serial > c->serial_done && serial < c->serial_recorded) {
 		uint32_t slot = (uint32_t)(serial % GL_FIF);
-		if (gg.frames[slot].serial == serial)
-			wait_slot(slot);
+		if (c->frames[slot].serial == serial)
+			wait_slot(c, slot);
 		else
 			glFinish(); /* not expected: the slot moved on without a wait */
 	}
 	img->prepared = true;
 }
 
-static void gl_update_image(eng_image h, const void *rgba)
+static void gl_update_image(void *ctx, eng_image h, const void *rgba)
 {
-	gl_image_res *img = gl_image_get(h);
-	if (!gg.recording || gg.in_pass || !img || !(img->usage & ENG_IMAGE_STREAM))
+	gl_ctx *c = ctx;
+	gl_image_res *img = gl_image_get(c, h);
+	if (!c->recording || c->in_pass || !img || !(img->usage & ENG_IMAGE_STREAM))
 		return;
 	if (!img->prepared)
-		gl_prepare_image_update(h);
+		gl_prepare_image_update(c, h);
 	img->prepared = false;
 	img->copy = (img->copy + 1) % GL_STREAM_COPIES;
 	img->texture = img->copies[img->copy];
@@ -427,27 +441,29 @@ static void gl_update_image(eng_image h, const void *rgba)
 
 /* --- screenshots, isolated timing --------------------------------------------------------- */
 
-static void gl_request_screenshot(void)
+static void gl_request_screenshot(void *ctx)
 {
-	gg.screenshot_wanted = true;
+	gl_ctx *c = ctx;
+	c->screenshot_wanted = true;
 }
 
-static const uint8_t *gl_read_screenshot(uint32_t *width, uint32_t *height)
+static const uint8_t *gl_read_screenshot(void *ctx, uint32_t *width, uint32_t *height)
 {
+	gl_ctx *c = ctx;
 	for (int i = 0; i < GL_FIF; i++) {
-		gl_frame *f = &gg.frames[i];
-		if (!f->readback_serial || f->readback_serial > gg.serial_done)
+		gl_frame *f = &c->frames[i];
+		if (!f->readback_serial || f->readback_serial > c->serial_done)
 			continue;
-		size_t size = (size_t)gg.screenshot_w * gg.screenshot_h * 4;
-		uint8_t *px = realloc(gg.screenshot, size);
+		size_t size = (size_t)c->screenshot_w * c->screenshot_h * 4;
+		uint8_t *px = realloc(c->screenshot, size);
 		if (!px)
 			return NULL;
-		gg.screenshot = px;
+		c->screenshot = px;
 		/* GL's row 0 is the one Vulkan calls the top: no flip. */
 		glGetNamedBufferSubData(f->readback, 0, (GLsizeiptr)size, px);
 		f->readback_serial = 0;
-		*width = gg.screenshot_w;
-		*height = gg.screenshot_h;
+		*width = c->screenshot_w;
+		*height = c->screenshot_h;
 		return px;
 	}
 	return NULL;
@@ -456,38 +472,39 @@ static const uint8_t *gl_read_screenshot(uint32_t *width, uint32_t *height)
 /* Like Vulkan's: the GPU idle, `fn` drawn and waited for, timed on the CPU
  * clock from the first command to glFinish returning. llvmpipe only runs
  * what it binned at a flush, so the clock covers the issue as well. */
-static eng_result gl_time_isolated(void (*fn)(void *user), void *user, uint64_t *ns)
+static eng_result gl_time_isolated(void *ctx, void (*fn)(void *user), void *user, uint64_t *ns)
 {
-	if (!gg.ready || gg.recording)
+	gl_ctx *c = ctx;
+	if (!c->ready || c->recording)
 		return ENG_ERR_INVALID;
-	if (gg.device_lost)
+	if (c->device_lost)
 		return ENG_ERR_DEVICE_LOST;
 	glFinish();
-	completed(gg.serial_recorded);
-	eng_result r = begin_slot((uint32_t)(gg.serial_recorded % GL_FIF));
+	completed(c, c->serial_recorded);
+	eng_result r = begin_slot(c, (uint32_t)(c->serial_recorded % GL_FIF));
 	if (r != ENG_OK)
 		return r;
 	uint64_t t0 = srcprof_clock_ns();
 	fn(user);
-	if (gg.in_pass)
-		gl_end_pass();
+	if (c->in_pass)
+		gl_end_pass(c);
 	glFinish();
 	uint64_t t1 = srcprof_clock_ns();
-	gg.recording = false;
-	gg.frames[gg.slot].serial = gg.serial_recorded;
-	completed(gg.serial_recorded);
+	c->recording = false;
+	c->frames[c->slot].serial = c->serial_recorded;
+	completed(c, c->serial_recorded);
 	*ns = t1 - t0;
 	return ENG_OK;
 }
 
-static uint32_t gl_validation_messages(void)
+static uint32_t gl_validation_messages(void *ctx)
 {
-	return gl_messages();
+	return ((gl_ctx *)ctx)->dev.messages;
 }
 
-static const sp_gpu_timer_backend *gl_gpu_timer(void)
+static const sp_gpu_timer_backend *gl_gpu_timer(void *ctx)
 {
-	return srcprof_gl_timer_backend(gl_timer);
+	return srcprof_gl_timer_backend(((gl_ctx *)ctx)->timer);
 }
 
 const eng_gfx_backend *gl_gfx_backend(void)

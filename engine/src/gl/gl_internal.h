@@ -1,7 +1,9 @@
 /* State shared by the OpenGL 4.5 backend's files. Only engine/src/gl
- * includes glad.
+ * includes glad. The backend's state is one gl_ctx, made by gl_init
+ * (gl_gfx.c) and handed to every function that needs it; nothing lives
+ * outside it.
  *
- * GL runs in one context on the graphics thread: a GLFW window's, or an
+ * GL runs in one context on the graphics thread: the window's, or an
  * EGL context with no surface when headless. The main target is always an
  * FBO (RGBA8 + 32F depth), drawn with Vulkan's clip space (glClipControl
  * lower-left, zero-to-one) so that memory row 0 holds the top row as it
@@ -11,7 +13,8 @@
 #ifndef ENGINE_GL_INTERNAL_H
 #define ENGINE_GL_INTERNAL_H
 
-#include "../gfx_backend.h"
+#include "../gfx/gfx_backend.h"
+#include "../gfx/shader.h"
 #include "engine/log.h"
 
 #include <glad/gl.h>
@@ -22,38 +25,42 @@
 #include <stdint.h>
 
 #define GL_FIF ENG_FRAMES_IN_FLIGHT
-#define GL_MAX_BUFFERS 4096
-#define GL_MAX_IMAGES 4096
-#define GL_MAX_PIPELINES 64
 #define GL_MAX_SHADERS 64
 #define GL_RING_CHUNKS 16
 #define GL_UNIFORM_MAX 256 /* bytes of one draw's uniform block */
 
 /* --- context (gl_context.c) --------------------------------------------------- */
 
+typedef struct gl_ctx gl_ctx;
+typedef struct eng_window eng_window;
+
 typedef struct gl_device {
 	bool headless, software;
-	void *window; /* GLFWwindow* when windowed */
+	eng_window *window; /* NULL when headless */
 	char renderer[256];
 	char version[256];
 	GLint ubo_align;
+	/* EGL, headless only */
+	void *egl_display, *egl_context;
+	void *egl_pbuffer; /* only without EGL_KHR_surfaceless_context */
+	bool egl_loaded;
+	bool debug_output;  /* the KHR_debug callback is installed */
+	uint32_t messages;  /* KHR_debug output is synchronous: one thread */
 } gl_device;
-
-extern gl_device gl_dev;
 
 /* Makes a GL 4.5 core context current (the window's, or EGL with no
  * surface) and loads GL. On failure logs what is missing. */
-eng_result gl_context_init(const eng_gfx_desc *desc);
+eng_result gl_context_init(gl_device *dev, const eng_gfx_desc *desc, eng_window *window);
 /* Releases the context; objects must be deleted before. */
-void gl_context_shutdown(void);
+void gl_context_shutdown(gl_device *dev);
 /* Swaps wait for vertical blank from now (windowed only). */
-void gl_context_set_vsync(bool on);
+void gl_context_set_vsync(void *ctx, bool on);
 /* Presents the default framebuffer (windowed only). */
-void gl_context_swap(void);
-/* KHR_debug messages counted since the last init. */
-uint32_t gl_messages(void);
-/* A GL function of the current context by name (EGL's or GLFW's loader). */
-srcprof_gl_proc gl_context_proc(const char *name);
+void gl_context_swap(gl_device *dev);
+/* The loader of the device's context (EGL's or the window's): a GL
+ * function by name. */
+typedef srcprof_gl_proc (*gl_loader)(const char *name);
+gl_loader gl_context_loader(const gl_device *dev);
 
 /* --- resources (gl_resources.c) ------------------------------------------------ */
 
@@ -76,8 +83,9 @@ typedef struct gl_image_res {
 } gl_image_res;
 
 typedef struct gl_pipeline_res {
-	eng_pipeline_desc desc;
-	char vs[64], fs[64];
+	eng_vertex_layout layout;
+	eng_blend blend;
+	bool depth, cull;
 	GLuint program;
 } gl_pipeline_res;
 
@@ -110,7 +118,18 @@ typedef struct gl_frame {
 	uint64_t readback_serial; /* frame whose screenshot sits in readback */
 } gl_frame;
 
-typedef struct gl_gfx_state {
+/* What the sources applied since the pipeline; bound to the pipeline's
+ * VAO at each draw. */
+typedef struct gl_draw_state {
+	GLuint vertices;
+	GLintptr offset;
+	GLuint indices; /* 0: not indexed */
+} gl_draw_state;
+
+struct gl_ctx {
+	gl_device dev;
+	/* The public srcprof::gl module; NULL without timestamp queries. */
+	srcprof_gl_timer *timer;
 	bool ready;
 	const char *shader_dir;
 
@@ -123,12 +142,10 @@ typedef struct gl_gfx_state {
 	GLuint vaos[4]; /* per eng_vertex_layout; vertex buffers bound at draw */
 	GLuint sampler;
 
-	gl_buffer_res buffers[GL_MAX_BUFFERS];
-	uint32_t n_buffers;
-	gl_image_res images[GL_MAX_IMAGES];
-	uint32_t n_images;
-	gl_pipeline_res pipelines[GL_MAX_PIPELINES];
-	uint32_t n_pipelines;
+	/* Indexed by handle slot (eng_handle_slot); gfx.c checked the handle. */
+	gl_buffer_res buffers[ENG_GFX_MAX_BUFFERS];
+	gl_image_res images[ENG_GFX_MAX_IMAGES];
+	gl_pipeline_res pipelines[ENG_GFX_MAX_PIPELINES];
 	struct {
 		char name[64];
 		GLuint shader;
@@ -142,38 +159,35 @@ typedef struct gl_gfx_state {
 	bool recording, in_pass;
 	bool device_lost; /* a wait failed (or ENG_FAULT_DEVICE_LOST): frames fail fast */
 	eng_pipeline current_pipeline;
+	gl_draw_state draw;
 	bool screenshot_wanted;
 	uint8_t *screenshot;
 	uint32_t screenshot_w, screenshot_h;
-} gl_gfx_state;
-
-extern gl_gfx_state gg;
+};
 
 /* VAOs per vertex layout and the sampler; shutdown deletes every object. */
-void gl_resources_init(void);
-void gl_resources_shutdown(void);
-/* engine/gfx.h's resource calls; the _get functions return NULL for a
- * stale or empty handle. */
-eng_buffer gl_make_buffer(const void *data, size_t size, bool index);
-void gl_destroy_buffer(eng_buffer h);
-gl_buffer_res *gl_buffer_get(eng_buffer h);
-eng_image gl_make_image(uint32_t width, uint32_t height, eng_image_usage usage);
-void gl_destroy_image(eng_image h);
-gl_image_res *gl_image_get(eng_image h);
-eng_pipeline gl_make_pipeline(const eng_pipeline_desc *desc);
+void gl_resources_init(gl_ctx *c);
+void gl_resources_shutdown(gl_ctx *c);
+/* engine/gfx.h's resource calls (the table's entries): the handle is
+ * live, from gfx.c's pools; the object goes into its slot. */
+eng_result gl_make_buffer(void *ctx, eng_buffer h, const void *data, size_t size, bool index);
+void gl_destroy_buffer(void *ctx, eng_buffer h);
+eng_result gl_make_image(void *ctx, eng_image h, uint32_t width, uint32_t height,
+			 eng_image_usage usage);
+void gl_destroy_image(void *ctx, eng_image h);
+eng_result gl_make_pipeline(void *ctx, eng_pipeline h, const eng_pipeline_desc *desc);
+/* The slot's buffer or image, NULL for {0} (a live handle otherwise:
+ * gfx.c checked). */
+gl_buffer_res *gl_buffer_get(gl_ctx *c, eng_buffer h);
+gl_image_res *gl_image_get(gl_ctx *c, eng_image h);
 /* Binds the pipeline's program and fixed-function state. */
-void gl_bind_pipeline(const gl_pipeline_res *p);
+void gl_bind_pipeline(gl_ctx *c, const gl_pipeline_res *p);
 /* `size` bytes at an `align`ed offset, growing the ring by a chunk (logged)
  * when full; ENG_ERR_OUT_OF_MEMORY after GL_RING_CHUNKS chunks. */
 eng_result gl_ring_alloc(gl_ring *ring, GLsizeiptr size, GLsizeiptr align, gl_ring_slice *out);
 void gl_ring_reset(gl_ring *ring);
 void gl_ring_free(gl_ring *ring);
 /* (Re)creates the main target FBO at width x height. */
-eng_result gl_main_target(uint32_t width, uint32_t height);
-
-/* --- GPU timer: the public srcprof::gl module ------------------------------------ */
-
-/* Created by gl_init when GL has timestamp queries; NULL otherwise. */
-extern srcprof_gl_timer *gl_timer;
+eng_result gl_main_target(gl_ctx *c, uint32_t width, uint32_t height);
 
 #endif

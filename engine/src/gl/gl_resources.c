@@ -10,149 +10,132 @@
 #include <stdlib.h>
 #include <string.h>
 
-gl_gfx_state gg;
-
 /* Vertex layouts as VAOs: attribute formats are fixed here, the buffer is
  * bound at each draw (binding 0). */
-static void init_vaos(void)
+static void init_vaos(gl_ctx *c)
 {
-	glCreateVertexArrays(4, gg.vaos);
-	GLuint mesh = gg.vaos[ENG_LAYOUT_MESH];
+	glCreateVertexArrays(4, c->vaos);
+	GLuint mesh = c->vaos[ENG_LAYOUT_MESH];
 	glVertexArrayAttribFormat(mesh, 0, 3, GL_FLOAT, GL_FALSE, 0);
 	glVertexArrayAttribFormat(mesh, 1, 3, GL_FLOAT, GL_FALSE, 12);
 	glVertexArrayAttribFormat(mesh, 2, 2, GL_FLOAT, GL_FALSE, 24);
-	GLuint sprite = gg.vaos[ENG_LAYOUT_SPRITE];
+	GLuint sprite = c->vaos[ENG_LAYOUT_SPRITE];
 	glVertexArrayAttribFormat(sprite, 0, 4, GL_FLOAT, GL_FALSE, 0);
 	glVertexArrayAttribFormat(sprite, 1, 4, GL_FLOAT, GL_FALSE, 16);
 	glVertexArrayBindingDivisor(sprite, 0, 1);
-	GLuint ui = gg.vaos[ENG_LAYOUT_UI];
+	GLuint ui = c->vaos[ENG_LAYOUT_UI];
 	glVertexArrayAttribFormat(ui, 0, 2, GL_FLOAT, GL_FALSE, 0);
 	glVertexArrayAttribFormat(ui, 1, 4, GL_UNSIGNED_BYTE, GL_TRUE, 8);
 	static const GLuint attrs[4] = {
 		[ENG_LAYOUT_MESH] = 3, [ENG_LAYOUT_SPRITE] = 2, [ENG_LAYOUT_UI] = 2};
 	for (int layout = 0; layout < 4; layout++)
 		for (GLuint a = 0; a < attrs[layout]; a++) {
-			glVertexArrayAttribBinding(gg.vaos[layout], a, 0);
-			glEnableVertexArrayAttrib(gg.vaos[layout], a);
+			glVertexArrayAttribBinding(c->vaos[layout], a, 0);
+			glEnableVertexArrayAttrib(c->vaos[layout], a);
 		}
 }
 
-void gl_resources_init(void)
+void gl_resources_init(gl_ctx *c)
 {
-	init_vaos();
+	init_vaos(c);
 	/* The one sampler, as Vulkan's: linear, clamped, no mips. */
-	glCreateSamplers(1, &gg.sampler);
-	glSamplerParameteri(gg.sampler, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-	glSamplerParameteri(gg.sampler, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-	glSamplerParameteri(gg.sampler, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-	glSamplerParameteri(gg.sampler, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-	glBindSampler(0, gg.sampler);
+	glCreateSamplers(1, &c->sampler);
+	glSamplerParameteri(c->sampler, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+	glSamplerParameteri(c->sampler, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+	glSamplerParameteri(c->sampler, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+	glSamplerParameteri(c->sampler, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+	glBindSampler(0, c->sampler);
 }
 
-static void free_main_target(void)
+static void free_main_target(gl_ctx *c)
 {
-	glDeleteFramebuffers(1, &gg.main_fbo);
-	glDeleteTextures(1, &gg.main_color);
-	glDeleteRenderbuffers(1, &gg.main_depth);
-	gg.main_fbo = gg.main_color = gg.main_depth = 0;
+	glDeleteFramebuffers(1, &c->main_fbo);
+	glDeleteTextures(1, &c->main_color);
+	glDeleteRenderbuffers(1, &c->main_depth);
+	c->main_fbo = c->main_color = c->main_depth = 0;
 }
 
-void gl_resources_shutdown(void)
+static void delete_image(gl_image_res *img)
 {
-	for (uint32_t i = 0; i < gg.n_buffers; i++)
-		gl_destroy_buffer((eng_buffer){i + 1});
-	for (uint32_t i = 0; i < gg.n_images; i++)
-		gl_destroy_image((eng_image){i + 1});
-	for (uint32_t i = 0; i < gg.n_pipelines; i++)
-		glDeleteProgram(gg.pipelines[i].program);
-	for (uint32_t i = 0; i < gg.n_shaders; i++)
-		glDeleteShader(gg.shaders[i].shader);
-	glDeleteVertexArrays(4, gg.vaos);
-	glDeleteSamplers(1, &gg.sampler);
-	free_main_target();
+	if (img->fbo)
+		glDeleteFramebuffers(1, &img->fbo);
+	glDeleteTextures(img->usage & ENG_IMAGE_STREAM ? GL_STREAM_COPIES : 1, img->copies);
+	memset(img, 0, sizeof *img);
 }
 
-eng_result gl_main_target(uint32_t width, uint32_t height)
+void gl_resources_shutdown(gl_ctx *c)
 {
-	free_main_target();
-	glCreateTextures(GL_TEXTURE_2D, 1, &gg.main_color);
-	glTextureStorage2D(gg.main_color, 1, GL_RGBA8, (GLsizei)width, (GLsizei)height);
-	glCreateRenderbuffers(1, &gg.main_depth);
-	glNamedRenderbufferStorage(gg.main_depth, GL_DEPTH_COMPONENT32F, (GLsizei)width,
+	for (uint32_t i = 0; i < ENG_GFX_MAX_BUFFERS; i++)
+		if (c->buffers[i].buffer)
+			glDeleteBuffers(1, &c->buffers[i].buffer);
+	for (uint32_t i = 0; i < ENG_GFX_MAX_IMAGES; i++)
+		if (c->images[i].texture)
+			delete_image(&c->images[i]);
+	for (uint32_t i = 0; i < ENG_GFX_MAX_PIPELINES; i++)
+		if (c->pipelines[i].program)
+			glDeleteProgram(c->pipelines[i].program);
+	for (uint32_t i = 0; i < c->n_shaders; i++)
+		glDeleteShader(c->shaders[i].shader);
+	glDeleteVertexArrays(4, c->vaos);
+	glDeleteSamplers(1, &c->sampler);
+	free_main_target(c);
+}
+
+eng_result gl_main_target(gl_ctx *c, uint32_t width, uint32_t height)
+{
+	free_main_target(c);
+	glCreateTextures(GL_TEXTURE_2D, 1, &c->main_color);
+	glTextureStorage2D(c->main_color, 1, GL_RGBA8, (GLsizei)width, (GLsizei)height);
+	glCreateRenderbuffers(1, &c->main_depth);
+	glNamedRenderbufferStorage(c->main_depth, GL_DEPTH_COMPONENT32F, (GLsizei)width,
 				   (GLsizei)height);
-	glCreateFramebuffers(1, &gg.main_fbo);
-	glNamedFramebufferTexture(gg.main_fbo, GL_COLOR_ATTACHMENT0, gg.main_color, 0);
-	glNamedFramebufferRenderbuffer(gg.main_fbo, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER,
-				       gg.main_depth);
-	GLenum status = glCheckNamedFramebufferStatus(gg.main_fbo, GL_DRAW_FRAMEBUFFER);
+	glCreateFramebuffers(1, &c->main_fbo);
+	glNamedFramebufferTexture(c->main_fbo, GL_COLOR_ATTACHMENT0, c->main_color, 0);
+	glNamedFramebufferRenderbuffer(c->main_fbo, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER,
+				       c->main_depth);
+	GLenum status = glCheckNamedFramebufferStatus(c->main_fbo, GL_DRAW_FRAMEBUFFER);
 	if (status != GL_FRAMEBUFFER_COMPLETE) {
 		eng_error("gl: the %ux%u main target is incomplete (0x%x)", width, height,
 			  (unsigned)status);
-		free_main_target();
+		free_main_target(c);
 		return ENG_ERR_NO_DEVICE;
 	}
-	gg.width = width;
-	gg.height = height;
+	c->width = width;
+	c->height = height;
 	return ENG_OK;
 }
 
 /* --- buffers ------------------------------------------------------------------------ */
 
-eng_buffer gl_make_buffer(const void *data, size_t size, bool index)
+eng_result gl_make_buffer(void *ctx, eng_buffer h, const void *data, size_t size, bool index)
 {
-	uint32_t id = 0;
-	for (uint32_t i = 0; i < gg.n_buffers; i++)
-		if (!gg.buffers[i].buffer) {
-			id = i + 1;
-			break;
-		}
-	if (!id) {
-		if (gg.n_buffers == GL_MAX_BUFFERS) {
-			eng_error("gl: more than %d buffers", GL_MAX_BUFFERS);
-			return (eng_buffer){0};
-		}
-		id = ++gg.n_buffers;
-	}
-	gl_buffer_res *b = &gg.buffers[id - 1];
+	(void)index; /* GL binds either kind anywhere */
+	gl_buffer_res *b = &((gl_ctx *)ctx)->buffers[eng_handle_slot(h.id)];
 	glCreateBuffers(1, &b->buffer);
 	glNamedBufferStorage(b->buffer, size ? (GLsizeiptr)size : 4, size ? data : NULL, 0);
-	return (eng_buffer){id};
+	return ENG_OK;
 }
 
-void gl_destroy_buffer(eng_buffer h)
+void gl_destroy_buffer(void *ctx, eng_buffer h)
 {
-	gl_buffer_res *b = gl_buffer_get(h);
+	gl_buffer_res *b = gl_buffer_get(ctx, h);
 	if (!b)
 		return;
 	glDeleteBuffers(1, &b->buffer);
 	memset(b, 0, sizeof *b);
 }
 
-gl_buffer_res *gl_buffer_get(eng_buffer h)
+gl_buffer_res *gl_buffer_get(gl_ctx *c, eng_buffer h)
 {
-	if (!h.id || h.id > gg.n_buffers || !gg.buffers[h.id - 1].buffer)
-		return NULL;
-	return &gg.buffers[h.id - 1];
+	return h.id ? &c->buffers[eng_handle_slot(h.id)] : NULL;
 }
 
 /* --- images ------------------------------------------------------------------------- */
 
-eng_image gl_make_image(uint32_t width, uint32_t height, eng_image_usage usage)
+eng_result gl_make_image(void *ctx, eng_image h, uint32_t width, uint32_t height,
+			 eng_image_usage usage)
 {
-	uint32_t id = 0;
-	for (uint32_t i = 0; i < gg.n_images; i++)
-		if (!gg.images[i].texture) {
-			id = i + 1;
-			break;
-		}
-	if (!id) {
-		if (gg.n_images == GL_MAX_IMAGES) {
-			eng_error("gl: more than %d images", GL_MAX_IMAGES);
-			return (eng_image){0};
-		}
-		id = ++gg.n_images;
-	}
-	gl_image_res *img = &gg.images[id - 1];
+	gl_image_res *img = &((gl_ctx *)ctx)->images[eng_handle_slot(h.id)];
 	memset(img, 0, sizeof *img);
 	uint32_t copies = usage & ENG_IMAGE_STREAM ? GL_STREAM_COPIES : 1;
 	glCreateTextures(GL_TEXTURE_2D, (GLsizei)copies, img->copies);
@@ -170,32 +153,27 @@ eng_image gl_make_image(uint32_t width, uint32_t height, eng_image_usage usage)
 		if (status != GL_FRAMEBUFFER_COMPLETE) {
 			eng_error("gl: a %ux%u image cannot be rendered into (0x%x)", width,
 				  height, (unsigned)status);
-			gl_destroy_image((eng_image){id});
-			return (eng_image){0};
+			img->usage = usage;
+			delete_image(img);
+			return ENG_ERR_NO_DEVICE;
 		}
 	}
 	img->width = width;
 	img->height = height;
 	img->usage = usage;
-	return (eng_image){id};
+	return ENG_OK;
 }
 
-void gl_destroy_image(eng_image h)
+void gl_destroy_image(void *ctx, eng_image h)
 {
-	gl_image_res *img = gl_image_get(h);
-	if (!img)
-		return;
-	if (img->fbo)
-		glDeleteFramebuffers(1, &img->fbo);
-	glDeleteTextures(img->usage & ENG_IMAGE_STREAM ? GL_STREAM_COPIES : 1, img->copies);
-	memset(img, 0, sizeof *img);
+	gl_image_res *img = gl_image_get(ctx, h);
+	if (img)
+		delete_image(img);
 }
 
-gl_image_res *gl_image_get(eng_image h)
+gl_image_res *gl_image_get(gl_ctx *c, eng_image h)
 {
-	if (!h.id || h.id > gg.n_images || !gg.images[h.id - 1].texture)
-		return NULL;
-	return &gg.images[h.id - 1];
+	return h.id ? &c->images[eng_handle_slot(h.id)] : NULL;
 }
 
 /* --- rings ------------------------------------------------------------------------- */
@@ -263,17 +241,17 @@ void gl_ring_free(gl_ring *ring)
 
 /* A specialized SPIR-V shader object, cached by name; 0 (logged with the
  * file) when missing or rejected. */
-static GLuint shader(const char *name, GLenum stage)
+static GLuint shader(gl_ctx *c, const char *name, GLenum stage)
 {
-	for (uint32_t i = 0; i < gg.n_shaders; i++)
-		if (strcmp(gg.shaders[i].name, name) == 0)
-			return gg.shaders[i].shader;
-	if (gg.n_shaders == GL_MAX_SHADERS) {
+	for (uint32_t i = 0; i < c->n_shaders; i++)
+		if (strcmp(c->shaders[i].name, name) == 0)
+			return c->shaders[i].shader;
+	if (c->n_shaders == GL_MAX_SHADERS) {
 		eng_error("gl: more than %d shaders", GL_MAX_SHADERS);
 		return 0;
 	}
 	size_t size;
-	uint32_t *code = eng_shader_load(gg.shader_dir, name, "gl", &size);
+	uint32_t *code = eng_shader_load(c->shader_dir, name, "gl", &size);
 	if (!code)
 		return 0;
 	GLuint s = glCreateShader(stage);
@@ -285,36 +263,23 @@ static GLuint shader(const char *name, GLenum stage)
 	if (!ok) {
 		char log[1024] = "";
 		glGetShaderInfoLog(s, sizeof log, NULL, log);
-		eng_error("shader %s/%s.gl.spv: specialization failed: %s", gg.shader_dir, name, log);
+		eng_error("shader %s/%s.gl.spv: specialization failed: %s", c->shader_dir, name, log);
 		glDeleteShader(s);
 		return 0;
 	}
-	snprintf(gg.shaders[gg.n_shaders].name, sizeof gg.shaders[0].name, "%s", name);
-	gg.shaders[gg.n_shaders++].shader = s;
+	snprintf(c->shaders[c->n_shaders].name, sizeof c->shaders[0].name, "%s", name);
+	c->shaders[c->n_shaders++].shader = s;
 	return s;
 }
 
-static bool same_desc(const eng_pipeline_desc *a, const eng_pipeline_desc *b)
+/* One per distinct desc: gfx.c caches them. */
+eng_result gl_make_pipeline(void *ctx, eng_pipeline h, const eng_pipeline_desc *desc)
 {
-	return strcmp(a->vs, b->vs) == 0 && strcmp(a->fs, b->fs) == 0 && a->layout == b->layout &&
-	       a->blend == b->blend && a->depth == b->depth && a->cull == b->cull &&
-	       a->offscreen == b->offscreen && a->textured == b->textured;
-}
-
-eng_pipeline gl_make_pipeline(const eng_pipeline_desc *desc)
-{
-	if (!desc || !desc->vs || !desc->fs)
-		return (eng_pipeline){0};
-	for (uint32_t i = 0; i < gg.n_pipelines; i++)
-		if (same_desc(&gg.pipelines[i].desc, desc))
-			return (eng_pipeline){i + 1};
-	if (gg.n_pipelines == GL_MAX_PIPELINES) {
-		eng_error("gl: more than %d pipelines", GL_MAX_PIPELINES);
-		return (eng_pipeline){0};
-	}
-	GLuint vs = shader(desc->vs, GL_VERTEX_SHADER), fs = shader(desc->fs, GL_FRAGMENT_SHADER);
+	gl_ctx *c = ctx;
+	GLuint vs = shader(c, desc->vs, GL_VERTEX_SHADER);
+	GLuint fs = shader(c, desc->fs, GL_FRAGMENT_SHADER);
 	if (!vs || !fs)
-		return (eng_pipeline){0};
+		return ENG_ERR_SHADER;
 	GLuint program = glCreateProgram();
 	glAttachShader(program, vs);
 	glAttachShader(program, fs);
@@ -326,42 +291,42 @@ eng_pipeline gl_make_pipeline(const eng_pipeline_desc *desc)
 	if (!ok) {
 		char log[1024] = "";
 		glGetProgramInfoLog(program, sizeof log, NULL, log);
-		eng_error("shaders %s/%s.gl.spv + %s.gl.spv: link failed: %s", gg.shader_dir,
+		eng_error("shaders %s/%s.gl.spv + %s.gl.spv: link failed: %s", c->shader_dir,
 			  desc->vs, desc->fs, log);
 		glDeleteProgram(program);
-		return (eng_pipeline){0};
+		return ENG_ERR_SHADER;
 	}
-	gl_pipeline_res *p = &gg.pipelines[gg.n_pipelines];
-	p->desc = *desc;
-	snprintf(p->vs, sizeof p->vs, "%s", desc->vs);
-	snprintf(p->fs, sizeof p->fs, "%s", desc->fs);
-	p->desc.vs = p->vs;
-	p->desc.fs = p->fs;
-	p->program = program;
-	return (eng_pipeline){++gg.n_pipelines};
+	c->pipelines[eng_handle_slot(h.id)] = (gl_pipeline_res){
+		.layout = desc->layout,
+		.blend = desc->blend,
+		.depth = desc->depth,
+		.cull = desc->cull,
+		.program = program,
+	};
+	return ENG_OK;
 }
 
 /* The state vk_make_pipeline bakes in: blending as there (color: source
  * alpha over or added; alpha: one over), depth test+write LEQUAL, back-face
  * culling with the front face flipped for the y-flipped projection. Depth
  * func and front face are set once at init. */
-void gl_bind_pipeline(const gl_pipeline_res *p)
+void gl_bind_pipeline(gl_ctx *c, const gl_pipeline_res *p)
 {
 	glUseProgram(p->program);
-	glBindVertexArray(gg.vaos[p->desc.layout]);
-	if (p->desc.blend != ENG_BLEND_NONE) {
+	glBindVertexArray(c->vaos[p->layout]);
+	if (p->blend != ENG_BLEND_NONE) {
 		glEnable(GL_BLEND);
 		glBlendFuncSeparate(GL_SRC_ALPHA,
-				    p->desc.blend == ENG_BLEND_ADD ? GL_ONE : GL_ONE_MINUS_SRC_ALPHA,
+				    p->blend == ENG_BLEND_ADD ? GL_ONE : GL_ONE_MINUS_SRC_ALPHA,
 				    GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
 	} else {
 		glDisable(GL_BLEND);
 	}
-	if (p->desc.depth)
+	if (p->depth)
 		glEnable(GL_DEPTH_TEST);
 	else
 		glDisable(GL_DEPTH_TEST);
-	if (p->desc.cull)
+	if (p->cull)
 		glEnable(GL_CULL_FACE);
 	else
 		glDisable(GL_CULL_FACE);

@@ -3,16 +3,11 @@
  * reset); says so and fails cleanly where a device lacks it. */
 #include "vk_internal.h"
 
+#include "../platform/window.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <GLFW/glfw3.h>
-#include <stdatomic.h>
-
-vk_device vk;
-
-static _Atomic uint32_t g_messages;
 
 const char *vk_result_str(VkResult r)
 {
@@ -68,11 +63,6 @@ eng_result vk_to_eng(VkResult r)
 	}
 }
 
-uint32_t vk_messages(void)
-{
-	return g_messages;
-}
-
 /* The layer's notes about the debugging extensions we enabled ourselves
  * ("specialuse-extension-debugging") are the one thing not counted. */
 #define MSG_SPECIALUSE_DEBUGGING 0x822806fa
@@ -83,12 +73,12 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
 						 void *user)
 {
 	(void)type;
-	(void)user;
+	vk_device *dev = user;
 	if ((uint32_t)data->messageIdNumber == MSG_SPECIALUSE_DEBUGGING)
 		return VK_FALSE;
 	if (severity < VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT)
 		return VK_FALSE;
-	g_messages++;
+	atomic_fetch_add(&dev->messages, 1);
 	eng_log(severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT ? ENG_LOG_ERROR
 									 : ENG_LOG_WARNING,
 		"vulkan validation: %s", data->pMessage);
@@ -209,19 +199,17 @@ static void restore_env(saved_env *s)
 	*s = (saved_env){0};
 }
 
-static eng_result create_instance(bool validate, bool need_surface)
+static eng_result create_instance(vk_device *dev, bool validate, bool need_surface)
 {
 	const char *exts[16];
 	uint32_t n_exts = 0;
 	if (need_surface) {
 		uint32_t n = 0;
-		const char **glfw_exts = glfwGetRequiredInstanceExtensions(&n);
-		if (!glfw_exts) {
-			eng_error("vulkan: GLFW found no Vulkan surface support on this display");
+		const char *const *window_exts = eng_window_vk_extensions(&n);
+		if (!window_exts)
 			return ENG_ERR_SURFACE;
-		}
 		for (uint32_t i = 0; i < n && n_exts < 12; i++)
-			exts[n_exts++] = glfw_exts[i];
+			exts[n_exts++] = window_exts[i];
 	}
 	const char *layers[1];
 	uint32_t n_layers = 0;
@@ -243,6 +231,7 @@ static eng_result create_instance(bool validate, bool need_surface)
 			       VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
 			       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
 		.pfnUserCallback = on_message,
+		.pUserData = dev,
 	};
 	VkInstance probe = VK_NULL_HANDLE;
 	if (validate && validation_enabled_outside(&probe)) {
@@ -279,7 +268,7 @@ static eng_result create_instance(bool validate, bool need_surface)
 	saved_env env = {0};
 	if (validate)
 		env = add_queue_submit_check();
-	VkResult r = vkCreateInstance(&ci, NULL, &vk.instance);
+	VkResult r = vkCreateInstance(&ci, NULL, &dev->instance);
 	restore_env(&env);
 	destroy_probe(probe);
 	if (r == VK_ERROR_INCOMPATIBLE_DRIVER) {
@@ -288,11 +277,11 @@ static eng_result create_instance(bool validate, bool need_surface)
 		return ENG_ERR_NO_DRIVER;
 	}
 	VK_CHECK_RET(r);
-	volkLoadInstanceOnly(vk.instance);
+	volkLoadInstanceOnly(dev->instance);
 	if (validate) {
 		messenger.pNext = NULL; /* the features chain is for instance creation only */
-		VK_CHECK_RET(vkCreateDebugUtilsMessengerEXT(vk.instance, &messenger, NULL,
-							    &vk.messenger));
+		VK_CHECK_RET(vkCreateDebugUtilsMessengerEXT(dev->instance, &messenger, NULL,
+							    &dev->messenger));
 	}
 	return ENG_OK;
 }
@@ -371,16 +360,16 @@ static int type_rank(VkPhysicalDeviceType t)
 	}
 }
 
-static eng_result pick_device(const char *want, bool need_surface)
+static eng_result pick_device(vk_device *dev, const char *want, bool need_surface)
 {
 	uint32_t n = 0;
-	vkEnumeratePhysicalDevices(vk.instance, &n, NULL);
+	vkEnumeratePhysicalDevices(dev->instance, &n, NULL);
 	if (!n) {
 		eng_error("vulkan: no physical device (install mesa-vulkan-drivers for lavapipe)");
 		return ENG_ERR_NO_DEVICE;
 	}
 	VkPhysicalDevice *pds = calloc(n, sizeof *pds);
-	vkEnumeratePhysicalDevices(vk.instance, &n, pds);
+	vkEnumeratePhysicalDevices(dev->instance, &n, pds);
 	char *end = NULL;
 	long want_index = want ? strtol(want, &end, 10) : -1;
 	bool by_index = want && *want && end && *end == '\0';
@@ -435,33 +424,32 @@ static eng_result pick_device(const char *want, bool need_surface)
 		return ENG_ERR_NO_DEVICE;
 	}
 	free(pds);
-	vk.physical = best;
-	vkGetPhysicalDeviceProperties(best, &vk.props);
-	vkGetPhysicalDeviceMemoryProperties(best, &vk.mem_props);
-	vk.queue_family = graphics_family(best, &vk.timestamp_valid_bits);
+	dev->physical = best;
+	vkGetPhysicalDeviceProperties(best, &dev->props);
+	vkGetPhysicalDeviceMemoryProperties(best, &dev->mem_props);
+	dev->queue_family = graphics_family(best, &dev->timestamp_valid_bits);
 	VkPhysicalDeviceDriverProperties drv = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
 	VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
 					  .pNext = &drv};
 	vkGetPhysicalDeviceProperties2(best, &p2);
-	snprintf(vk.driver, sizeof vk.driver, "%s %s", drv.driverName, drv.driverInfo);
+	snprintf(dev->driver, sizeof dev->driver, "%s %s", drv.driverName, drv.driverInfo);
 	return ENG_OK;
 }
 
-eng_result vk_device_init(const eng_gfx_desc *desc, bool need_surface)
+eng_result vk_device_init(vk_device *dev, const eng_gfx_desc *desc, eng_window *window)
 {
-	memset(&vk, 0, sizeof vk);
-	vk.validate = desc->validate;
-	g_messages = 0;
+	bool need_surface = window != NULL;
+	dev->validate = desc->validate;
 	if (volkInitialize() != VK_SUCCESS) {
 		eng_error("vulkan: no Vulkan loader (libvulkan.so.1) found; install libvulkan1 and "
 			  "a driver (mesa-vulkan-drivers)");
 		return ENG_ERR_NO_DRIVER;
 	}
-	eng_result r = create_instance(desc->validate, need_surface);
+	eng_result r = create_instance(dev, desc->validate, need_surface);
 	if (r != ENG_OK)
 		return r;
-	r = pick_device(desc->device, need_surface);
+	r = pick_device(dev, desc->device, need_surface);
 	if (r != ENG_OK)
 		return r;
 
@@ -469,15 +457,15 @@ eng_result vk_device_init(const eng_gfx_desc *desc, bool need_surface)
 	uint32_t n_exts = 0;
 	if (need_surface)
 		exts[n_exts++] = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
-	vk.calibrated_timestamps =
-		has_device_ext(vk.physical, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);
-	if (vk.calibrated_timestamps)
+	dev->calibrated_timestamps =
+		has_device_ext(dev->physical, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);
+	if (dev->calibrated_timestamps)
 		exts[n_exts++] = VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME;
 
 	float prio = 1.0f;
 	VkDeviceQueueCreateInfo qci = {
 		.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-		.queueFamilyIndex = vk.queue_family,
+		.queueFamilyIndex = dev->queue_family,
 		.queueCount = 1,
 		.pQueuePriorities = &prio,
 	};
@@ -499,27 +487,33 @@ eng_result vk_device_init(const eng_gfx_desc *desc, bool need_surface)
 		.enabledExtensionCount = n_exts,
 		.ppEnabledExtensionNames = exts,
 	};
-	VK_CHECK_RET(vkCreateDevice(vk.physical, &dci, NULL, &vk.device));
-	volkLoadDevice(vk.device);
-	vkGetDeviceQueue(vk.device, vk.queue_family, 0, &vk.queue);
+	VK_CHECK_RET(vkCreateDevice(dev->physical, &dci, NULL, &dev->device));
+	volkLoadDevice(dev->device);
+	vkGetDeviceQueue(dev->device, dev->queue_family, 0, &dev->queue);
 	return ENG_OK;
 }
 
-void vk_device_shutdown(void)
+void vk_device_finish(vk_device *dev)
 {
-	if (vk.device) {
-		/* vk_shutdown waited and said what failed; a lost device was said
-		 * where it was found. Either way the device goes now. */
-		VkResult r = vkDeviceWaitIdle(vk.device);
-		if (r < 0 && r != VK_ERROR_DEVICE_LOST)
-			eng_error("vulkan: waiting for the device before destroying it failed: %s",
-				  vk_result_str(r));
-		vk_mem_shutdown();
-		vkDestroyDevice(vk.device, NULL);
-	}
-	if (vk.messenger)
-		vkDestroyDebugUtilsMessengerEXT(vk.instance, vk.messenger, NULL);
-	if (vk.instance)
-		vkDestroyInstance(vk.instance, NULL);
-	memset(&vk, 0, sizeof vk);
+	if (!dev->device)
+		return;
+	/* vk_shutdown waited and said what failed; a lost device was said
+	 * where it was found. Either way the device goes next. */
+	VkResult r = vkDeviceWaitIdle(dev->device);
+	if (r < 0 && r != VK_ERROR_DEVICE_LOST)
+		eng_error("vulkan: waiting for the device before destroying it failed: %s",
+			  vk_result_str(r));
+}
+
+void vk_device_shutdown(vk_device *dev)
+{
+	if (dev->device)
+		vkDestroyDevice(dev->device, NULL);
+	if (dev->messenger)
+		vkDestroyDebugUtilsMessengerEXT(dev->instance, dev->messenger, NULL);
+	if (dev->instance)
+		vkDestroyInstance(dev->instance, NULL);
+	dev->device = VK_NULL_HANDLE;
+	dev->messenger = VK_NULL_HANDLE;
+	dev->instance = VK_NULL_HANDLE;
 }

@@ -1,5 +1,6 @@
-/* State shared by the Vulkan backend's files. Only engine/src/vk includes
- * volk. */
+/* Types shared by the Vulkan backend's files. Only engine/src/vk includes
+ * volk. The backend's state is one vk_ctx (vk_gfx.h), made by vk_init and
+ * handed to every function that needs it; nothing lives outside it. */
 #ifndef ENGINE_VK_INTERNAL_H
 #define ENGINE_VK_INTERNAL_H
 
@@ -10,10 +11,14 @@
 
 #include "srcprof/vulkan.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #define VK_FIF ENG_FRAMES_IN_FLIGHT
+
+typedef struct vk_ctx vk_ctx;
+typedef struct eng_window eng_window;
 
 /* Tiered checks (after niagara): VK_CHECK_RET logs and returns the mapped
  * engine error from the calling function. */
@@ -30,6 +35,10 @@ eng_result vk_to_eng(VkResult r);
 
 /* --- memory (vk_mem.c): sub-allocation from 32 MiB blocks ------------------- */
 
+#define VK_MAX_BLOCKS 256
+
+typedef struct vk_mem_block vk_mem_block;
+
 typedef struct vk_alloc {
 	VkDeviceMemory memory;
 	VkDeviceSize offset, size;
@@ -37,9 +46,11 @@ typedef struct vk_alloc {
 	uint32_t block;
 } vk_alloc;
 
-eng_result vk_mem_alloc(VkMemoryRequirements req, VkMemoryPropertyFlags props, vk_alloc *out);
-void vk_mem_free(vk_alloc *a);
-void vk_mem_shutdown(void);
+eng_result vk_mem_alloc(vk_ctx *c, VkMemoryRequirements req, VkMemoryPropertyFlags props,
+			vk_alloc *out);
+void vk_mem_free(vk_ctx *c, vk_alloc *a);
+/* Frees every block (the device must be idle). */
+void vk_mem_shutdown(vk_ctx *c);
 
 /* --- images with tracked state (barriers come from the last use) -------------- */
 
@@ -71,17 +82,19 @@ typedef struct vk_device {
 	bool calibrated_timestamps;
 	bool validate;
 	char driver[520];
+	/* Validation messages counted (the messenger's user data points
+	 * here: it also hears instance creation and destruction). */
+	_Atomic uint32_t messages;
 } vk_device;
 
-extern vk_device vk;
-
-eng_result vk_device_init(const eng_gfx_desc *desc, bool need_surface);
-void vk_device_shutdown(void);
-uint32_t vk_messages(void);
-
-/* --- GPU timer: the public srcprof::vulkan module ------------------------------ */
-
-/* Created by vk_init when the queue has timestamps; NULL otherwise. */
-extern srcprof_vk_timer *vk_timer;
+/* Makes the instance (with the window system's surface extensions when
+ * `window` is given), picks the device and makes the logical device. On
+ * failure what was made stays in *dev for vk_device_shutdown. */
+eng_result vk_device_init(vk_device *dev, const eng_gfx_desc *desc, eng_window *window);
+/* The last wait before the device goes (its failure said, not returned). */
+void vk_device_finish(vk_device *dev);
+/* Destroys the device and instance; memory blocks must be freed before
+ * (vk_device_finish, vk_mem_shutdown). The message count stays. */
+void vk_device_shutdown(vk_device *dev);
 
 #endif

@@ -2,20 +2,19 @@
  * coalescing free ranges. A handful of blocks instead of one allocation per
  * resource (drivers cap allocations; best practices flags small ones).
  * Host-visible blocks are mapped once for their lifetime. */
-#include "vk_internal.h"
+#include "vk_gfx.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define BLOCK_SIZE ((VkDeviceSize)32 << 20)
-#define MAX_BLOCKS 256
 #define MAX_RANGES 1024
 
 typedef struct range {
 	VkDeviceSize offset, size;
 } range;
 
-typedef struct block {
+typedef struct vk_mem_block {
 	VkDeviceMemory memory;
 	VkDeviceSize size;
 	uint32_t type;
@@ -23,8 +22,6 @@ typedef struct block {
 	range free[MAX_RANGES]; /* sorted by offset, disjoint */
 	uint32_t n_free;
 } block;
-
-static block *g_blocks[MAX_BLOCKS];
 
 static VkDeviceSize align_up(VkDeviceSize v, VkDeviceSize a)
 {
@@ -85,33 +82,34 @@ static void give_back(block *b, VkDeviceSize offset, VkDeviceSize size)
 	}
 }
 
-static uint32_t find_type(uint32_t bits, VkMemoryPropertyFlags props)
+static uint32_t find_type(const vk_ctx *c, uint32_t bits, VkMemoryPropertyFlags props)
 {
-	for (uint32_t i = 0; i < vk.mem_props.memoryTypeCount; i++)
+	for (uint32_t i = 0; i < c->dev.mem_props.memoryTypeCount; i++)
 		if ((bits & (1u << i)) &&
-		    (vk.mem_props.memoryTypes[i].propertyFlags & props) == props)
+		    (c->dev.mem_props.memoryTypes[i].propertyFlags & props) == props)
 			return i;
 	return UINT32_MAX;
 }
 
-eng_result vk_mem_alloc(VkMemoryRequirements req, VkMemoryPropertyFlags props, vk_alloc *out)
+eng_result vk_mem_alloc(vk_ctx *c, VkMemoryRequirements req, VkMemoryPropertyFlags props,
+			vk_alloc *out)
 {
-	uint32_t type = find_type(req.memoryTypeBits, props);
+	uint32_t type = find_type(c, req.memoryTypeBits, props);
 	if (type == UINT32_MAX && (props & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT))
-		type = find_type(req.memoryTypeBits, props & ~VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+		type = find_type(c, req.memoryTypeBits, props & ~VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
 	if (type == UINT32_MAX) {
 		eng_error("vulkan: no memory type with properties 0x%x for this resource", props);
 		return ENG_ERR_OUT_OF_MEMORY;
 	}
 	VkDeviceSize align = req.alignment;
-	if (vk.props.limits.bufferImageGranularity > align)
-		align = vk.props.limits.bufferImageGranularity;
+	if (c->dev.props.limits.bufferImageGranularity > align)
+		align = c->dev.props.limits.bufferImageGranularity;
 	VkDeviceSize size = align_up(req.size, align);
-	bool host = vk.mem_props.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
+	bool host = c->dev.mem_props.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
 
 	for (uint32_t pass = 0; pass < 2; pass++) {
-		for (uint32_t i = 0; i < MAX_BLOCKS; i++) {
-			block *b = g_blocks[i];
+		for (uint32_t i = 0; i < VK_MAX_BLOCKS; i++) {
+			block *b = c->blocks[i];
 			if (!b && pass == 1) {
 				VkDeviceSize bs = size > BLOCK_SIZE ? align_up(size, BLOCK_SIZE) : BLOCK_SIZE;
 				VkMemoryAllocateInfo ai = {
@@ -120,7 +118,7 @@ eng_result vk_mem_alloc(VkMemoryRequirements req, VkMemoryPropertyFlags props, v
 					.memoryTypeIndex = type,
 				};
 				VkDeviceMemory mem;
-				VkResult r = vkAllocateMemory(vk.device, &ai, NULL, &mem);
+				VkResult r = vkAllocateMemory(c->dev.device, &ai, NULL, &mem);
 				if (r < 0) {
 					eng_error("vulkan: cannot allocate %llu MiB of device memory: %s",
 						  (unsigned long long)(bs >> 20), vk_result_str(r));
@@ -128,17 +126,17 @@ eng_result vk_mem_alloc(VkMemoryRequirements req, VkMemoryPropertyFlags props, v
 				}
 				b = calloc(1, sizeof *b);
 				if (!b) {
-					vkFreeMemory(vk.device, mem, NULL);
+					vkFreeMemory(c->dev.device, mem, NULL);
 					return ENG_ERR_OUT_OF_MEMORY;
 				}
 				*b = (block){.memory = mem, .size = bs, .type = type, .n_free = 1};
 				b->free[0] = (range){0, bs};
-				if (host && vkMapMemory(vk.device, mem, 0, VK_WHOLE_SIZE, 0, &b->mapped) < 0) {
-					vkFreeMemory(vk.device, mem, NULL);
+				if (host && vkMapMemory(c->dev.device, mem, 0, VK_WHOLE_SIZE, 0, &b->mapped) < 0) {
+					vkFreeMemory(c->dev.device, mem, NULL);
 					free(b);
 					return ENG_ERR_OUT_OF_MEMORY;
 				}
-				g_blocks[i] = b;
+				c->blocks[i] = b;
 			}
 			if (!b || b->type != type)
 				continue;
@@ -159,23 +157,23 @@ eng_result vk_mem_alloc(VkMemoryRequirements req, VkMemoryPropertyFlags props, v
 	return ENG_ERR_OUT_OF_MEMORY;
 }
 
-void vk_mem_free(vk_alloc *a)
+void vk_mem_free(vk_ctx *c, vk_alloc *a)
 {
 	if (!a->memory)
 		return;
-	block *b = g_blocks[a->block];
+	block *b = c->blocks[a->block];
 	if (b && b->memory == a->memory)
 		give_back(b, a->offset, a->size);
 	memset(a, 0, sizeof *a);
 }
 
-void vk_mem_shutdown(void)
+void vk_mem_shutdown(vk_ctx *c)
 {
-	for (uint32_t i = 0; i < MAX_BLOCKS; i++) {
-		if (!g_blocks[i])
+	for (uint32_t i = 0; i < VK_MAX_BLOCKS; i++) {
+		if (!c->blocks[i])
 			continue;
-		vkFreeMemory(vk.device, g_blocks[i]->memory, NULL);
-		free(g_blocks[i]);
-		g_blocks[i] = NULL;
+		vkFreeMemory(c->dev.device, c->blocks[i]->memory, NULL);
+		free(c->blocks[i]);
+		c->blocks[i] = NULL;
 	}
 }

@@ -2,11 +2,11 @@
  * modules and pipelines, per-frame rings, deferred destruction, barriers. */
 #include "vk_gfx.h"
 
+#include "../gfx/shader.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-vk_gfx_state vg;
 
 void vk_transition(VkCommandBuffer cmd, vk_image_state *s, VkImageLayout layout,
 		   VkPipelineStageFlags2 stage, VkAccessFlags2 access, bool discard)
@@ -37,52 +37,52 @@ void vk_transition(VkCommandBuffer cmd, vk_image_state *s, VkImageLayout layout,
 
 /* --- deferred destruction ------------------------------------------------------ */
 
-void vk_defer(vk_deferred d)
+void vk_defer(vk_ctx *c, vk_deferred d)
 {
-	d.serial = vg.serial_recorded;
-	if (vg.n_deferred == vg.cap_deferred) {
-		uint32_t cap = vg.cap_deferred ? vg.cap_deferred * 2 : 64;
-		vk_deferred *n = realloc(vg.deferred, cap * sizeof *n);
+	d.serial = c->serial_recorded;
+	if (c->n_deferred == c->cap_deferred) {
+		uint32_t cap = c->cap_deferred ? c->cap_deferred * 2 : 64;
+		vk_deferred *n = realloc(c->deferred, cap * sizeof *n);
 		if (!n) {
 			eng_error("vulkan: out of memory queueing a destruction; waiting instead");
-			vkDeviceWaitIdle(vk.device);
-			vk_destroy_now(&d);
+			vkDeviceWaitIdle(c->dev.device);
+			vk_destroy_now(c, &d);
 			return;
 		}
-		vg.deferred = n;
-		vg.cap_deferred = cap;
+		c->deferred = n;
+		c->cap_deferred = cap;
 	}
-	vg.deferred[vg.n_deferred++] = d;
+	c->deferred[c->n_deferred++] = d;
 }
 
-void vk_destroy_now(vk_deferred *d)
+void vk_destroy_now(vk_ctx *c, vk_deferred *d)
 {
 	if (d->view)
-		vkDestroyImageView(vk.device, d->view, NULL);
+		vkDestroyImageView(c->dev.device, d->view, NULL);
 	if (d->image)
-		vkDestroyImage(vk.device, d->image, NULL);
+		vkDestroyImage(c->dev.device, d->image, NULL);
 	if (d->buffer)
-		vkDestroyBuffer(vk.device, d->buffer, NULL);
+		vkDestroyBuffer(c->dev.device, d->buffer, NULL);
 	if (d->set)
-		vkFreeDescriptorSets(vk.device, d->set_pool, 1, &d->set);
-	vk_mem_free(&d->mem);
+		vkFreeDescriptorSets(c->dev.device, d->set_pool, 1, &d->set);
+	vk_mem_free(c, &d->mem);
 }
 
-void vk_run_deferred(uint64_t completed)
+void vk_run_deferred(vk_ctx *c, uint64_t completed)
 {
 	uint32_t kept = 0;
-	for (uint32_t i = 0; i < vg.n_deferred; i++) {
-		if (vg.deferred[i].serial <= completed)
-			vk_destroy_now(&vg.deferred[i]);
+	for (uint32_t i = 0; i < c->n_deferred; i++) {
+		if (c->deferred[i].serial <= completed)
+			vk_destroy_now(c, &c->deferred[i]);
 		else
-			vg.deferred[kept++] = vg.deferred[i];
+			c->deferred[kept++] = c->deferred[i];
 	}
-	vg.n_deferred = kept;
+	c->n_deferred = kept;
 }
 
 /* --- buffers --------------------------------------------------------------------- */
 
-eng_result vk_make_raw_buffer(VkDeviceSize size, VkBufferUsageFlags usage, bool host,
+eng_result vk_make_raw_buffer(vk_ctx *c, VkDeviceSize size, VkBufferUsageFlags usage, bool host,
 			      VkBuffer *buf, vk_alloc *mem)
 {
 	VkBufferCreateInfo ci = {
@@ -91,65 +91,65 @@ eng_result vk_make_raw_buffer(VkDeviceSize size, VkBufferUsageFlags usage, bool 
 		.usage = usage,
 		.sharingMode = VK_SHARING_MODE_EXCLUSIVE,
 	};
-	VK_CHECK_RET(vkCreateBuffer(vk.device, &ci, NULL, buf));
+	VK_CHECK_RET(vkCreateBuffer(c->dev.device, &ci, NULL, buf));
 	VkMemoryRequirements req;
-	vkGetBufferMemoryRequirements(vk.device, *buf, &req);
+	vkGetBufferMemoryRequirements(c->dev.device, *buf, &req);
 	VkMemoryPropertyFlags props = host ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
 						     VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
 					   : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
-	eng_result r = vk_mem_alloc(req, props, mem);
+	eng_result r = vk_mem_alloc(c, req, props, mem);
 	if (r != ENG_OK) {
-		vkDestroyBuffer(vk.device, *buf, NULL);
+		vkDestroyBuffer(c->dev.device, *buf, NULL);
 		*buf = VK_NULL_HANDLE;
 		return r;
 	}
-	VK_CHECK_RET(vkBindBufferMemory(vk.device, *buf, mem->memory, mem->offset));
+	VK_CHECK_RET(vkBindBufferMemory(c->dev.device, *buf, mem->memory, mem->offset));
 	return ENG_OK;
 }
 
-eng_buffer vk_make_buffer(const void *data, size_t size, bool index)
+/* The slot's high water mark moves past it. */
+static void used(uint32_t *slots, uint32_t slot)
 {
-	uint32_t id = 0;
-	for (uint32_t i = 0; i < vg.n_buffers; i++)
-		if (!vg.buffers[i].buffer) {
-			id = i + 1;
-			break;
-		}
-	if (!id) {
-		if (vg.n_buffers == VK_MAX_BUFFERS) {
-			eng_error("vulkan: more than %d buffers", VK_MAX_BUFFERS);
-			return (eng_buffer){0};
-		}
-		id = ++vg.n_buffers;
-	}
-	vk_buffer_res *b = &vg.buffers[id - 1];
+	if (slot >= *slots)
+		*slots = slot + 1;
+}
+
+eng_result vk_make_buffer(void *ctx, eng_buffer h, const void *data, size_t size, bool index)
+{
+	vk_ctx *c = ctx;
+	uint32_t slot = eng_handle_slot(h.id);
+	vk_buffer_res *b = &c->buffers[slot];
 	/* Static geometry is small: host-visible memory the GPU reads directly
 	 * keeps this free of staging copies. */
 	VkBufferUsageFlags usage = index ? VK_BUFFER_USAGE_INDEX_BUFFER_BIT
 					 : VK_BUFFER_USAGE_VERTEX_BUFFER_BIT;
-	if (vk_make_raw_buffer(size ? size : 4, usage, true, &b->buffer, &b->mem) != ENG_OK)
-		return (eng_buffer){0};
-	memcpy(b->mem.mapped, data, size);
+	eng_result r = vk_make_raw_buffer(c, size ? size : 4, usage, true, &b->buffer, &b->mem);
+	if (r != ENG_OK)
+		return r;
+	used(&c->buffer_slots, slot);
+	if (size)
+		memcpy(b->mem.mapped, data, size);
 	b->size = size;
 	b->index = index;
-	return (eng_buffer){id};
+	return ENG_OK;
 }
 
-void vk_destroy_buffer(eng_buffer h)
+void vk_destroy_buffer(void *ctx, eng_buffer h)
 {
-	if (!h.id || h.id > vg.n_buffers || !vg.buffers[h.id - 1].buffer)
+	vk_ctx *c = ctx;
+	vk_buffer_res *b = &c->buffers[eng_handle_slot(h.id)];
+	if (!b->buffer)
 		return;
-	vk_buffer_res *b = &vg.buffers[h.id - 1];
-	vk_defer((vk_deferred){.buffer = b->buffer, .mem = b->mem});
+	vk_defer(c, (vk_deferred){.buffer = b->buffer, .mem = b->mem});
 	memset(b, 0, sizeof *b);
 }
 
 /* --- images ---------------------------------------------------------------------- */
 
-static VkDescriptorSet alloc_image_set(VkImageView view, VkDescriptorPool *pool_out)
+static VkDescriptorSet alloc_image_set(vk_ctx *c, VkImageView view, VkDescriptorPool *pool_out)
 {
 	for (uint32_t p = 0;; p++) {
-		if (p == vg.n_pools) {
+		if (p == c->n_pools) {
 			if (p == VK_MAX_POOLS)
 				return VK_NULL_HANDLE;
 			VkDescriptorPoolSize sizes[] = {
@@ -163,21 +163,21 @@ static VkDescriptorSet alloc_image_set(VkImageView view, VkDescriptorPool *pool_
 				.poolSizeCount = 2,
 				.pPoolSizes = sizes,
 			};
-			if (vkCreateDescriptorPool(vk.device, &ci, NULL, &vg.pools[p]) < 0)
+			if (vkCreateDescriptorPool(c->dev.device, &ci, NULL, &c->pools[p]) < 0)
 				return VK_NULL_HANDLE;
-			vg.n_pools++;
+			c->n_pools++;
 		}
 		VkDescriptorSetAllocateInfo ai = {
 			.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-			.descriptorPool = vg.pools[p],
+			.descriptorPool = c->pools[p],
 			.descriptorSetCount = 1,
-			.pSetLayouts = &vg.image_layout,
+			.pSetLayouts = &c->image_layout,
 		};
 		VkDescriptorSet set;
-		if (vkAllocateDescriptorSets(vk.device, &ai, &set) != VK_SUCCESS)
+		if (vkAllocateDescriptorSets(c->dev.device, &ai, &set) != VK_SUCCESS)
 			continue;
 		VkDescriptorImageInfo ii = {
-			.sampler = vg.sampler,
+			.sampler = c->sampler,
 			.imageView = view,
 			.imageLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
 		};
@@ -188,28 +188,18 @@ static VkDescriptorSet alloc_image_set(VkImageView view, VkDescriptorPool *pool_
 			.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
 			.pImageInfo = &ii,
 		};
-		vkUpdateDescriptorSets(vk.device, 1, &w, 0, NULL);
-		*pool_out = vg.pools[p];
+		vkUpdateDescriptorSets(c->dev.device, 1, &w, 0, NULL);
+		*pool_out = c->pools[p];
 		return set;
 	}
 }
 
-eng_image vk_make_image(uint32_t width, uint32_t height, eng_image_usage usage)
+eng_result vk_make_image(void *ctx, eng_image h, uint32_t width, uint32_t height,
+			 eng_image_usage usage)
 {
-	uint32_t id = 0;
-	for (uint32_t i = 0; i < vg.n_images; i++)
-		if (!vg.images[i].state.image) {
-			id = i + 1;
-			break;
-		}
-	if (!id) {
-		if (vg.n_images == VK_MAX_IMAGES) {
-			eng_error("vulkan: more than %d images", VK_MAX_IMAGES);
-			return (eng_image){0};
-		}
-		id = ++vg.n_images;
-	}
-	vk_image_res *img = &vg.images[id - 1];
+	vk_ctx *c = ctx;
+	uint32_t slot = eng_handle_slot(h.id);
+	vk_image_res *img = &c->images[slot];
 	memset(img, 0, sizeof *img);
 	VkImageUsageFlags vu = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
 	if (usage & ENG_IMAGE_TARGET)
@@ -226,19 +216,19 @@ eng_image vk_make_image(uint32_t width, uint32_t height, eng_image_usage usage)
 		.usage = vu,
 		.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
 	};
-	if (vkCreateImage(vk.device, &ci, NULL, &img->state.image) < 0) {
+	if (vkCreateImage(c->dev.device, &ci, NULL, &img->state.image) < 0) {
 		eng_error("vulkan: cannot create a %ux%u image", width, height);
 		img->state.image = VK_NULL_HANDLE;
-		return (eng_image){0};
+		return ENG_ERR_OUT_OF_MEMORY;
 	}
 	VkMemoryRequirements req;
-	vkGetImageMemoryRequirements(vk.device, img->state.image, &req);
-	if (vk_mem_alloc(req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &img->mem) != ENG_OK ||
-	    vkBindImageMemory(vk.device, img->state.image, img->mem.memory, img->mem.offset) < 0) {
-		vkDestroyImage(vk.device, img->state.image, NULL);
-		vk_mem_free(&img->mem);
+	vkGetImageMemoryRequirements(c->dev.device, img->state.image, &req);
+	if (vk_mem_alloc(c, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &img->mem) != ENG_OK ||
+	    vkBindImageMemory(c->dev.device, img->state.image, img->mem.memory, img->mem.offset) < 0) {
+		vkDestroyImage(c->dev.device, img->state.image, NULL);
+		vk_mem_free(c, &img->mem);
 		memset(img, 0, sizeof *img);
-		return (eng_image){0};
+		return ENG_ERR_OUT_OF_MEMORY;
 	}
 	VkImageViewCreateInfo vci = {
 		.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
@@ -247,30 +237,32 @@ eng_image vk_make_image(uint32_t width, uint32_t height, eng_image_usage usage)
 		.format = VK_OFFSCREEN_FORMAT,
 		.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1},
 	};
-	vkCreateImageView(vk.device, &vci, NULL, &img->view);
-	img->set = alloc_image_set(img->view, &img->set_pool);
+	vkCreateImageView(c->dev.device, &vci, NULL, &img->view);
+	img->set = alloc_image_set(c, img->view, &img->set_pool);
 	if (!img->set) {
 		eng_error("vulkan: out of descriptor sets for images");
-		vk_destroy_now(&(vk_deferred){.image = img->state.image, .view = img->view,
-					      .mem = img->mem});
+		vk_destroy_now(c, &(vk_deferred){.image = img->state.image, .view = img->view,
+						 .mem = img->mem});
 		memset(img, 0, sizeof *img);
-		return (eng_image){0};
+		return ENG_ERR_OUT_OF_MEMORY;
 	}
 	img->state.aspect = VK_IMAGE_ASPECT_COLOR_BIT;
 	img->width = width;
 	img->height = height;
 	img->usage = usage;
 	img->needs_init = true; /* cleared and made sampleable before first use */
-	vg.pending_inits = true;
-	return (eng_image){id};
+	c->pending_inits = true;
+	used(&c->image_slots, slot);
+	return ENG_OK;
 }
 
-void vk_destroy_image(eng_image h)
+void vk_destroy_image(void *ctx, eng_image h)
 {
-	if (!h.id || h.id > vg.n_images || !vg.images[h.id - 1].state.image)
+	vk_ctx *c = ctx;
+	vk_image_res *img = vk_image_at(c, h);
+	if (!img->state.image)
 		return;
-	vk_image_res *img = &vg.images[h.id - 1];
-	vk_defer((vk_deferred){.image = img->state.image,
+	vk_defer(c, (vk_deferred){.image = img->state.image,
 			       .view = img->view,
 			       .mem = img->mem,
 			       .set = img->set,
@@ -278,22 +270,25 @@ void vk_destroy_image(eng_image h)
 	memset(img, 0, sizeof *img);
 }
 
-vk_image_res *vk_image_get(eng_image h)
+void vk_destroy_all(vk_ctx *c)
 {
-	if (!h.id || h.id > vg.n_images || !vg.images[h.id - 1].state.image)
-		return NULL;
-	return &vg.images[h.id - 1];
+	for (uint32_t i = 0; i < c->buffer_slots; i++)
+		if (c->buffers[i].buffer)
+			vk_destroy_buffer(c, (eng_buffer){i + 1});
+	for (uint32_t i = 0; i < c->image_slots; i++)
+		if (c->images[i].state.image)
+			vk_destroy_image(c, (eng_image){i + 1});
 }
 
 /* New images are cleared to transparent black and left sampleable; done at
  * the next point outside a pass. */
-void vk_run_pending_inits(VkCommandBuffer cmd)
+void vk_run_pending_inits(vk_ctx *c, VkCommandBuffer cmd)
 {
-	if (!vg.pending_inits)
+	if (!c->pending_inits)
 		return;
-	vg.pending_inits = false;
-	for (uint32_t i = 0; i < vg.n_images; i++) {
-		vk_image_res *img = &vg.images[i];
+	c->pending_inits = false;
+	for (uint32_t i = 0; i < c->image_slots; i++) {
+		vk_image_res *img = &c->images[i];
 		if (!img->state.image || !img->needs_init)
 			continue;
 		vk_transition(cmd, &img->state, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
@@ -311,16 +306,17 @@ void vk_run_pending_inits(VkCommandBuffer cmd)
 
 /* --- rings ----------------------------------------------------------------------- */
 
-eng_result vk_ring_alloc(vk_ring *ring, VkDeviceSize size, VkDeviceSize align, vk_ring_slice *out)
+eng_result vk_ring_alloc(vk_ctx *c, vk_ring *ring, VkDeviceSize size, VkDeviceSize align,
+			 vk_ring_slice *out)
 {
 	for (;;) {
 		if (ring->cur < ring->n) {
-			vk_ring_chunk *c = &ring->chunks[ring->cur];
-			VkDeviceSize off = (c->used + align - 1) / align * align;
-			if (off + size <= c->size) {
-				c->used = off + size;
-				*out = (vk_ring_slice){c->buffer, off, (uint8_t *)c->mem.mapped + off,
-						       c->set};
+			vk_ring_chunk *k = &ring->chunks[ring->cur];
+			VkDeviceSize off = (k->used + align - 1) / align * align;
+			if (off + size <= k->size) {
+				k->used = off + size;
+				*out = (vk_ring_slice){k->buffer, off, (uint8_t *)k->mem.mapped + off,
+						       k->set};
 				return ENG_OK;
 			}
 			ring->cur++;
@@ -333,29 +329,29 @@ eng_result vk_ring_alloc(vk_ring *ring, VkDeviceSize size, VkDeviceSize align, v
 		VkDeviceSize chunk = ring->n ? ring->chunks[ring->n - 1].size * 2 : ring->first_size;
 		while (chunk < size)
 			chunk *= 2;
-		vk_ring_chunk *c = &ring->chunks[ring->n];
-		memset(c, 0, sizeof *c);
-		eng_result r = vk_make_raw_buffer(chunk, ring->usage, true, &c->buffer, &c->mem);
+		vk_ring_chunk *k = &ring->chunks[ring->n];
+		memset(k, 0, sizeof *k);
+		eng_result r = vk_make_raw_buffer(c, chunk, ring->usage, true, &k->buffer, &k->mem);
 		if (r != ENG_OK)
 			return r;
-		c->size = chunk;
+		k->size = chunk;
 		if (ring->usage & VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT) {
 			VkDescriptorSetAllocateInfo ai = {
 				.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-				.descriptorPool = vg.pools[0],
+				.descriptorPool = c->pools[0],
 				.descriptorSetCount = 1,
-				.pSetLayouts = &vg.ubo_layout,
+				.pSetLayouts = &c->ubo_layout,
 			};
-			VK_CHECK_RET(vkAllocateDescriptorSets(vk.device, &ai, &c->set));
-			VkDescriptorBufferInfo bi = {c->buffer, 0, VK_UNIFORM_MAX};
+			VK_CHECK_RET(vkAllocateDescriptorSets(c->dev.device, &ai, &k->set));
+			VkDescriptorBufferInfo bi = {k->buffer, 0, VK_UNIFORM_MAX};
 			VkWriteDescriptorSet w = {
 				.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-				.dstSet = c->set,
+				.dstSet = k->set,
 				.descriptorCount = 1,
 				.descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
 				.pBufferInfo = &bi,
 			};
-			vkUpdateDescriptorSets(vk.device, 1, &w, 0, NULL);
+			vkUpdateDescriptorSets(c->dev.device, 1, &w, 0, NULL);
 		}
 		ring->n++;
 		if (ring->n > 1)
@@ -370,11 +366,11 @@ void vk_ring_reset(vk_ring *ring)
 		ring->chunks[i].used = 0;
 }
 
-void vk_ring_free(vk_ring *ring)
+void vk_ring_free(vk_ctx *c, vk_ring *ring)
 {
 	for (uint32_t i = 0; i < ring->n; i++) {
-		vkDestroyBuffer(vk.device, ring->chunks[i].buffer, NULL);
-		vk_mem_free(&ring->chunks[i].mem);
+		vkDestroyBuffer(c->dev.device, ring->chunks[i].buffer, NULL);
+		vk_mem_free(c, &ring->chunks[i].mem);
 	}
 	memset(ring->chunks, 0, sizeof ring->chunks);
 	ring->n = ring->cur = 0;
@@ -382,13 +378,13 @@ void vk_ring_free(vk_ring *ring)
 
 /* --- pipelines ----------------------------------------------------------------------- */
 
-static VkShaderModule shader_module(const char *name)
+static VkShaderModule shader_module(vk_ctx *c, const char *name)
 {
-	for (uint32_t i = 0; i < vg.n_modules; i++)
-		if (strcmp(vg.modules[i].name, name) == 0)
-			return vg.modules[i].module;
+	for (uint32_t i = 0; i < c->n_modules; i++)
+		if (strcmp(c->modules[i].name, name) == 0)
+			return c->modules[i].module;
 	size_t size;
-	uint32_t *code = eng_shader_load(vg.shader_dir, name, "vk", &size);
+	uint32_t *code = eng_shader_load(c->shader_dir, name, "vk", &size);
 	if (!code)
 		return VK_NULL_HANDLE;
 	VkShaderModuleCreateInfo ci = {
@@ -397,41 +393,26 @@ static VkShaderModule shader_module(const char *name)
 		.pCode = code,
 	};
 	VkShaderModule m = VK_NULL_HANDLE;
-	VkResult r = vkCreateShaderModule(vk.device, &ci, NULL, &m);
+	VkResult r = vkCreateShaderModule(c->dev.device, &ci, NULL, &m);
 	free(code);
-	if (r < 0 || vg.n_modules == VK_MAX_MODULES) {
-		eng_error("shader %s/%s.vk.spv: rejected by the driver (%s)", vg.shader_dir, name,
+	if (r < 0 || c->n_modules == VK_MAX_MODULES) {
+		eng_error("shader %s/%s.vk.spv: rejected by the driver (%s)", c->shader_dir, name,
 			  vk_result_str(r));
 		if (m)
-			vkDestroyShaderModule(vk.device, m, NULL);
+			vkDestroyShaderModule(c->dev.device, m, NULL);
 		return VK_NULL_HANDLE;
 	}
-	snprintf(vg.modules[vg.n_modules].name, sizeof vg.modules[0].name, "%s", name);
-	vg.modules[vg.n_modules++].module = m;
+	snprintf(c->modules[c->n_modules].name, sizeof c->modules[0].name, "%s", name);
+	c->modules[c->n_modules++].module = m;
 	return m;
 }
 
-static bool same_desc(const eng_pipeline_desc *a, const eng_pipeline_desc *b)
+eng_result vk_make_pipeline(void *ctx, eng_pipeline h, const eng_pipeline_desc *desc)
 {
-	return strcmp(a->vs, b->vs) == 0 && strcmp(a->fs, b->fs) == 0 && a->layout == b->layout &&
-	       a->blend == b->blend && a->depth == b->depth && a->cull == b->cull &&
-	       a->offscreen == b->offscreen && a->textured == b->textured;
-}
-
-eng_pipeline vk_make_pipeline(const eng_pipeline_desc *desc)
-{
-	if (!desc || !desc->vs || !desc->fs)
-		return (eng_pipeline){0};
-	for (uint32_t i = 0; i < vg.n_pipelines; i++)
-		if (same_desc(&vg.pipelines[i].desc, desc))
-			return (eng_pipeline){i + 1};
-	if (vg.n_pipelines == VK_MAX_PIPELINES) {
-		eng_error("vulkan: more than %d pipelines", VK_MAX_PIPELINES);
-		return (eng_pipeline){0};
-	}
-	VkShaderModule vs = shader_module(desc->vs), fs = shader_module(desc->fs);
+	vk_ctx *c = ctx;
+	VkShaderModule vs = shader_module(c, desc->vs), fs = shader_module(c, desc->fs);
 	if (!vs || !fs)
-		return (eng_pipeline){0};
+		return ENG_ERR_SHADER;
 
 	VkVertexInputBindingDescription binding = {0};
 	VkVertexInputAttributeDescription attrs[4];
@@ -522,12 +503,12 @@ eng_pipeline vk_make_pipeline(const eng_pipeline_desc *desc)
 		.dynamicStateCount = 2,
 		.pDynamicStates = dyn,
 	};
-	VkFormat color = desc->offscreen ? VK_OFFSCREEN_FORMAT : vg.main_format;
+	VkFormat color = desc->offscreen ? VK_OFFSCREEN_FORMAT : c->main_format;
 	VkPipelineRenderingCreateInfo ri = {
 		.sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
 		.colorAttachmentCount = 1,
 		.pColorAttachmentFormats = &color,
-		.depthAttachmentFormat = desc->offscreen ? VK_FORMAT_UNDEFINED : vg.depth_format,
+		.depthAttachmentFormat = desc->offscreen ? VK_FORMAT_UNDEFINED : c->depth_format,
 	};
 	VkGraphicsPipelineCreateInfo ci = {
 		.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
@@ -542,20 +523,16 @@ eng_pipeline vk_make_pipeline(const eng_pipeline_desc *desc)
 		.pDepthStencilState = &ds,
 		.pColorBlendState = &cb,
 		.pDynamicState = &dy,
-		.layout = vg.pipeline_layout,
+		.layout = c->pipeline_layout,
 	};
-	vk_pipeline_res *p = &vg.pipelines[vg.n_pipelines];
-	VkResult r = vkCreateGraphicsPipelines(vk.device, vg.cache, 1, &ci, NULL, &p->pipeline);
+	VkPipeline *p = &c->pipelines[eng_handle_slot(h.id)];
+	VkResult r = vkCreateGraphicsPipelines(c->dev.device, c->cache, 1, &ci, NULL, p);
 	if (r < 0) {
 		eng_error("vulkan: the driver rejected the pipeline %s/%s.vk.spv + %s.vk.spv (%s); "
 			  "rebuild the shaders or point --shader-dir at good ones",
-			  vg.shader_dir, desc->vs, desc->fs, vk_result_str(r));
-		return (eng_pipeline){0};
+			  c->shader_dir, desc->vs, desc->fs, vk_result_str(r));
+		*p = VK_NULL_HANDLE;
+		return ENG_ERR_SHADER;
 	}
-	p->desc = *desc;
-	snprintf(p->vs, sizeof p->vs, "%s", desc->vs);
-	snprintf(p->fs, sizeof p->fs, "%s", desc->fs);
-	p->desc.vs = p->vs;
-	p->desc.fs = p->fs;
-	return (eng_pipeline){++vg.n_pipelines};
+	return ENG_OK;
 }

@@ -26,19 +26,17 @@ typedef struct vk_target {
 	VkFormat depth_format;
 	bool vsync;
 	bool out_of_date;
-	uint32_t want_w, want_h;
-	void *window;
+	eng_window *window; /* NULL when headless */
 } vk_target;
 
-extern vk_target vt;
-
-eng_result vk_target_init(const eng_gfx_desc *desc);
-void vk_target_shutdown(void);
+/* The swapchain for `window`, or the offscreen target when it is NULL. */
+eng_result vk_target_init(vk_ctx *c, const eng_gfx_desc *desc, eng_window *window);
+void vk_target_shutdown(vk_ctx *c);
 /* Rebuilds the swapchain (and depth) for the current window size; false
  * while the window has no area. Device must be idle. */
-bool vk_target_rebuild(void);
+bool vk_target_rebuild(vk_ctx *c);
 /* An offscreen image of the main target's size and format (headless main
  * target, or windowed isolated timing). */
-eng_result vk_target_ensure_offscreen(void);
+eng_result vk_target_ensure_offscreen(vk_ctx *c);
 
 #endif

@@ -2,7 +2,7 @@
  * run time so that a missing or broken shader is a clear message, not a
  * link error. */
 #include "engine/log.h"
-#include "gfx_backend.h"
+#include "shader.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -1,0 +1,255 @@
+/* The frame loop (DESIGN.md section 2): tick, prepare, every view, the
+ * overlay, submit, deferred tasks, wait, collect; and the GPU scopes
+ * sources put around work outside the views. */
+#include "core.h"
+
+#include "../platform/window.h"
+#include "engine/log.h"
+#include "srcprof/clock.h"
+#include "srcprof/perf_block.h"
+#include "srcprof/source_profiler.h"
+
+#include <stdlib.h>
+
+static bool push(eng_source ***arr, uint32_t *n, uint32_t *cap, eng_source *s)
+{
+	if (*n == *cap) {
+		uint32_t c = *cap ? *cap * 2 : 64;
+		eng_source **a = realloc(*arr, c * sizeof *a);
+		if (!a)
+			return false;
+		*arr = a;
+		*cap = c;
+	}
+	(*arr)[(*n)++] = s;
+	return true;
+}
+
+void eng_add_source(eng_engine *e, eng_source *s)
+{
+	if (!s)
+		return;
+	s->engine = e;
+	s->removing = false;
+	if (s->flags & ENG_SOURCE_ASYNC)
+		source_profiler_set_async(s, true);
+	source_profiler_set_source_name(s, s->name);
+	if (!push(&e->pending_add, &e->n_pending_add, &e->cap_pending_add, s)) {
+		eng_error("out of memory adding source %s", s->name);
+		core_destroy_source(s);
+	}
+}
+
+uint32_t core_live_sources(const eng_engine *e)
+{
+	return e->baseline ? 0 : e->n_sources;
+}
+
+/* The profiler's sampler decided at frame_begin which frames GPU-time their
+ * renders (srcprof/source_profiler.h, "GPU sampling"). ENG_PROFILE_CPU keeps
+ * the frame untimed without counting it towards the sampler's N. */
+static void note_gpu_timed(eng_engine *e)
+{
+	if (e->profile == ENG_PROFILE_CPU)
+		source_profiler_gpu_skip_frame();
+	bool timed = e->profile == ENG_PROFILE_ALL && source_profiler_gpu_frame_timed();
+	e->gpu_timed = timed ? core_live_sources(e) : 0;
+}
+
+eng_gpu_scope eng_source_gpu_begin(eng_source *s, const char *pass)
+{
+	eng_gpu_scope scope = {.source = s};
+	if (s->engine && (s->engine->isolating || s->engine->profile == ENG_PROFILE_OFF))
+		return scope;
+	source_profiler_set_pass(source_profiler_pass_id(pass));
+	sp_gpu_timer *timer = NULL;
+	scope.start = source_profiler_source_render_begin(&timer);
+	scope.timer = timer;
+	return scope;
+}
+
+void eng_source_gpu_end(eng_gpu_scope *scope)
+{
+	const eng_engine *e = scope->source ? scope->source->engine : NULL;
+	if (!scope->source || (e && (e->isolating || e->profile == ENG_PROFILE_OFF)))
+		return;
+	source_profiler_source_render_end(scope->source, scope->start, scope->timer);
+}
+
+static void apply_adds(eng_engine *e)
+{
+	for (uint32_t i = 0; i < e->n_pending_add; i++) {
+		if (!push(&e->sources, &e->n_sources, &e->cap_sources, e->pending_add[i])) {
+			eng_error("out of memory adding source %s", e->pending_add[i]->name);
+			core_destroy_source(e->pending_add[i]);
+		}
+	}
+	e->n_pending_add = 0;
+}
+
+/* The graphics task pass: sources marked for removal leave the scene; the
+ * profiler drops them by the next frame_begin, their GPU objects go when
+ * the GPU is done with them. */
+static void run_tasks(eng_engine *e)
+{
+	uint32_t kept = 0;
+	for (uint32_t i = 0; i < e->n_sources; i++) {
+		eng_source *s = e->sources[i];
+		if (s->removing)
+			core_destroy_source(s);
+		else
+			e->sources[kept++] = s;
+	}
+	e->n_sources = kept;
+}
+
+void core_render_view(eng_engine *e, const eng_view *v, bool all, const eng_source *only,
+		      bool profile, uint32_t repeat)
+{
+	eng_gfx_begin_pass(&(eng_pass_desc){
+		.area = v->area,
+		.clear = true,
+		.clear_color = {v == &e->views[0] ? 0.07f : 0.12f, 0.08f,
+				v == &e->views[0] ? 0.10f : 0.16f, 1.0f},
+	});
+	if (profile)
+		source_profiler_set_pass(v->pass);
+	for (uint32_t i = 0, n = all ? core_live_sources(e) : e->n_sources; i < n; i++) {
+		eng_source *s = e->sources[i];
+		if ((!all && s != only) || !s->type->render || (s->flags & ENG_SOURCE_NO_RENDER))
+			continue;
+		if ((s->flags & ENG_SOURCE_MAIN_ONLY) && v != &e->views[0])
+			continue;
+		if (!profile) {
+			for (uint32_t r = 0; r < repeat; r++)
+				s->type->render(s, v);
+			continue;
+		}
+		sp_gpu_timer *timer = NULL;
+		uint64_t t = source_profiler_source_render_begin(&timer);
+		s->type->render(s, v);
+		source_profiler_source_render_end(s, t, timer);
+	}
+	eng_gfx_end_pass();
+}
+
+static void render_overlay(eng_engine *e)
+{
+	if (!e->overlay.render)
+		return;
+	bool prof = e->profile != ENG_PROFILE_OFF;
+	eng_gfx_begin_pass(&(eng_pass_desc){.area = e->views[0].area});
+	sp_gpu_timer *timer = NULL;
+	uint64_t t = 0;
+	if (prof) {
+		source_profiler_set_pass(e->overlay_pass);
+		t = source_profiler_source_render_begin(&timer);
+	}
+	e->overlay.render(e->overlay.user, &e->views[0]);
+	if (prof)
+		source_profiler_source_render_end(&core_overlay_key, t, timer);
+	eng_gfx_end_pass();
+}
+
+static void tick(eng_engine *e, double dt, bool prof)
+{
+	PERF_BLOCK("tick");
+	for (uint32_t i = 0, n = core_live_sources(e); i < n; i++) {
+		eng_source *s = e->sources[i];
+		uint64_t t = prof ? source_profiler_source_tick_start() : 0;
+		if (s->type->tick)
+			s->type->tick(s, dt);
+		if (prof)
+			source_profiler_source_tick_end(s, t);
+	}
+	if (e->overlay.tick) {
+		uint64_t t = prof ? source_profiler_source_tick_start() : 0;
+		e->overlay.tick(e->overlay.user);
+		if (prof)
+			source_profiler_source_tick_end(&core_overlay_key, t);
+	}
+}
+
+/* Everything between the backend's begin_frame and end_frame. */
+static eng_result draw(eng_engine *e, bool prof)
+{
+	if (prof)
+		source_profiler_render_begin();
+	{
+		PERF_BLOCK("prepare");
+		for (uint32_t i = 0, n = core_live_sources(e); i < n; i++)
+			if (e->sources[i]->type->prepare)
+				e->sources[i]->type->prepare(e->sources[i]);
+	}
+	for (uint32_t v = 0; v < e->n_views; v++) {
+		PERF_BLOCK(e->views[v].name);
+		core_render_view(e, &e->views[v], true, NULL, prof, 1);
+	}
+	{
+		PERF_BLOCK("overlay");
+		render_overlay(e);
+	}
+	if (prof)
+		source_profiler_render_end();
+	if (e->screenshot_wanted) {
+		eng_gfx_request_screenshot();
+		e->screenshot_wanted = false;
+	}
+	PERF_BLOCK("submit");
+	return eng_gfx_end_frame();
+}
+
+eng_result eng_frame(eng_engine *e)
+{
+	PERF_BLOCK("frame");
+	uint64_t now = srcprof_clock_ns();
+	e->frame_time_ns = e->last_frame_ns ? now - e->last_frame_ns : 0;
+	e->last_frame_ns = now;
+	double dt = e->desc.fixed_dt > 0 ? e->desc.fixed_dt : (double)e->frame_time_ns * 1e-9;
+	if (dt > 0.1)
+		dt = 0.1;
+	if (e->paused)
+		dt = 0;
+	e->scene_time += dt;
+
+	if (e->window)
+		eng_window_poll(e->window);
+	bool prof = e->profile != ENG_PROFILE_OFF;
+	if (prof)
+		source_profiler_frame_begin();
+	apply_adds(e);
+	tick(e, dt, prof);
+	core_views_update(e);
+	if (prof)
+		note_gpu_timed(e);
+	else
+		e->gpu_timed = 0;
+
+	eng_result result = ENG_OK;
+	bool drawing;
+	{
+		PERF_BLOCK("acquire");
+		drawing = eng_gfx_begin_frame();
+	}
+	if (drawing)
+		result = draw(e, prof);
+	{
+		PERF_BLOCK("tasks");
+		run_tasks(e);
+	}
+	{
+		/* The frame before this one must be done before its GPU results
+		 * are collected; it is also the double-buffering throttle. */
+		PERF_BLOCK("wait");
+		eng_result w = eng_gfx_wait_frame(1);
+		if (result == ENG_OK)
+			result = w;
+	}
+	{
+		PERF_BLOCK("collect");
+		if (prof)
+			source_profiler_frame_collect();
+	}
+	e->frame++;
+	return result;
+}

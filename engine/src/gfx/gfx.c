@@ -1,0 +1,487 @@
+/* The one place that knows there are several backends: picks one at init
+ * (resolving --api auto), holds the handle pools, refuses stale handles,
+ * caches pipelines by desc, wraps the backend's GPU timer with the injected
+ * faults, and forwards every engine/gfx.h call with the backend's context.
+ *
+ * engine/gfx.h is a global API (one device at a time, as sokol_gfx), so
+ * the current device lives here, in one struct; the backends keep nothing
+ * outside the context they are handed. */
+#include "gfx_backend.h"
+
+#include "../core/process.h"
+#include "../platform/window.h"
+#include "engine/log.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct cached_pipeline {
+	eng_pipeline_desc desc; /* vs, fs point into the names below */
+	char vs[64], fs[64];
+	eng_pipeline handle;
+} cached_pipeline;
+
+static struct gfx_state {
+	const eng_gfx_backend *be; /* NULL: no device */
+	void *ctx;
+	eng_api api;
+	uint32_t generation;
+	uint32_t last_messages; /* validation messages of the last device */
+	uint32_t faults;
+	/* Kept across devices, so that an earlier device's ids stay refused. */
+	bool pools_ready;
+	eng_pool buffers, images, pipelines;
+	cached_pipeline cache[ENG_GFX_MAX_PIPELINES];
+	uint32_t n_cache;
+	uint32_t refused;        /* calls given a handle that is not live */
+	bool refusal_said;       /* the first one is logged, per device */
+	sp_gpu_timer_backend timer;    /* what the profiler calls */
+	sp_gpu_timer_backend timer_to; /* the backend's own */
+} g_gfx;
+
+void eng_gfx_inject_faults(uint32_t faults)
+{
+	g_gfx.faults = faults;
+}
+
+uint32_t eng_gfx_faults(void)
+{
+	return g_gfx.faults;
+}
+
+uint32_t eng_gfx_generation(void)
+{
+	return g_gfx.generation;
+}
+
+eng_api eng_gfx_api(void)
+{
+	return g_gfx.be ? g_gfx.api : ENG_API_AUTO;
+}
+
+void *eng_gfx_context_of(const eng_gfx_backend *be)
+{
+	return g_gfx.be && g_gfx.be == be ? g_gfx.ctx : NULL;
+}
+
+const char *eng_result_str(eng_result r)
+{
+	switch (r) {
+	case ENG_OK:
+		return "ok";
+	case ENG_ERR_NO_DRIVER:
+		return "no driver";
+	case ENG_ERR_NO_DEVICE:
+		return "no suitable device";
+	case ENG_ERR_SHADER:
+		return "shader missing or invalid";
+	case ENG_ERR_OUT_OF_MEMORY:
+		return "out of memory";
+	case ENG_ERR_DEVICE_LOST:
+		return "device lost";
+	case ENG_ERR_SURFACE:
+		return "window surface unavailable";
+	case ENG_ERR_INVALID:
+		return "invalid use";
+	}
+	return "?";
+}
+
+/* --- the GPU timer, seen through the injected faults ----------------------- */
+
+static uint32_t faulty_reserve(void *user, uint32_t slot, uint32_t queries)
+{
+	(void)user;
+	uint32_t held = g_gfx.timer_to.reserve(g_gfx.timer_to.user, slot, queries);
+	uint32_t small = 2 + 2 * 4; /* ENG_FAULT_TIMER_POOL_SMALL: 4 timers */
+	return (g_gfx.faults & ENG_FAULT_TIMER_POOL_SMALL) && held > small ? small : held;
+}
+
+static void faulty_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
+{
+	(void)user;
+	g_gfx.timer_to.write(g_gfx.timer_to.user, slot, query, kind);
+}
+
+static sp_gpu_read faulty_read(void *user, uint32_t slot, uint32_t count, uint64_t *ns)
+{
+	(void)user;
+	if (g_gfx.faults & ENG_FAULT_TIMER_UNAVAILABLE)
+		return SP_GPU_READ_NOT_READY;
+	return g_gfx.timer_to.read(g_gfx.timer_to.user, slot, count, ns);
+}
+
+static int64_t faulty_offset(void *user)
+{
+	(void)user;
+	return g_gfx.timer_to.cpu_offset_ns ? g_gfx.timer_to.cpu_offset_ns(g_gfx.timer_to.user) : 0;
+}
+
+const sp_gpu_timer_backend *eng_gfx_gpu_timer(void)
+{
+	const sp_gpu_timer_backend *real = g_gfx.be ? g_gfx.be->gpu_timer(g_gfx.ctx) : NULL;
+	if (!real)
+		return NULL;
+	g_gfx.timer_to = *real;
+	g_gfx.timer = *real;
+	g_gfx.timer.user = NULL;
+	g_gfx.timer.reserve = faulty_reserve;
+	g_gfx.timer.write = faulty_write;
+	g_gfx.timer.read = faulty_read;
+	g_gfx.timer.cpu_offset_ns = faulty_offset;
+	return &g_gfx.timer;
+}
+
+/* --- device ----------------------------------------------------------------- */
+
+static const eng_gfx_backend *backend_for(eng_api api)
+{
+	switch (api) {
+#ifdef SRCPROF_HAVE_VULKAN
+	case ENG_API_VULKAN:
+		return vk_gfx_backend();
+#endif
+#ifdef SRCPROF_HAVE_GL
+	case ENG_API_GL:
+		return gl_gfx_backend();
+#endif
+	case ENG_API_NULL:
+		return null_gfx_backend();
+	default:
+		return NULL;
+	}
+}
+
+static const char *api_label(eng_api api)
+{
+	return api == ENG_API_VULKAN ? "Vulkan" : api == ENG_API_GL ? "OpenGL" : "null";
+}
+
+static void init_pools(void)
+{
+	if (g_gfx.pools_ready)
+		return;
+	eng_pool_init(&g_gfx.buffers, ENG_GFX_MAX_BUFFERS);
+	eng_pool_init(&g_gfx.images, ENG_GFX_MAX_IMAGES);
+	eng_pool_init(&g_gfx.pipelines, ENG_GFX_MAX_PIPELINES);
+	g_gfx.pools_ready = true;
+}
+
+eng_result eng_gfx_init_window(const eng_gfx_desc *desc, eng_window *window)
+{
+	if (g_gfx.be) {
+		eng_error("gfx: a device is already open (eng_gfx_shutdown it first)");
+		return ENG_ERR_INVALID;
+	}
+	init_pools();
+	bool auto_api = desc->api == ENG_API_AUTO;
+	/* The demo's --api auto: Vulkan, then OpenGL; never the null device. */
+	const eng_api order[] = {auto_api ? ENG_API_VULKAN : desc->api, ENG_API_GL};
+	const int tries = auto_api ? 2 : 1;
+	eng_result last = ENG_ERR_NO_DRIVER;
+	for (int i = 0; i < tries; i++) {
+		const eng_gfx_backend *be = backend_for(order[i]);
+		if (!be) {
+			if (auto_api)
+				continue;
+			eng_error("this build has no %s backend", api_label(order[i]));
+			return ENG_ERR_NO_DRIVER;
+		}
+		eng_gfx_desc d = *desc;
+		d.api = order[i];
+		d.headless = !window;
+		if (window) {
+			eng_window_api wa = order[i] == ENG_API_GL ? ENG_WINDOW_GL : ENG_WINDOW_NO_API;
+			if (!eng_window_use_api(window, wa))
+				return i > 0 ? last : ENG_ERR_SURFACE;
+			eng_window_framebuffer_size(window, &d.width, &d.height);
+		}
+		void *ctx = NULL;
+		last = be->init(&d, window, &ctx);
+		eng_pin_loaded_libraries();
+		if (last == ENG_OK) {
+			g_gfx.be = be;
+			g_gfx.ctx = ctx;
+			g_gfx.api = order[i];
+			g_gfx.generation++;
+			g_gfx.refusal_said = false;
+			if (auto_api)
+				eng_info("--api auto: using %s", be->name);
+			return ENG_OK;
+		}
+		if (auto_api)
+			eng_warn("--api auto: %s unavailable (%s)%s", be->name, eng_result_str(last),
+				 i > 0		       ? ""
+				 : backend_for(ENG_API_GL) ? ", trying OpenGL"
+							   : "; this build has no OpenGL backend");
+	}
+	return last;
+}
+
+eng_result eng_gfx_init(const eng_gfx_desc *desc)
+{
+	return eng_gfx_init_window(desc, NULL);
+}
+
+void eng_gfx_shutdown(void)
+{
+	if (!g_gfx.be)
+		return;
+	uint32_t buffers = g_gfx.buffers.live, images = g_gfx.images.live;
+	/* Messages from tearing down (leaks) count too. */
+	g_gfx.last_messages = g_gfx.be->shutdown(g_gfx.ctx);
+	if (buffers || images)
+		eng_warn("gfx: shut down with %u buffers and %u images not destroyed (freed now)",
+			 buffers, images);
+	/* The backend freed everything; the ids it had stay refused. */
+	eng_pool_release_all(&g_gfx.buffers);
+	eng_pool_release_all(&g_gfx.images);
+	eng_pool_release_all(&g_gfx.pipelines);
+	g_gfx.n_cache = 0;
+	g_gfx.be = NULL;
+	g_gfx.ctx = NULL;
+}
+
+void eng_gfx_get_info(eng_gfx_info *info)
+{
+	if (g_gfx.be)
+		g_gfx.be->get_info(g_gfx.ctx, info);
+	else
+		*info = (eng_gfx_info){.api = "none", .gpu_timing = "unavailable"};
+}
+
+uint32_t eng_gfx_validation_messages(void)
+{
+	return g_gfx.be ? g_gfx.be->validation_messages(g_gfx.ctx) : g_gfx.last_messages;
+}
+
+void eng_gfx_get_counts(eng_gfx_counts *counts)
+{
+	*counts = (eng_gfx_counts){
+		.buffers = g_gfx.buffers.live,
+		.images = g_gfx.images.live,
+		.pipelines = g_gfx.pipelines.live,
+		.refused = g_gfx.refused,
+	};
+}
+
+/* --- handles ---------------------------------------------------------------- */
+
+/* Whether `id` is live in `pool`; a non-zero id that is not is counted
+ * (and the device's first one said). */
+static bool live(const eng_pool *pool, uint32_t id, const char *kind)
+{
+	if (!id)
+		return false;
+	if (eng_pool_live(pool, id))
+		return true;
+	g_gfx.refused++;
+	if (!g_gfx.refusal_said) {
+		g_gfx.refusal_said = true;
+		eng_warn("gfx: %s handle 0x%08x is not live (destroyed, or from an earlier device); "
+			 "ignored (later ones are counted, not said)",
+			 kind, id);
+	}
+	return false;
+}
+
+static eng_buffer live_buffer(eng_buffer h)
+{
+	return live(&g_gfx.buffers, h.id, "buffer") ? h : (eng_buffer){0};
+}
+
+static eng_image live_image(eng_image h)
+{
+	return live(&g_gfx.images, h.id, "image") ? h : (eng_image){0};
+}
+
+eng_buffer eng_gfx_make_buffer(const void *data, size_t size, bool index)
+{
+	if (!g_gfx.be)
+		return (eng_buffer){0};
+	eng_buffer b = {eng_pool_alloc(&g_gfx.buffers)};
+	if (!b.id) {
+		eng_error("gfx: more than %d buffers", ENG_GFX_MAX_BUFFERS);
+		return b;
+	}
+	if (g_gfx.be->make_buffer(g_gfx.ctx, b, data, size, index) != ENG_OK) {
+		eng_pool_release(&g_gfx.buffers, b.id);
+		return (eng_buffer){0};
+	}
+	return b;
+}
+
+void eng_gfx_destroy_buffer(eng_buffer buf)
+{
+	if (g_gfx.be && live(&g_gfx.buffers, buf.id, "buffer")) {
+		g_gfx.be->destroy_buffer(g_gfx.ctx, buf);
+		eng_pool_release(&g_gfx.buffers, buf.id);
+	}
+}
+
+eng_image eng_gfx_make_image(uint32_t width, uint32_t height, eng_image_usage usage)
+{
+	if (!g_gfx.be)
+		return (eng_image){0};
+	eng_image img = {eng_pool_alloc(&g_gfx.images)};
+	if (!img.id) {
+		eng_error("gfx: more than %d images", ENG_GFX_MAX_IMAGES);
+		return img;
+	}
+	if (g_gfx.be->make_image(g_gfx.ctx, img, width, height, usage) != ENG_OK) {
+		eng_pool_release(&g_gfx.images, img.id);
+		return (eng_image){0};
+	}
+	return img;
+}
+
+void eng_gfx_destroy_image(eng_image img)
+{
+	if (g_gfx.be && live(&g_gfx.images, img.id, "image")) {
+		g_gfx.be->destroy_image(g_gfx.ctx, img);
+		eng_pool_release(&g_gfx.images, img.id);
+	}
+}
+
+void eng_gfx_prepare_image_update(eng_image img)
+{
+	if (g_gfx.be && g_gfx.be->prepare_image_update && live(&g_gfx.images, img.id, "image"))
+		g_gfx.be->prepare_image_update(g_gfx.ctx, img);
+}
+
+void eng_gfx_update_image(eng_image img, const void *rgba)
+{
+	if (g_gfx.be && live(&g_gfx.images, img.id, "image"))
+		g_gfx.be->update_image(g_gfx.ctx, img, rgba);
+}
+
+static bool same_desc(const eng_pipeline_desc *a, const eng_pipeline_desc *b)
+{
+	return strcmp(a->vs, b->vs) == 0 && strcmp(a->fs, b->fs) == 0 && a->layout == b->layout &&
+	       a->blend == b->blend && a->depth == b->depth && a->cull == b->cull &&
+	       a->offscreen == b->offscreen && a->textured == b->textured;
+}
+
+eng_pipeline eng_gfx_make_pipeline(const eng_pipeline_desc *desc)
+{
+	if (!g_gfx.be || !desc || !desc->vs || !desc->fs)
+		return (eng_pipeline){0};
+	for (uint32_t i = 0; i < g_gfx.n_cache; i++)
+		if (same_desc(&g_gfx.cache[i].desc, desc))
+			return g_gfx.cache[i].handle;
+	eng_pipeline p = {eng_pool_alloc(&g_gfx.pipelines)};
+	if (!p.id) {
+		eng_error("gfx: more than %d pipelines", ENG_GFX_MAX_PIPELINES);
+		return p;
+	}
+	if (g_gfx.be->make_pipeline(g_gfx.ctx, p, desc) != ENG_OK) {
+		eng_pool_release(&g_gfx.pipelines, p.id);
+		return (eng_pipeline){0};
+	}
+	cached_pipeline *c = &g_gfx.cache[g_gfx.n_cache++];
+	c->desc = *desc;
+	snprintf(c->vs, sizeof c->vs, "%s", desc->vs);
+	snprintf(c->fs, sizeof c->fs, "%s", desc->fs);
+	c->desc.vs = c->vs;
+	c->desc.fs = c->fs;
+	c->handle = p;
+	return p;
+}
+
+/* --- frame -------------------------------------------------------------------- */
+
+bool eng_gfx_begin_frame(void)
+{
+	return g_gfx.be && g_gfx.be->begin_frame(g_gfx.ctx);
+}
+
+eng_result eng_gfx_end_frame(void)
+{
+	return g_gfx.be ? g_gfx.be->end_frame(g_gfx.ctx) : ENG_ERR_INVALID;
+}
+
+eng_result eng_gfx_wait_frame(uint32_t frames_back)
+{
+	return g_gfx.be ? g_gfx.be->wait_frame(g_gfx.ctx, frames_back) : ENG_ERR_INVALID;
+}
+
+void eng_gfx_resize(uint32_t width, uint32_t height)
+{
+	if (g_gfx.be)
+		g_gfx.be->resize(g_gfx.ctx, width, height);
+}
+
+void eng_gfx_set_vsync(bool on)
+{
+	if (g_gfx.be && g_gfx.be->set_vsync)
+		g_gfx.be->set_vsync(g_gfx.ctx, on);
+}
+
+void eng_gfx_begin_pass(const eng_pass_desc *desc)
+{
+	if (!g_gfx.be)
+		return;
+	if (desc->target.id && !live(&g_gfx.images, desc->target.id, "image"))
+		return; /* no pass: its draws are ignored as outside one */
+	g_gfx.be->begin_pass(g_gfx.ctx, desc);
+}
+
+void eng_gfx_end_pass(void)
+{
+	if (g_gfx.be)
+		g_gfx.be->end_pass(g_gfx.ctx);
+}
+
+void eng_gfx_apply_pipeline(eng_pipeline pip)
+{
+	if (g_gfx.be && live(&g_gfx.pipelines, pip.id, "pipeline"))
+		g_gfx.be->apply_pipeline(g_gfx.ctx, pip);
+}
+
+void eng_gfx_apply_uniforms(const void *data, size_t size)
+{
+	if (g_gfx.be)
+		g_gfx.be->apply_uniforms(g_gfx.ctx, data, size);
+}
+
+void eng_gfx_apply_vertices(eng_buffer vertices, eng_buffer indices)
+{
+	if (g_gfx.be)
+		g_gfx.be->apply_vertices(g_gfx.ctx, live_buffer(vertices), live_buffer(indices));
+}
+
+void eng_gfx_apply_transient_vertices(const void *data, size_t size)
+{
+	if (g_gfx.be)
+		g_gfx.be->apply_transient_vertices(g_gfx.ctx, data, size);
+}
+
+void eng_gfx_apply_image(eng_image img)
+{
+	eng_image h = live_image(img);
+	if (g_gfx.be && h.id)
+		g_gfx.be->apply_image(g_gfx.ctx, h);
+}
+
+void eng_gfx_draw(uint32_t first, uint32_t count, uint32_t instances)
+{
+	if (g_gfx.be)
+		g_gfx.be->draw(g_gfx.ctx, first, count, instances);
+}
+
+void eng_gfx_request_screenshot(void)
+{
+	if (g_gfx.be)
+		g_gfx.be->request_screenshot(g_gfx.ctx);
+}
+
+const uint8_t *eng_gfx_read_screenshot(uint32_t *width, uint32_t *height)
+{
+	return g_gfx.be ? g_gfx.be->read_screenshot(g_gfx.ctx, width, height) : NULL;
+}
+
+eng_result eng_gfx_time_isolated(void (*fn)(void *user), void *user, uint64_t *ns)
+{
+	return g_gfx.be ? g_gfx.be->time_isolated(g_gfx.ctx, fn, user, ns) : ENG_ERR_INVALID;
+}

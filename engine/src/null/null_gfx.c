@@ -1,0 +1,531 @@
+/* The null backend (engine/null.h): engine/gfx.h with no driver. Every
+ * call is checked as the real backends check it (inside a frame, inside a
+ * pass, a pipeline applied), counted and logged; work advances a GPU clock
+ * by the costs the test set; the GPU timer stamps that clock. */
+#include "../gfx/gfx_backend.h"
+#include "../gfx/shader.h"
+#include "engine/log.h"
+#include "engine/null.h"
+#include "srcprof/source_profiler.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NULL_SLOTS SOURCE_PROFILER_MAX_FRAMES_IN_FLIGHT
+#define NULL_MAX_CLEARS 16
+
+typedef struct null_image {
+	uint32_t width, height;
+	eng_image_usage usage;
+} null_image;
+
+/* A clear of the main target in this frame, painted into a screenshot. */
+typedef struct null_clear {
+	eng_rect area;
+	uint8_t rgba[4];
+} null_clear;
+
+typedef struct null_ctx {
+	eng_null_desc costs;
+	const char *shader_dir;
+	uint32_t width, height;
+	null_image images[ENG_GFX_MAX_IMAGES]; /* width 0: none */
+	bool recording, in_pass, device_lost;
+	bool pipeline; /* one applied in this pass */
+	uint64_t gpu_ns;
+	_Atomic uint64_t cpu_ns;
+	uint64_t frames_submitted;
+	uint32_t isolated_calls;
+
+	eng_null_record rec;
+	eng_null_event *events;
+
+	sp_gpu_timer_backend timer;
+	uint64_t *stamps[NULL_SLOTS];
+	uint32_t stamp_cap[NULL_SLOTS];
+
+	null_clear clears[NULL_MAX_CLEARS];
+	uint32_t n_clears;
+	bool screenshot_wanted, screenshot_ready;
+	uint8_t *screenshot;
+	uint32_t screenshot_w, screenshot_h;
+} null_ctx;
+
+/* Logs a call with the GPU clock after it; false when the log is full. */
+static bool note(null_ctx *c, eng_null_call call, uint32_t a, uint32_t b, uint32_t d)
+{
+	if (c->rec.n_events == ENG_NULL_MAX_EVENTS) {
+		c->rec.events_dropped = true;
+		return false;
+	}
+	c->events[c->rec.n_events++] = (eng_null_event){call, a, b, d, c->gpu_ns};
+	return true;
+}
+
+/* --- the GPU timer ------------------------------------------------------------ */
+
+static uint32_t timer_reserve(void *user, uint32_t slot, uint32_t queries)
+{
+	null_ctx *c = user;
+	if (slot >= NULL_SLOTS)
+		return 0;
+	if (queries > c->stamp_cap[slot]) {
+		uint64_t *s = realloc(c->stamps[slot], queries * sizeof *s);
+		if (!s)
+			return c->stamp_cap[slot];
+		c->stamps[slot] = s;
+		c->stamp_cap[slot] = queries;
+	}
+	return c->stamp_cap[slot];
+}
+
+static void timer_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
+{
+	null_ctx *c = user;
+	if (slot >= NULL_SLOTS || query >= c->stamp_cap[slot])
+		return;
+	c->stamps[slot][query] = c->gpu_ns;
+	c->gpu_ns += c->costs.stamp_ns;
+	atomic_fetch_add(&c->cpu_ns, c->costs.stamp_cpu_ns);
+	c->rec.stamps++;
+	note(c, ENG_NULL_STAMP, slot, query, (uint32_t)kind);
+}
+
+static sp_gpu_read timer_read(void *user, uint32_t slot, uint32_t count, uint64_t *ns)
+{
+	null_ctx *c = user;
+	if (slot >= NULL_SLOTS || count > c->stamp_cap[slot])
+		return SP_GPU_READ_NOT_READY;
+	memcpy(ns, c->stamps[slot], count * sizeof *ns);
+	return SP_GPU_READ_OK;
+}
+
+static const sp_gpu_timer_backend *null_gpu_timer(void *ctx)
+{
+	return &((null_ctx *)ctx)->timer;
+}
+
+/* --- device --------------------------------------------------------------------- */
+
+static eng_result null_init(const eng_gfx_desc *desc, eng_window *window, void **ctx)
+{
+	(void)window; /* nothing to show */
+	null_ctx *c = calloc(1, sizeof *c);
+	eng_null_event *events = malloc(ENG_NULL_MAX_EVENTS * sizeof *events);
+	if (!c || !events) {
+		free(c);
+		free(events);
+		eng_error("null: out of memory");
+		return ENG_ERR_OUT_OF_MEMORY;
+	}
+	c->events = events;
+	if (desc->null_device)
+		c->costs = *desc->null_device;
+	c->shader_dir = eng_shader_dir(desc->shader_dir);
+	c->width = desc->width;
+	c->height = desc->height;
+	atomic_store(&c->cpu_ns, 1000000000ull);
+	c->timer = (sp_gpu_timer_backend){
+		.mode = "null",
+		.user = c,
+		.reserve = timer_reserve,
+		.write = timer_write,
+		.read = timer_read,
+		.costly = c->costs.costly_timers,
+		.subtract_empty_timer = c->costs.subtract_empty_timer,
+		.tick_ns = 1,
+	};
+	*ctx = c;
+	eng_info("null: %ux%u, no driver, GPU timing null", c->width, c->height);
+	return ENG_OK;
+}
+
+static uint32_t null_shutdown(void *ctx)
+{
+	null_ctx *c = ctx;
+	for (int i = 0; i < NULL_SLOTS; i++)
+		free(c->stamps[i]);
+	free(c->screenshot);
+	free(c->events);
+	free(c);
+	return 0;
+}
+
+static void null_get_info(void *ctx, eng_gfx_info *info)
+{
+	null_ctx *c = ctx;
+	*info = (eng_gfx_info){.api = "null", .gpu_timing = "null",
+			       .width = c->width, .height = c->height};
+	snprintf(info->device, sizeof info->device, "null device");
+	snprintf(info->driver, sizeof info->driver, "srcprof null backend (no driver)");
+}
+
+static uint32_t null_validation_messages(void *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
+/* --- resources ---------------------------------------------------------------- */
+
+static eng_result null_make_buffer(void *ctx, eng_buffer h, const void *data, size_t size,
+				   bool index)
+{
+	(void)h;
+	(void)data;
+	(void)size;
+	(void)index;
+	((null_ctx *)ctx)->rec.buffers_made++;
+	return ENG_OK;
+}
+
+static void null_destroy_buffer(void *ctx, eng_buffer h)
+{
+	(void)h;
+	((null_ctx *)ctx)->rec.buffers_destroyed++;
+}
+
+static eng_result null_make_image(void *ctx, eng_image h, uint32_t width, uint32_t height,
+				  eng_image_usage usage)
+{
+	null_ctx *c = ctx;
+	if (!width || !height) {
+		eng_error("null: cannot create a %ux%u image", width, height);
+		return ENG_ERR_INVALID;
+	}
+	c->images[eng_handle_slot(h.id)] = (null_image){width, height, usage};
+	c->rec.images_made++;
+	return ENG_OK;
+}
+
+static void null_destroy_image(void *ctx, eng_image h)
+{
+	null_ctx *c = ctx;
+	c->images[eng_handle_slot(h.id)] = (null_image){0};
+	c->rec.images_destroyed++;
+}
+
+static void null_update_image(void *ctx, eng_image h, const void *rgba)
+{
+	(void)rgba;
+	null_ctx *c = ctx;
+	const null_image *img = &c->images[eng_handle_slot(h.id)];
+	if (!c->recording || c->in_pass || !(img->usage & ENG_IMAGE_STREAM))
+		return;
+	c->gpu_ns += c->costs.upload_ns;
+	c->rec.uploads++;
+	note(c, ENG_NULL_UPLOAD, h.id, 0, 0);
+}
+
+/* Both shaders are read and checked as a real backend would before its
+ * driver sees them (the Vulkan variant), so a missing or corrupt shader is
+ * the same clear error here. */
+static eng_result null_make_pipeline(void *ctx, eng_pipeline h, const eng_pipeline_desc *desc)
+{
+	(void)h;
+	null_ctx *c = ctx;
+	const char *names[2] = {desc->vs, desc->fs};
+	for (int i = 0; i < 2; i++) {
+		size_t size;
+		uint32_t *code = eng_shader_load(c->shader_dir, names[i], "vk", &size);
+		if (!code)
+			return ENG_ERR_SHADER;
+		free(code);
+	}
+	c->rec.pipelines_made++;
+	return ENG_OK;
+}
+
+/* --- frames --------------------------------------------------------------------- */
+
+static bool null_begin_frame(void *ctx)
+{
+	null_ctx *c = ctx;
+	if (c->device_lost || c->recording)
+		return false;
+	c->recording = true;
+	c->n_clears = 0;
+	note(c, ENG_NULL_BEGIN_FRAME, 0, 0, 0);
+	return true;
+}
+
+static uint8_t unorm8(float v)
+{
+	return (uint8_t)(v <= 0 ? 0 : v >= 1 ? 255 : v * 255.0f + 0.5f);
+}
+
+/* The main target as the frame's clears left it: black, then each clear
+ * inside its area. */
+static void paint_screenshot(null_ctx *c)
+{
+	size_t size = (size_t)c->width * c->height * 4;
+	uint8_t *px = realloc(c->screenshot, size ? size : 4);
+	if (!px)
+		return;
+	c->screenshot = px;
+	memset(px, 0, size);
+	for (uint32_t i = 0; i < c->n_clears; i++) {
+		eng_rect a = c->clears[i].area;
+		for (uint32_t y = (uint32_t)a.y; y < (uint32_t)a.y + a.h; y++)
+			for (uint32_t x = (uint32_t)a.x; x < (uint32_t)a.x + a.w; x++)
+				memcpy(px + ((size_t)y * c->width + x) * 4, c->clears[i].rgba, 4);
+	}
+	c->screenshot_w = c->width;
+	c->screenshot_h = c->height;
+	c->screenshot_ready = true;
+}
+
+static eng_result null_end_frame(void *ctx)
+{
+	null_ctx *c = ctx;
+	if (!c->recording)
+		return ENG_ERR_INVALID;
+	if (c->screenshot_wanted) {
+		paint_screenshot(c);
+		c->screenshot_wanted = false;
+	}
+	c->recording = false;
+	c->in_pass = false;
+	c->frames_submitted++;
+	c->rec.frames++;
+	atomic_fetch_add(&c->cpu_ns, c->costs.frame_cpu_ns);
+	note(c, ENG_NULL_END_FRAME, (uint32_t)c->frames_submitted, 0, 0);
+	if (eng_gfx_faults() & ENG_FAULT_DEVICE_LOST) {
+		c->device_lost = true;
+		eng_error("null: device lost (injected)");
+		return ENG_ERR_DEVICE_LOST;
+	}
+	return ENG_OK;
+}
+
+/* Frames are done as soon as they are submitted. */
+static eng_result null_wait_frame(void *ctx, uint32_t frames_back)
+{
+	(void)frames_back;
+	return ((null_ctx *)ctx)->device_lost ? ENG_ERR_DEVICE_LOST : ENG_OK;
+}
+
+static void null_resize(void *ctx, uint32_t width, uint32_t height)
+{
+	null_ctx *c = ctx;
+	if (width && height) {
+		c->width = width;
+		c->height = height;
+	}
+}
+
+/* --- passes and draws --------------------------------------------------------------- */
+
+static void null_begin_pass(void *ctx, const eng_pass_desc *desc)
+{
+	null_ctx *c = ctx;
+	if (!c->recording || c->in_pass)
+		return;
+	uint32_t tw = c->width, th = c->height;
+	if (desc->target.id) {
+		const null_image *img = &c->images[eng_handle_slot(desc->target.id)];
+		if (!(img->usage & ENG_IMAGE_TARGET)) {
+			eng_error("null: pass into image %u, which is not a render target",
+				  desc->target.id);
+			return;
+		}
+		tw = img->width;
+		th = img->height;
+	}
+	eng_rect a = desc->area;
+	if (!a.w || !a.h)
+		a = (eng_rect){0, 0, tw, th};
+	if (desc->clear && !desc->target.id && c->n_clears < NULL_MAX_CLEARS &&
+	    a.x >= 0 && a.y >= 0 && (uint32_t)a.x + a.w <= tw && (uint32_t)a.y + a.h <= th) {
+		null_clear *k = &c->clears[c->n_clears++];
+		k->area = a;
+		for (int i = 0; i < 4; i++)
+			k->rgba[i] = unorm8(desc->clear_color[i]);
+	}
+	c->in_pass = true;
+	c->pipeline = false;
+	c->gpu_ns += c->costs.pass_ns;
+	c->rec.passes++;
+	note(c, ENG_NULL_PASS, desc->target.id, a.w, a.h);
+}
+
+static void null_end_pass(void *ctx)
+{
+	null_ctx *c = ctx;
+	if (!c->in_pass)
+		return;
+	c->in_pass = false;
+	note(c, ENG_NULL_END_PASS, 0, 0, 0);
+}
+
+static void null_apply_pipeline(void *ctx, eng_pipeline pip)
+{
+	null_ctx *c = ctx;
+	if (!c->in_pass)
+		return;
+	c->pipeline = true;
+	note(c, ENG_NULL_PIPELINE, pip.id, 0, 0);
+}
+
+static void null_apply_uniforms(void *ctx, const void *data, size_t size)
+{
+	(void)data;
+	null_ctx *c = ctx;
+	if (c->in_pass)
+		note(c, ENG_NULL_UNIFORMS, (uint32_t)size, 0, 0);
+}
+
+static void null_apply_vertices(void *ctx, eng_buffer vertices, eng_buffer indices)
+{
+	null_ctx *c = ctx;
+	if (c->in_pass)
+		note(c, ENG_NULL_VERTICES, vertices.id, indices.id, 0);
+}
+
+static void null_apply_transient_vertices(void *ctx, const void *data, size_t size)
+{
+	(void)data;
+	null_ctx *c = ctx;
+	if (c->in_pass && size)
+		note(c, ENG_NULL_TRANSIENT, (uint32_t)size, 0, 0);
+}
+
+static void null_apply_image(void *ctx, eng_image img)
+{
+	null_ctx *c = ctx;
+	if (c->in_pass)
+		note(c, ENG_NULL_IMAGE, img.id, 0, 0);
+}
+
+static void null_draw(void *ctx, uint32_t first, uint32_t count, uint32_t instances)
+{
+	null_ctx *c = ctx;
+	if (!c->in_pass || !c->pipeline || !count || !instances) {
+		c->rec.draws_outside_pass++;
+		return;
+	}
+	c->gpu_ns += c->costs.draw_ns + c->costs.vertex_ns * count * instances;
+	c->rec.draws++;
+	c->rec.vertices += (uint64_t)count * instances;
+	note(c, ENG_NULL_DRAW, first, count, instances);
+}
+
+/* --- screenshots, isolated timing -------------------------------------------------------- */
+
+static void null_request_screenshot(void *ctx)
+{
+	((null_ctx *)ctx)->screenshot_wanted = true;
+}
+
+static const uint8_t *null_read_screenshot(void *ctx, uint32_t *width, uint32_t *height)
+{
+	null_ctx *c = ctx;
+	if (!c->screenshot_ready)
+		return NULL;
+	c->screenshot_ready = false;
+	*width = c->screenshot_w;
+	*height = c->screenshot_h;
+	return c->screenshot;
+}
+
+static eng_result null_time_isolated(void *ctx, void (*fn)(void *user), void *user, uint64_t *ns)
+{
+	null_ctx *c = ctx;
+	if (c->device_lost)
+		return ENG_ERR_DEVICE_LOST;
+	if (c->recording)
+		return ENG_ERR_INVALID;
+	uint64_t start = c->gpu_ns;
+	c->recording = true;
+	fn(user);
+	null_end_pass(c);
+	c->recording = false;
+	if (eng_gfx_faults() & ENG_FAULT_ISOLATED_FAILS) {
+		eng_gfx_inject_faults(eng_gfx_faults() & ~(uint32_t)ENG_FAULT_ISOLATED_FAILS);
+		eng_error("null: an isolated timing could not be submitted (injected)");
+		return ENG_ERR_OUT_OF_MEMORY;
+	}
+	c->gpu_ns += c->costs.submit_ns;
+	uint64_t modeled = c->gpu_ns - start;
+	*ns = c->costs.isolated_ns ? c->costs.isolated_ns(c->isolated_calls, modeled, c->costs.user)
+				   : modeled;
+	c->isolated_calls++;
+	c->rec.isolated++;
+	if (note(c, ENG_NULL_ISOLATED, 0, 0, 0))
+		c->events[c->rec.n_events - 1].gpu_ns = *ns;
+	return ENG_OK;
+}
+
+const eng_gfx_backend *null_gfx_backend(void)
+{
+	static const eng_gfx_backend b = {
+		.name = "null",
+		.init = null_init,
+		.shutdown = null_shutdown,
+		.get_info = null_get_info,
+		.gpu_timer = null_gpu_timer,
+		.validation_messages = null_validation_messages,
+		.make_buffer = null_make_buffer,
+		.destroy_buffer = null_destroy_buffer,
+		.make_image = null_make_image,
+		.destroy_image = null_destroy_image,
+		.update_image = null_update_image,
+		.make_pipeline = null_make_pipeline,
+		.begin_frame = null_begin_frame,
+		.end_frame = null_end_frame,
+		.wait_frame = null_wait_frame,
+		.resize = null_resize,
+		.begin_pass = null_begin_pass,
+		.end_pass = null_end_pass,
+		.apply_pipeline = null_apply_pipeline,
+		.apply_uniforms = null_apply_uniforms,
+		.apply_vertices = null_apply_vertices,
+		.apply_transient_vertices = null_apply_transient_vertices,
+		.apply_image = null_apply_image,
+		.draw = null_draw,
+		.request_screenshot = null_request_screenshot,
+		.read_screenshot = null_read_screenshot,
+		.time_isolated = null_time_isolated,
+	};
+	return &b;
+}
+
+/* --- engine/null.h ----------------------------------------------------------------------- */
+
+static null_ctx *current(void)
+{
+	return eng_gfx_context_of(null_gfx_backend());
+}
+
+bool eng_null_get_record(eng_null_record *r)
+{
+	null_ctx *c = current();
+	if (!c)
+		return false;
+	*r = c->rec;
+	r->gpu_ns = c->gpu_ns;
+	r->events = c->events;
+	return true;
+}
+
+void eng_null_clear_record(void)
+{
+	null_ctx *c = current();
+	if (c)
+		c->rec = (eng_null_record){0};
+}
+
+void eng_null_set_costs(const eng_null_desc *costs)
+{
+	null_ctx *c = current();
+	if (c)
+		c->costs = costs ? *costs : (eng_null_desc){0};
+}
+
+uint64_t eng_null_cpu_ns(void)
+{
+	null_ctx *c = current();
+	return c ? atomic_load(&c->cpu_ns) : 0;
+}
