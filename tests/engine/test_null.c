@@ -1,0 +1,330 @@
+/* The engine on the null device (engine/null.h): no driver, no window, GPU
+ * times set by the test. Views, removal, sampling, bursts, isolation and
+ * stale handles, with exact numbers where the null device's clock makes
+ * them exact. ctest runs these with VK_DRIVER_FILES and the EGL vendor
+ * files pointing nowhere. */
+#include "engine_fixture.h"
+
+#include "engine/null.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A null engine with these costs and `views` views; the profiler reads
+ * the null device's CPU clock. */
+static eng_engine *null_engine(const eng_null_desc *costs, uint32_t views)
+{
+	eng_pin_allocator();
+	source_profiler_shutdown();
+	eng_result r;
+	eng_engine *e = eng_create(&(eng_desc){.gfx = {.api = ENG_API_NULL,
+						       .width = 320,
+						       .height = 180,
+						       .null_device = costs},
+					 .views = views,
+					 .fixed_dt = 1.0 / 60.0},
+				   &r);
+	if (!e) {
+		fprintf(stderr, "null engine: %s\n", eng_result_str(r));
+		return NULL;
+	}
+	return e;
+}
+
+static uint64_t null_cpu(void *user)
+{
+	(void)user;
+	return eng_null_cpu_ns();
+}
+
+/* What the null device recorded (zeros when there is none). */
+static eng_null_record record(void)
+{
+	eng_null_record r = {0};
+	eng_null_get_record(&r);
+	return r;
+}
+
+static eng_source *mesh(int i)
+{
+	return eng_mesh_create(&(eng_mesh_desc){.shape = (eng_shape)(i % 3),
+						.position = {(float)i, 0, 0}});
+}
+
+TEST(the_null_device_needs_no_driver_and_says_what_it_is)
+{
+	eng_engine *e = null_engine(NULL, 2);
+	CHECK(e != NULL);
+	eng_gfx_info info;
+	eng_gfx_get_info(&info);
+	CHECK_STR(info.api, "null");
+	CHECK_EQ(info.width, 320);
+	CHECK_EQ(info.height, 180);
+	CHECK(tfx_frames(e, 3));
+	eng_null_record r = record();
+	CHECK_EQ(r.frames, 3);
+	CHECK_EQ(r.draws_outside_pass, 0);
+	CHECK_EQ(tfx_finish(e), 0);
+	/* Gone with its device. */
+	CHECK(!eng_null_get_record(&r));
+}
+
+TEST(each_view_renders_each_source_once_with_exact_gpu_times)
+{
+	eng_engine *e = null_engine(&(eng_null_desc){.draw_ns = 1000}, 3);
+	CHECK(e != NULL);
+	eng_source *m = mesh(0);
+	eng_add_source(e, m);
+	CHECK(tfx_frames(e, 60));
+	eng_null_record r = record();
+	/* Three views, one draw each (the overlay draws nothing: none set). */
+	CHECK_EQ(r.draws, 3 * 60);
+	source_profiler_pass_result_t pr[4];
+	CHECK_EQ(source_profiler_fill_pass_results(m, pr, 4), 3);
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ(pr[i].render_gpu_avg, 1000);
+	profiler_result_t res = tfx_result(m);
+	CHECK_EQ(res.render_gpu_avg, 1000); /* the first render */
+	CHECK_EQ(res.render_gpu_sum, 3000); /* every render of a frame */
+	CHECK_EQ(tfx_stats().gpu_frames_disjoint, 0);
+	CHECK_EQ(tfx_finish(e), 0);
+}
+
+TEST(gpu_times_follow_the_vertices_drawn)
+{
+	eng_engine *e = null_engine(&(eng_null_desc){.vertex_ns = 2}, 2);
+	CHECK(e != NULL);
+	eng_source *cube = mesh(0), *torus = mesh(2);
+	eng_add_source(e, cube);
+	eng_add_source(e, torus);
+	CHECK(tfx_frames(e, 30));
+	/* The log's draws of one frame, in order: the cube's, then the
+	 * torus's, in each view. */
+	eng_null_clear_record();
+	CHECK(tfx_frames(e, 1));
+	eng_null_record r = record();
+	uint32_t counts[4], n = 0;
+	for (uint32_t i = 0; i < r.n_events && n < 4; i++)
+		if (r.events[i].call == ENG_NULL_DRAW)
+			counts[n++] = r.events[i].b;
+	CHECK_EQ(n, 4);
+	CHECK_EQ(counts[2], counts[0]);
+	CHECK(counts[1] != counts[0]);
+	CHECK_EQ(tfx_result(cube).render_gpu_avg, 2ull * counts[0]);
+	CHECK_EQ(tfx_result(torus).render_gpu_avg, 2ull * counts[1]);
+	CHECK_EQ(tfx_result(torus).render_gpu_sum, 2 * 2ull * counts[1]);
+	CHECK_EQ(tfx_finish(e), 0);
+}
+
+TEST(a_removed_source_frees_its_objects_and_leaves_the_profiler)
+{
+	eng_engine *e = null_engine(NULL, 2);
+	CHECK(e != NULL);
+	eng_source *keep = mesh(0);
+	eng_add_source(e, keep);
+	CHECK(tfx_frames(e, 5));
+	eng_gfx_counts before;
+	eng_gfx_get_counts(&before);
+	uint32_t sources = tfx_stats().sources;
+	for (int round = 0; round < 50; round++) {
+		eng_source *fx = eng_effect_create(&(eng_effect_desc){.size = 64});
+		CHECK(fx != NULL);
+		eng_add_source(e, fx);
+		CHECK(tfx_frames(e, 2));
+		CHECK(tfx_stats().sources > sources);
+		eng_remove_source(e, fx);
+		CHECK(tfx_frames(e, 1));
+	}
+	/* The profiler lets a removed source go once its frames are collected. */
+	CHECK(tfx_frames(e, SOURCE_PROFILER_FRAME_BUFFER_SIZE + 2));
+	CHECK_EQ(eng_source_count(e), 1);
+	CHECK_EQ(tfx_stats().sources, sources);
+	eng_gfx_counts after;
+	eng_gfx_get_counts(&after);
+	CHECK_EQ(after.buffers, before.buffers);
+	CHECK_EQ(after.images, before.images);
+	eng_null_record r = record();
+	CHECK_EQ(r.images_made, r.images_destroyed);
+	CHECK(r.images_made >= 50);
+	CHECK(tfx_result(keep).render_gpu_avg == 0 || tfx_result(keep).tick_max > 0);
+	CHECK_EQ(tfx_finish(e), 0);
+}
+
+TEST(costly_timers_burst_then_sample_one_frame_in_n)
+{
+	eng_engine *e = null_engine(&(eng_null_desc){.draw_ns = 500,
+						     .stamp_ns = 100,
+						     .stamp_cpu_ns = 20000,
+						     .frame_cpu_ns = 2000000,
+						     .costly_timers = true},
+				    2);
+	CHECK(e != NULL);
+	source_profiler_set_clock(null_cpu, NULL);
+	eng_source *m = mesh(0);
+	eng_add_source(e, m);
+	/* The start-up burst: every frame timed until the source holds
+	 * SOURCE_PROFILER_BURST_SAMPLES GPU samples. */
+	uint32_t timed = tfx_timed_frames;
+	CHECK(tfx_frames(e, SOURCE_PROFILER_BURST_SAMPLES));
+	CHECK_EQ(tfx_timed_frames - timed, SOURCE_PROFILER_BURST_SAMPLES);
+	CHECK(tfx_frames(e, 10));
+	source_profiler_sampling_t s;
+	source_profiler_get_sampling(&s);
+	CHECK(s.costly);
+	CHECK(!s.burst);
+	CHECK_EQ(s.bursts, 1);
+	/* Then at the budget (1%): one frame in many. */
+	timed = tfx_timed_frames;
+	CHECK(tfx_frames(e, 300));
+	source_profiler_get_sampling(&s);
+	CHECK(s.timed_every > 1);
+	CHECK(tfx_timed_frames - timed < 300 / 2);
+	CHECK(tfx_timed_frames - timed >= 1);
+	CHECK_EQ(tfx_result(m).render_gpu_avg, 500 + 100); /* the draw and the end stamp's flush */
+	/* "Measure now": every frame again. */
+	source_profiler_gpu_burst();
+	timed = tfx_timed_frames;
+	CHECK(tfx_frames(e, 10));
+	CHECK_EQ(tfx_timed_frames - timed, 10);
+	source_profiler_get_sampling(&s);
+	CHECK_EQ(s.bursts, 2);
+	source_profiler_set_clock(NULL, NULL);
+	CHECK_EQ(tfx_finish(e), 0);
+}
+
+TEST(cheap_timers_time_every_frame)
+{
+	eng_engine *e = null_engine(&(eng_null_desc){.draw_ns = 10}, 2);
+	CHECK(e != NULL);
+	eng_add_source(e, mesh(1));
+	uint32_t timed = tfx_timed_frames;
+	CHECK(tfx_frames(e, 100));
+	CHECK_EQ(tfx_timed_frames - timed, 100);
+	CHECK_EQ(eng_gpu_timed_every(e), 1);
+	CHECK_EQ(tfx_finish(e), 0);
+}
+
+TEST(isolated_and_marginal_costs_are_the_draws_alone)
+{
+	eng_engine *e = null_engine(&(eng_null_desc){.pass_ns = 7000,
+						     .draw_ns = 1000,
+						     .submit_ns = 50000},
+				    2);
+	CHECK(e != NULL);
+	eng_source *m = mesh(0);
+	eng_add_source(e, m);
+	CHECK(tfx_frames(e, 3));
+	uint64_t ns = 0;
+	/* Its draws in both views; passes and submission cancel out. */
+	CHECK(eng_measure_isolated(e, m, 5, &ns) == ENG_OK);
+	CHECK_EQ(ns, 2 * 1000);
+	CHECK(eng_measure_marginal(e, m, 4, 3, &ns) == ENG_OK);
+	CHECK_EQ(ns, 2 * 1000);
+	CHECK(record().isolated > 0);
+	/* Frames go on after. */
+	CHECK(tfx_frames(e, 3));
+	CHECK_EQ(tfx_finish(e), 0);
+}
+
+/* The isolated submissions return what the test says: the median wins. */
+static uint64_t noisy(uint32_t call, uint64_t modeled_ns, void *user)
+{
+	(void)user;
+	return call % 4 == 3 ? modeled_ns * 10 : modeled_ns;
+}
+
+TEST(isolated_timing_takes_the_median_of_its_runs)
+{
+	eng_engine *e = null_engine(&(eng_null_desc){.draw_ns = 1000, .isolated_ns = noisy}, 2);
+	CHECK(e != NULL);
+	eng_source *m = mesh(0);
+	eng_add_source(e, m);
+	CHECK(tfx_frames(e, 2));
+	uint64_t ns = 0;
+	CHECK(eng_measure_isolated(e, m, 7, &ns) == ENG_OK);
+	CHECK_EQ(ns, 2 * 1000);
+	CHECK_EQ(tfx_finish(e), 0);
+}
+
+TEST(a_destroyed_handle_is_refused_even_after_its_slot_is_reused)
+{
+	eng_engine *e = null_engine(NULL, 2);
+	CHECK(e != NULL);
+	static const float data[12];
+	eng_buffer a = eng_gfx_make_buffer(data, sizeof data, false);
+	CHECK(a.id != 0);
+	eng_gfx_destroy_buffer(a);
+	eng_buffer b = eng_gfx_make_buffer(data, sizeof data, false);
+	CHECK(b.id != 0);
+	CHECK(b.id != a.id); /* same slot, new generation */
+	eng_gfx_counts c0;
+	eng_gfx_get_counts(&c0);
+	eng_gfx_destroy_buffer(a); /* stale: refused, b lives on */
+	eng_gfx_counts c1;
+	eng_gfx_get_counts(&c1);
+	CHECK_EQ(c1.refused, c0.refused + 1);
+	CHECK_EQ(c1.buffers, c0.buffers);
+	eng_gfx_destroy_buffer(b);
+	eng_gfx_get_counts(&c1);
+	CHECK_EQ(c1.buffers, c0.buffers - 1);
+	CHECK_EQ(tfx_finish(e), 0);
+}
+
+TEST(handles_of_an_earlier_device_are_refused)
+{
+	eng_engine *e = null_engine(NULL, 2);
+	CHECK(e != NULL);
+	eng_image old = eng_gfx_make_image(16, 16, (eng_image_usage)0);
+	CHECK(old.id != 0);
+	CHECK_EQ(tfx_finish(e), 0);
+	e = null_engine(NULL, 2);
+	CHECK(e != NULL);
+	eng_image img = eng_gfx_make_image(16, 16, (eng_image_usage)0);
+	CHECK(img.id != 0);
+	CHECK(img.id != old.id);
+	eng_gfx_counts c0, c1;
+	eng_gfx_get_counts(&c0);
+	eng_gfx_destroy_image(old);
+	eng_gfx_get_counts(&c1);
+	CHECK_EQ(c1.refused, c0.refused + 1);
+	CHECK_EQ(c1.images, c0.images);
+	eng_gfx_destroy_image(img);
+	CHECK_EQ(tfx_finish(e), 0);
+}
+
+TEST(auto_never_picks_the_null_device)
+{
+	/* With the drivers hidden (as ctest runs this), auto finds neither
+	 * Vulkan nor OpenGL and says so; it does not fall to the null device. */
+	source_profiler_shutdown();
+	eng_result r = ENG_OK;
+	eng_engine *e = eng_create(&(eng_desc){.gfx = {.api = ENG_API_AUTO, .headless = true}}, &r);
+	if (e) {
+		eng_gfx_info info;
+		eng_gfx_get_info(&info);
+		CHECK(strcmp(info.api, "null") != 0);
+		tfx_finish(e);
+		return;
+	}
+	CHECK(r != ENG_OK);
+}
+
+TEST(a_screenshot_shows_the_clears_of_the_frame)
+{
+	eng_engine *e = null_engine(NULL, 2);
+	CHECK(e != NULL);
+	CHECK(tfx_frames(e, 2));
+	eng_gfx_request_screenshot();
+	CHECK(tfx_frames(e, 1));
+	uint32_t w = 0, h = 0;
+	const uint8_t *px = eng_gfx_read_screenshot(&w, &h);
+	CHECK(px != NULL);
+	CHECK_EQ(w, 320);
+	CHECK_EQ(h, 180);
+	/* The main view clears the whole target: not left black. */
+	uint32_t lit = 0;
+	for (uint32_t i = 0; i < w * h; i++)
+		lit += px[i * 4] || px[i * 4 + 1] || px[i * 4 + 2];
+	CHECK(lit > w * h / 2);
+	CHECK_EQ(tfx_finish(e), 0);
+}
