@@ -1,15 +1,17 @@
 /*
  * engine/gfx.h - the drawing interface sources and the engine use; the
- * Vulkan and OpenGL backends implement it behind one dispatch table.
+ * Vulkan, OpenGL and null (engine/null.h) backends implement it behind one
+ * dispatch table.
  *
  * Small on purpose: buffers of static vertices, images (sampled textures,
  * streamed textures, render targets), pipelines named after their shaders,
  * passes into the main target or an image, per-draw uniforms and draws.
  * Handles are { uint32_t id } with 0 meaning none, and a generation in the
  * id: once its object is destroyed a handle is refused, even after the
- * slot holds a new object. Descs are structs where zero means default. Per-frame data (uniforms, transient vertices,
- * uploads) lives in rings sized for the frames in flight; nothing here
- * waits on the GPU except eng_gfx_wait_frame and explicit read-backs.
+ * slot holds a new object. Descs are structs where zero means default.
+ * Per-frame data (uniforms, transient vertices, uploads) lives in rings
+ * sized for the frames in flight; nothing here waits on the GPU except
+ * eng_gfx_wait_frame and explicit read-backs.
  *
  * Frame:  eng_gfx_begin_frame -> passes (begin_pass, draws, end_pass) and
  *         uploads between passes -> eng_gfx_end_frame (submit, present).
