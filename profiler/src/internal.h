@@ -116,6 +116,10 @@ void sp_alloc_account(size_t size, int sign);      /* counts memory from elsewhe
 void *sp_arena_alloc(size_t size);
 void sp_arena_free(void *p, size_t size);
 void sp_arena_reset(void); /* every block must be dead */
+/* Graphics thread, once a frame: 60 frames after the arena last grew, gives
+ * back the resident pages past the last block carved (two madvise calls
+ * then, a compare otherwise). */
+void sp_arena_trim(void);
 void sp_free(void *p, size_t size);
 char *sp_strdup(const char *s);
 void sp_free_str(char *s);

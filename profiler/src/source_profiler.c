@@ -1097,6 +1097,7 @@ void source_profiler_frame_collect(void)
 			sp_saturated_local = 0;
 		}
 	}
+	sp_arena_trim();
 	sp_sampler_frame_end(sp_now(), g.timer_asks, g.frame - (sp_fif - 1), frame_gpu, min_gpu);
 	if (!atomic_load(&g_enable_next)) {
 		g.on = false;
