@@ -27,6 +27,8 @@ static _Atomic uint32_t g_fif_pub = SOURCE_PROFILER_FRAME_BUFFER_SIZE;
 static _Atomic bool g_enable_next, g_gpu_enable_next;
 static _Atomic bool g_live, g_gpu_live;
 
+enum { PATH_OFF, PATH_FAST, PATH_SLOW, PATH_TIMED };
+
 /* The end of every hint chain: an entry no key matches (it stays free), so
  * a hint is always something to compare and prefetch. */
 static sp_entry g_no_entry = {.passes = g_no_entry.inline_passes,
@@ -35,10 +37,10 @@ static sp_entry g_no_entry = {.passes = g_no_entry.inline_passes,
 
 /* Graphics thread state. */
 static struct {
-	/* What the fast paths test, one byte each (set by fast_paths()): */
-	bool stamp_tsc;   /* profiling, and stamps are raw TSC */
-	bool tick_fast;   /* stamp_tsc, and no trace records */
-	bool render_fast; /* tick_fast, and the frame is not GPU-timed */
+	/* Which way each call goes, one byte each (set by fast_paths()): off,
+	 * the fast path (profiling, raw TSC stamps, no trace; for renders a
+	 * frame not GPU-timed, or `timed` with GPU timers), or the slow one. */
+	uint8_t stamp_path, tick_path, render_path;
 	bool on;        /* profiling the frame being recorded */
 	bool gpu_frame; /* GPU timing for the frame being recorded */
 	bool gpu_possible; /* GPU timing on and a backend: the sampler decides */
@@ -419,9 +421,10 @@ static void process_removals(void)
  * those changes (all on the graphics thread). */
 static void fast_paths(void)
 {
-	g.stamp_tsc = g.on && g.tsc;
-	g.tick_fast = g.stamp_tsc && !atomic_load_explicit(&sp_trace_recording, memory_order_relaxed);
-	g.render_fast = g.tick_fast && !g.gpu_frame;
+	bool trace = atomic_load_explicit(&sp_trace_recording, memory_order_relaxed);
+	g.stamp_path = !g.on ? PATH_OFF : g.tsc ? PATH_FAST : PATH_SLOW;
+	g.tick_path = g.stamp_path == PATH_FAST && trace ? PATH_SLOW : g.stamp_path;
+	g.render_path = g.tick_path == PATH_FAST && g.gpu_frame ? PATH_TIMED : g.tick_path;
 }
 
 void sp_trace_changed(void)
@@ -452,6 +455,9 @@ void source_profiler_frame_begin(void)
 	atomic_store(&g_gpu_live, g.gpu_possible);
 	g.frame++;
 	g.slot = (unsigned)(g.frame % sp_fif);
+	/* The last pass of a frame is left here, not by set_pass: its column
+	 * must be remembered too (every frame's first render in it missed). */
+	g.col_of_pass[g.pass] = (uint8_t)g.pass_column;
 	g.pass = 0;
 	g.pass_column = g.col_of_pass[0];
 	g.timer_asks = 0;
@@ -534,13 +540,13 @@ static inline uint64_t stamp(void)
 	return srcprof_clock_ns();
 }
 
-/* The fast paths' stamp: only called where stamp_tsc holds. */
+/* The fast paths' stamp: only called on them. */
 static inline uint64_t stamp_tsc(void)
 {
 #if SP_HAVE_TSC
 	return __rdtsc();
 #else
-	return 0; /* stamp_tsc is never set */
+	return 0; /* no path is fast */
 #endif
 }
 
@@ -594,9 +600,10 @@ static inline bool bad_stamps(uint64_t start, uint64_t end)
 
 uint64_t source_profiler_source_tick_start(void)
 {
-	if (SP_LIKELY(g.stamp_tsc))
+	uint8_t path = g.stamp_path;
+	if (SP_LIKELY(path == PATH_FAST))
 		return stamp_tsc();
-	return g.on ? stamp() : 0;
+	return path == PATH_OFF ? 0 : stamp();
 }
 
 /* The entry of `key` through the table, created when asked: the slow path
@@ -675,8 +682,7 @@ __attribute__((noinline)) static void tick_end_slow(uintptr_t key, uint64_t star
 
 __attribute__((noinline)) static void tick_end_other(uintptr_t key, uint64_t start)
 {
-	if (g.on)
-		tick_end_slow(key, start, stamp());
+	tick_end_slow(key, start, stamp());
 }
 
 /* The duration of a fast path, or false when it saturates (the slow path
@@ -694,8 +700,12 @@ static inline bool fast_dur(uint64_t start, uint64_t end, uint32_t *dur)
 void source_profiler_source_tick_end(const void *source, uint64_t start)
 {
 	uintptr_t key = (uintptr_t)source;
-	if (SP_UNLIKELY(!g.tick_fast))
+	uint8_t path = g.tick_path;
+	if (SP_UNLIKELY(path != PATH_FAST)) {
+		if (path == PATH_OFF)
+			return;
 		return tick_end_other(key, start);
+	}
 	uint64_t end = stamp_tsc();
 	sp_entry *e = g.tick_next;
 	sp_frame_acc *a = &e->acc[g.slot];
@@ -732,13 +742,12 @@ void source_profiler_gpu_skip_frame(void)
 	fast_paths();
 }
 
+/* render_begin while profiling, but not on the fast path: a GPU-timed
+ * frame, another clock, a trace. */
 __attribute__((noinline)) static uint64_t render_begin_slow(sp_gpu_timer **timer)
 {
-	if (timer)
-		*timer = NULL;
-	if (!g.on)
-		return 0;
 	if (timer) {
+		*timer = NULL;
 		g.timer_asks++;
 		if (g.gpu_frame)
 			*timer = sp_gpu_timer_begin(g.slot, g.pass);
@@ -748,8 +757,14 @@ __attribute__((noinline)) static uint64_t render_begin_slow(sp_gpu_timer **timer
 
 uint64_t source_profiler_source_render_begin(sp_gpu_timer **timer)
 {
-	if (SP_UNLIKELY(!g.render_fast))
-		return render_begin_slow(timer);
+	uint8_t path = g.render_path;
+	if (SP_UNLIKELY(path != PATH_FAST)) {
+		if (path != PATH_OFF)
+			return render_begin_slow(timer);
+		if (timer)
+			*timer = NULL;
+		return 0;
+	}
 	if (timer) {
 		*timer = NULL;
 		g.timer_asks++;
@@ -869,8 +884,7 @@ __attribute__((noinline)) static void render_end_slow(uintptr_t key, uint64_t st
 __attribute__((noinline)) static void render_end_other(uintptr_t key, uint64_t start,
 						       sp_gpu_timer *timer)
 {
-	if (g.on)
-		render_end_slow(key, start, stamp(), timer);
+	render_end_slow(key, start, stamp(), timer);
 }
 
 /* The common case of a GPU-timed frame: a render with its timer, TSC
@@ -916,11 +930,16 @@ __attribute__((noinline)) static void render_end_timed(uintptr_t key, uint64_t s
 void source_profiler_source_render_end(const void *source, uint64_t start, sp_gpu_timer *timer)
 {
 	uintptr_t key = (uintptr_t)source;
-	if (SP_UNLIKELY(!g.render_fast || timer)) {
-		if (timer && g.tick_fast)
+	uint8_t path = g.render_path;
+	if (SP_UNLIKELY(path != PATH_FAST)) {
+		if (path == PATH_OFF)
+			return;
+		if (timer && path == PATH_TIMED)
 			return render_end_timed(key, start, timer);
 		return render_end_other(key, start, timer);
 	}
+	if (SP_UNLIKELY(timer))
+		return render_end_timed(key, start, timer); /* ends it: not this frame's */
 	uint64_t end = stamp_tsc();
 	sp_entry *e = g.render_next;
 	unsigned slot = g.slot;
