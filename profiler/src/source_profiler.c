@@ -755,10 +755,20 @@ __attribute__((noinline)) static uint64_t render_begin_slow(sp_gpu_timer **timer
 	return stamp();
 }
 
+/* The common case of a GPU-timed frame: a timer, then the TSC stamp. */
+__attribute__((noinline)) static uint64_t render_begin_timed(sp_gpu_timer **timer)
+{
+	g.timer_asks++;
+	*timer = sp_gpu_timer_begin(g.slot, g.pass);
+	return stamp_tsc();
+}
+
 uint64_t source_profiler_source_render_begin(sp_gpu_timer **timer)
 {
 	uint8_t path = g.render_path;
 	if (SP_UNLIKELY(path != PATH_FAST)) {
+		if (path == PATH_TIMED && timer)
+			return render_begin_timed(timer);
 		if (path != PATH_OFF)
 			return render_begin_slow(timer);
 		if (timer)
