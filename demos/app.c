@@ -1,24 +1,24 @@
 /* Hotkeys and what they do. Every action prints one line: what happened,
  * and where a file went. Toggles follow the profiler contract: they take
- * effect at the next frame boundary. */
+ * effect at the next frame boundary. The files the keys write are in
+ * app_files.c, the key names in app_keys.c. */
 #include "app.h"
+#include "app_files.h"
+#include "overlay_layout.h"
 
 #include "engine/log.h"
 #include "engine/sources.h"
+#include "srcprof/clock.h"
 #include "srcprof/export.h"
-#include "srcprof/source_profiler.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
-#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <GLFW/glfw3.h>
 
-static void say(demo_app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void say(demo_app *a, const char *fmt, ...)
+void app_say(demo_app *a, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -48,18 +48,37 @@ static void overlay_render(void *user, const eng_view *main_view)
 		overlay_draw(a, main_view);
 }
 
-bool app_init(demo_app *a, eng_engine *e, const scene_def *scene, uint32_t sources,
-	      const char *out_dir, bool overlay, bool vsync, bool profile, bool gpu)
+bool app_init(demo_app *a, eng_engine *e, const app_desc *d)
 {
 	memset(a, 0, sizeof *a);
 	a->engine = e;
-	a->scene = scene;
-	a->sources = sources;
-	a->out_dir = out_dir ? out_dir : ".";
-	a->overlay = overlay;
-	a->vsync = vsync;
-	a->profiler_on = profile;
-	a->gpu_on = profile && gpu;
+	a->scene = d->scene;
+	a->sources = d->sources;
+	a->out_dir = d->out_dir ? d->out_dir : ".";
+	a->started = d->started;
+	a->overlay = d->overlay;
+	a->vsync = d->vsync;
+	a->profiler_on = d->profile;
+	a->gpu_on = d->profile && d->gpu;
+	a->scale_set = d->overlay_scale;
+	a->target_fps = d->target_fps ? d->target_fps : 60;
+	a->page = 12;
+	a->samples = malloc(APP_WINDOW_MAX * sizeof *a->samples);
+	a->hist_us = malloc(APP_WINDOW_MAX * sizeof *a->hist_us);
+	a->hist_scratch = malloc(APP_WINDOW_MAX * sizeof *a->hist_scratch);
+	a->view = malloc(APP_VIEW_ROWS * sizeof *a->view);
+	if (!a->samples || !a->hist_us || !a->hist_scratch || !a->view ||
+	    !rows_reserve(&a->rows, &a->rows_cap, eng_source_count(e) + 1)) {
+		free(a->samples);
+		free(a->hist_us);
+		free(a->hist_scratch);
+		free(a->view);
+		free(a->rows);
+		return false;
+	}
+	srcprof_load_start(&a->load_run);
+	srcprof_load_start(&a->load_recent);
+	a->busy_recent = -1;
 	a->ui = eng_ui_create();
 	if (!a->ui)
 		a->overlay = false;
@@ -72,72 +91,47 @@ void app_shutdown(demo_app *a)
 {
 	eng_set_overlay(a->engine, NULL);
 	eng_set_key_handler(a->engine, NULL, NULL);
+	app_log_stop(a);
+	runlog_free(&a->log);
 	eng_ui_destroy(a->ui);
 	if (a->trace_running)
 		source_profiler_trace_discard();
+	free(a->rows);
+	rows_median_cache_free(&a->med);
+	free(a->samples);
+	free(a->hist_us);
+	free(a->hist_scratch);
+	free(a->view);
 }
 
-static void path_for(demo_app *a, char *out, size_t size, const char *kind, const char *ext)
+void app_meta(const demo_app *a, capture_meta *m)
 {
-	snprintf(out, size, "%s/srcprof-%s-%06llu.%s", a->out_dir, kind,
-		 (unsigned long long)eng_frame_index(a->engine), ext);
+	*m = (capture_meta){
+		.scene = a->scene->name,
+		.sources = eng_source_count(a->engine),
+		.frame = eng_frame_index(a->engine),
+		.started = a->started,
+		.gpu_on = a->profiler_on && a->gpu_on,
+		.gpu_every = eng_gpu_timed_every(a->engine),
+	};
 }
 
-static void write_csv(demo_app *a)
+void app_burst(demo_app *a)
 {
-	char path[1024];
-	path_for(a, path, sizeof path, "snapshot", "csv");
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		say(a, "C: cannot write %s: %s", path, strerror(errno));
-		return;
+	if (a->profiler_on && a->gpu_on)
+		source_profiler_gpu_burst();
+}
+
+bool app_busy_text(double pct, bool software, char *buf, size_t size)
+{
+	if (!(pct > SRCPROF_BUSY_PCT)) {
+		if (size)
+			buf[0] = '\0';
+		return false;
 	}
-	int rows = source_profiler_write_csv(f);
-	if (fclose(f) != 0 || rows < 0)
-		say(a, "C: writing %s failed", path);
-	else if (!a->profiler_on)
-		say(a, "C: profiler is off: %s has the header only", path);
-	else
-		say(a, "C: CSV snapshot of %d sources written to %s", rows, path);
-}
-
-static void start_trace(demo_app *a)
-{
-	if (a->trace_running) {
-		say(a, "T: a trace is already being captured");
-		return;
-	}
-	if (!source_profiler_trace_start(&(source_profiler_trace_desc){.duration_ns = 5000000000ull,
-								   .max_events = 1u << 21})) {
-		say(a, "T: cannot start a trace capture (out of memory?)");
-		return;
-	}
-	a->trace_running = true;
-	/* Where the engine GPU-times one frame in N, N frames can outlast the
-	 * trace: time the first one so the GPU track is never empty. */
-	eng_gpu_restart_sampling(a->engine);
-	say(a, "T: capturing a 5-second trace%s", a->profiler_on ? "" : " (profiler is off: only "
-									      "PERF blocks and frames)");
-}
-
-static void finish_trace(demo_app *a)
-{
-	char path[1024];
-	path_for(a, path, sizeof path, "trace", "json");
-	source_profiler_trace_info ti;
-	source_profiler_trace_get_info(&ti);
-	FILE *f = fopen(path, "w");
-	int rc = f ? source_profiler_trace_write_json(f) : -1;
-	if (f && fclose(f) != 0)
-		rc = -1;
-	source_profiler_trace_discard();
-	a->trace_running = false;
-	if (rc != 0)
-		say(a, "T: writing the trace to %s failed: %s", path, strerror(errno));
-	else
-		say(a, "T: trace of %u frames (%llu events%s) written to %s; open it in "
-		       "ui.perfetto.dev",
-		    ti.frames, (unsigned long long)ti.events, ti.dropped ? ", buffer full" : "", path);
+	snprintf(buf, size, "machine busy: other processes used %.0f%% of the CPU; %s", pct,
+		 software ? "software-device GPU times are inflated" : "CPU times may be inflated");
+	return true;
 }
 
 static void add_sources(demo_app *a, int n)
@@ -170,8 +164,8 @@ static void remove_sources(demo_app *a, int n)
 			removed++;
 		}
 	}
-	say(a, "-: removed %d sources (%u left after this frame)", removed,
-	    eng_source_count(a->engine) - (uint32_t)removed);
+	app_say(a, "-: removed %d sources (%u left after this frame)", removed,
+		eng_source_count(a->engine) - (uint32_t)removed);
 }
 
 static void switch_scene(demo_app *a, uint32_t index)
@@ -182,12 +176,112 @@ static void switch_scene(demo_app *a, uint32_t index)
 	for (uint32_t i = 0; i < eng_source_count(a->engine); i++)
 		eng_remove_source(a->engine, eng_source_at(a->engine, i));
 	a->scene = s;
+	a->sources = 0;
 	a->added = 0;
+	a->selected = NULL;
+	a->detail = false;
+	a->top = 0;
 	eng_set_view_count(a->engine, s->views);
+	app_burst(a); /* the new sources' figures from their first second */
 	if (!s->build(a->engine, s->default_sources))
-		say(a, "%u: scene %s could not be built completely", index + 1, s->name);
+		app_say(a, "%u: scene %s could not be built completely", index + 1, s->name);
 	else
-		say(a, "%u: scene %s (%u sources)", index + 1, s->name, s->default_sources);
+		app_say(a, "%u: scene %s (%u sources)", index + 1, s->name,
+			scene_total_sources(s, 0));
+}
+
+/* The row the selection is on in the last table, or -1. */
+static int selected_index(const demo_app *a)
+{
+	for (uint32_t i = 0; i < a->n_rows; i++)
+		if (a->rows[i].key == a->selected)
+			return (int)i;
+	return -1;
+}
+
+/* Moves the selection by `by` rows (or to the first / last), keeping it in
+ * view. `what` names the key in the message. */
+static void move_selection(demo_app *a, const char *what, int64_t by, bool to_end)
+{
+	if (!a->overlay) {
+		app_say(a, "%s: the overlay is off (O)", what);
+		return;
+	}
+	if (!a->n_rows) {
+		app_say(a, "%s: no sources to select%s", what, a->profiler_on ? "" : " (profiler off)");
+		return;
+	}
+	int cur = selected_index(a);
+	int64_t n = a->n_rows, i;
+	if (to_end)
+		i = by < 0 ? 0 : n - 1;
+	else if (cur < 0)
+		i = a->top < n ? (int64_t)a->top : 0; /* the first press selects the top row */
+	else
+		i = cur + by;
+	i = i < 0 ? 0 : i >= n ? n - 1 : i;
+	a->selected = a->rows[i].key;
+	uint32_t page = a->page ? a->page : 1;
+	if ((uint32_t)i < a->top)
+		a->top = (uint32_t)i;
+	else if ((uint32_t)i >= a->top + page)
+		a->top = (uint32_t)i - page + 1;
+	app_say(a, "%s: %s selected (%lld of %u)", what, a->rows[i].name, (long long)i + 1,
+		a->n_rows);
+}
+
+/* Page Up / Down: the view moves a page, and the selection with it. */
+static void page(demo_app *a, const char *what, int dir)
+{
+	uint32_t page = a->page ? a->page : 1;
+	if (dir > 0 && a->top + page < a->n_rows)
+		a->top += page;
+	else if (dir < 0)
+		a->top = a->top > page ? a->top - page : 0;
+	move_selection(a, what, dir * (int64_t)page, false);
+}
+
+static void toggle_detail(demo_app *a)
+{
+	if (a->detail) {
+		a->detail = false;
+		app_say(a, "Enter: detail closed");
+		return;
+	}
+	if (selected_index(a) < 0)
+		move_selection(a, "Enter", 0, false);
+	int i = selected_index(a);
+	if (i < 0)
+		return;
+	a->detail = true;
+	app_say(a, "Enter: detail of %s (Enter again: the table)", a->rows[i].name);
+}
+
+static void cycle_scale(demo_app *a)
+{
+	static const float steps[] = {0, 1, 1.5f, 2, 3, 4};
+	const size_t n = sizeof steps / sizeof steps[0];
+	size_t k = 0;
+	while (k < n && steps[k] != a->scale_set)
+		k++;
+	a->scale_set = steps[(k + 1) % n];
+	const eng_view *main = eng_view_at(a->engine, 0);
+	float automatic = ovl_auto_scale(main->area.h);
+	if (a->scale_set == 0)
+		app_say(a, "Z: overlay scale auto (%g at this height)", automatic);
+	else
+		app_say(a, "Z: overlay scale %g", a->scale_set);
+}
+
+static void cycle_sort(demo_app *a)
+{
+	a->sort = (row_sort)((a->sort + 1) % ROW_SORTS);
+	row_sort used = rows_effective_sort(a->sort, a->profiler_on && a->gpu_on);
+	if (used != a->sort)
+		app_say(a, "Tab: sorted by %s (GPU timing is off: by %s until G)",
+			rows_sort_name(a->sort), rows_sort_name(used));
+	else
+		app_say(a, "Tab: sorted by %s", rows_sort_name(a->sort));
 }
 
 void app_key(demo_app *a, int key)
@@ -198,61 +292,105 @@ void app_key(demo_app *a, int key)
 		source_profiler_enable(a->profiler_on);
 		if (a->profiler_on)
 			source_profiler_gpu_enable(a->gpu_on);
-		say(a, "P: profiler %s (from the next frame%s)", a->profiler_on ? "on" : "off",
-		    a->profiler_on ? "" : "; its statistics are dropped");
+		app_say(a, "P: profiler %s (from the next frame%s)", a->profiler_on ? "on" : "off",
+			a->profiler_on ? "" : "; its statistics are dropped");
 		break;
 	case GLFW_KEY_G:
 		a->gpu_on = !a->gpu_on;
 		source_profiler_gpu_enable(a->gpu_on);
 		if (a->gpu_on && !a->profiler_on)
-			say(a, "G: GPU timing requested, but the profiler is off (press P)");
+			app_say(a, "G: GPU timing requested, but the profiler is off (press P)");
 		else
-			say(a, "G: GPU timing %s (from the next frame)", a->gpu_on ? "on" : "off");
+			app_say(a, "G: GPU timing %s (from the next frame%s)", a->gpu_on ? "on" : "off",
+				a->gpu_on ? "" : "; the table sorts by CPU");
+		break;
+	case GLFW_KEY_M:
+		if (!a->profiler_on || !a->gpu_on) {
+			app_say(a, "M: GPU timing is off (%s)", a->profiler_on ? "G" : "P, then G");
+			break;
+		}
+		source_profiler_gpu_burst();
+		app_say(a, "M: measuring now: every frame GPU-timed until each source holds %d GPU "
+			   "samples (at most %d s)",
+			SOURCE_PROFILER_BURST_SAMPLES, SOURCE_PROFILER_BURST_SECONDS);
 		break;
 	case GLFW_KEY_O:
 		a->overlay = a->ui && !a->overlay;
-		say(a, "O: overlay %s", a->overlay ? "on" : a->ui ? "off" : "unavailable");
+		app_say(a, "O: overlay %s", a->overlay ? "on" : a->ui ? "off" : "unavailable");
+		break;
+	case GLFW_KEY_Z:
+		cycle_scale(a);
 		break;
 	case GLFW_KEY_F1:
 		a->help = !a->help;
 		if (a->help && !a->overlay && a->ui)
 			a->overlay = true;
-		say(a, "F1: help %s", a->help ? "shown" : "hidden");
+		app_say(a, "F1: help %s", a->help ? "shown" : "hidden");
+		break;
+	case GLFW_KEY_TAB:
+		cycle_sort(a);
+		break;
+	case GLFW_KEY_UP:
+		move_selection(a, "Up", -1, false);
+		break;
+	case GLFW_KEY_DOWN:
+		move_selection(a, "Down", 1, false);
+		break;
+	case GLFW_KEY_PAGE_UP:
+		page(a, "PgUp", -1);
+		break;
+	case GLFW_KEY_PAGE_DOWN:
+		page(a, "PgDn", 1);
+		break;
+	case GLFW_KEY_HOME:
+		move_selection(a, "Home", -1, true);
+		break;
+	case GLFW_KEY_END:
+		move_selection(a, "End", 1, true);
+		break;
+	case GLFW_KEY_ENTER:
+	case GLFW_KEY_KP_ENTER:
+		toggle_detail(a);
 		break;
 	case GLFW_KEY_C:
-		write_csv(a);
+		app_write_snapshot(a);
 		break;
 	case GLFW_KEY_T:
-		start_trace(a);
+		app_start_trace(a);
 		break;
 	case GLFW_KEY_S:
-		path_for(a, a->screenshot_path, sizeof a->screenshot_path, "screenshot", "png");
-		eng_screenshot_request(a->engine, a->screenshot_path);
-		a->screenshot_pending = true;
-		say(a, "S: screenshot requested");
+		app_request_screenshot(a);
+		break;
+	case GLFW_KEY_L:
+		if (a->log.f)
+			app_log_stop(a);
+		else
+			app_log_start(a, NULL);
 		break;
 	case GLFW_KEY_EQUAL:
 	case GLFW_KEY_KP_ADD:
 		add_sources(a, 10);
-		say(a, "+: added 10 sources (%u now)", eng_source_count(a->engine));
+		app_burst(a);
+		app_say(a, "+: added 10 sources (%u now)", eng_source_count(a->engine));
 		break;
 	case GLFW_KEY_MINUS:
 	case GLFW_KEY_KP_SUBTRACT:
 		remove_sources(a, 10);
+		app_burst(a);
 		break;
 	case GLFW_KEY_SPACE:
 		a->paused = !a->paused;
 		eng_set_paused(a->engine, a->paused);
-		say(a, "Space: ticking %s", a->paused ? "paused (scene time stopped)" : "resumed");
+		app_say(a, "Space: ticking %s", a->paused ? "paused (scene time stopped)" : "resumed");
 		break;
 	case GLFW_KEY_V:
 		a->vsync = !a->vsync;
 		eng_gfx_set_vsync(a->vsync);
-		say(a, "V: vsync %s", a->vsync ? "on" : "off");
+		app_say(a, "V: vsync %s", a->vsync ? "on" : "off");
 		break;
 	case GLFW_KEY_ESCAPE:
 		a->quit = true;
-		say(a, "Esc: quitting");
+		app_say(a, "Esc: quitting");
 		break;
 	default:
 		if (key >= GLFW_KEY_1 && key <= GLFW_KEY_8)
@@ -266,36 +404,6 @@ void app_after_frame(demo_app *a)
 	uint64_t ns = eng_frame_time_ns(a->engine);
 	a->frame_ms[a->graph_head] = (float)((double)ns / 1e6);
 	a->graph_head = (a->graph_head + 1) % APP_GRAPH_FRAMES;
-	if (a->trace_running && source_profiler_trace_state() == SOURCE_PROFILER_TRACE_FINISHED)
-		finish_trace(a);
-	if (a->screenshot_pending) {
-		int s = eng_screenshot_poll(a->engine);
-		if (s) {
-			a->screenshot_pending = false;
-			if (s > 0)
-				say(a, "S: screenshot written to %s", a->screenshot_path);
-			else
-				say(a, "S: cannot write %s", a->screenshot_path);
-		}
-	}
-}
-
-int app_key_from_name(const char *name)
-{
-	static const struct {
-		const char *name;
-		int key;
-	} keys[] = {
-		{"P", GLFW_KEY_P},       {"G", GLFW_KEY_G},        {"O", GLFW_KEY_O},
-		{"C", GLFW_KEY_C},       {"T", GLFW_KEY_T},        {"S", GLFW_KEY_S},
-		{"+", GLFW_KEY_EQUAL},   {"PLUS", GLFW_KEY_EQUAL}, {"-", GLFW_KEY_MINUS},
-		{"MINUS", GLFW_KEY_MINUS}, {"SPACE", GLFW_KEY_SPACE}, {"V", GLFW_KEY_V},
-		{"ESC", GLFW_KEY_ESCAPE}, {"F1", GLFW_KEY_F1},
-	};
-	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-		if (strcmp(keys[i].name, name) == 0)
-			return keys[i].key;
-	if (name[0] >= '1' && name[0] <= '8' && name[1] == '\0')
-		return GLFW_KEY_1 + (name[0] - '1');
-	return -1;
+	app_files_after_frame(a);
+	runlog_frame(&a->log, a->engine, srcprof_clock_ns());
 }

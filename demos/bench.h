@@ -69,7 +69,14 @@ typedef struct bench_source {
 	double in_over_alone;
 	double alone_us[BENCH_ISOLATE_MAX_ROUNDS]; /* each round's figure alone */
 	uint32_t alone_rounds;
+	/* The marginal reference (eng_measure_marginal, BENCH_MARGINAL_COPIES
+	 * more copies against one), us, and in-frame over it, medians over the
+	 * same rounds; < 0 / 0: not measured. */
+	double marginal, in_over_marginal;
 } bench_source;
+
+/* Extra copies the marginal reference draws. */
+#define BENCH_MARGINAL_COPIES 4
 
 typedef struct bench_frames { /* frame times of one mode, ms */
 	double mean, p50, p95, p99, fps;
@@ -115,6 +122,11 @@ typedef struct bench_point {
 	 * fake stamps (the profiler's side of GPU timing, not the driver's). */
 	double prof_cpu_ns, prof_gpu_ns;
 	uint32_t gpu_every;        /* one frame in this many GPU-timed in gpu blocks */
+	/* One burst (source_profiler_gpu_burst) after the pairs: the frames it
+	 * timed, their mean frame time (ms), and the mean of as many sampled
+	 * frames right after it; 0: none measured (cheap timers do not burst). */
+	uint32_t burst_frames;
+	double burst_ms, after_burst_ms;
 	bool composed;             /* CPU+GPU ratio composed from untimed and timed blocks */
 	uint32_t failures;         /* validation messages, frame errors */
 	/* Percent of the machine other processes used while this point ran

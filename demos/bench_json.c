@@ -114,6 +114,8 @@ bool bench_write_json(const char *path, const bench_opts *o, const bench_result 
 			   "\"validation_messages\": %u,\n     ",
 			p->software ? "true" : "false", p->frame_gpu_avg, p->timer_overhead,
 			p->gpu_resolution, p->gpu_every, p->failures);
+		fprintf(f, "\"burst_frames\": %u, \"burst_frame_ms\": %.4f, \"after_burst_frame_ms\": %.4f, ",
+			p->burst_frames, p->burst_ms, p->after_burst_ms);
 		fprintf(f, "\"machine_busy_pct\": ");
 		json_num(f, "%.2f", p->machine_busy_pct >= 0 ? p->machine_busy_pct : NAN);
 		fprintf(f, ", ");
@@ -171,6 +173,9 @@ bool bench_write_json(const char *path, const bench_opts *o, const bench_result 
 					fprintf(f, "%s%.3f", j ? ", " : "", b->alone_us[j]);
 				fputc(']', f);
 			}
+			if (b->isolated >= 0 && b->marginal >= 0)
+				fprintf(f, ", \"marginal_us\": %.3f, \"in_frame_over_marginal\": %.4f",
+					b->marginal, b->in_over_marginal);
 			/* Each frame's figures in the profiler's window, oldest
 			 * first: what compare tests. */
 			fprintf(f, ",\n        \"samples\": {");

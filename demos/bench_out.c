@@ -193,7 +193,7 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 				iso |= s[k].isolated >= 0;
 			fprintf(out, "%-22s %-9s %9s %9s %9s %9s %5s %6s %8s %8s%s\n", "source (us)",
 				"type", "GPU avg", "p50", "p95", "max", "n", "share", "tick", "render",
-				iso ? "     alone  in/alone" : "");
+				iso ? "     alone  in/alone  marginal in/marg" : "");
 			uint32_t shown = p->n_src < 25 ? p->n_src : 25;
 			for (uint32_t k = 0; k < shown; k++) {
 				const bench_source *b = &s[k];
@@ -207,6 +207,8 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 					b->share * 100, b->tick_avg, b->render_sum);
 				if (b->isolated >= 0)
 					fprintf(out, " %9.1f %8.3f", b->isolated, b->in_over_alone);
+				if (b->isolated >= 0 && b->marginal >= 0)
+					fprintf(out, " %9.1f %7.3f", b->marginal, b->in_over_marginal);
 				fputc('\n', out);
 			}
 			if (p->n_src > shown)
@@ -218,8 +220,11 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 			if (iso)
 				fprintf(out, "alone: the source's draws in a submission of their own "
 					     "(with minus without); in/alone:\nthe median over %d rounds, "
-					     "each a 5-frame in-frame window then the source alone\n",
-					o->isolate_rounds);
+					     "each a 5-frame in-frame window then the source alone;\n"
+					     "marginal: what %d more copies add to a submission of one, "
+					     "per copy (no fixed\ncost of a submission; copies share "
+					     "caches); in/marg: in-frame over it, the same rounds\n",
+					o->isolate_rounds, BENCH_MARGINAL_COPIES);
 			free(s);
 		}
 		fprintf(out, "overhead, %u interleaved pairs (median, spread):\n", p->pairs);
@@ -253,6 +258,12 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 				      "N; mean and frames: untimed"
 				    : "");
 		print_noise(out, p->ratio_gpu.median - 1, p->ratio_gpu.min - 1, p->ratio_gpu.max - 1, p);
+		if (p->burst_frames && p->after_burst_ms > 0)
+			fprintf(out, "  a GPU burst (every frame timed until each source holds %d GPU "
+				     "samples): %u frames,\n  %.2f ms a frame against %.2f sampled "
+				     "right after it (%+.1f%%)\n",
+				SOURCE_PROFILER_BURST_SAMPLES, p->burst_frames, p->burst_ms,
+				p->after_burst_ms, pct(p->burst_ms / p->after_burst_ms));
 		if (r->replayed)
 			fprintf(out, "  the profiler's own cost, its calls for these sources and %u views "
 				     "replayed without\n  drawing: %.1f ns per source and frame with CPU "

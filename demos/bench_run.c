@@ -113,6 +113,7 @@ static bool collect_sources(eng_engine *e, bench_point *pt, uint32_t window)
 		snprintf(b->name, sizeof b->name, "%s", s->name);
 		snprintf(b->type, sizeof b->type, "%s", s->type->name);
 		b->isolated = -1;
+		b->marginal = -1;
 		profiler_result_t r;
 		if (source_profiler_fill_result(s, &r)) {
 			b->tick_avg = (double)r.tick_avg / 1e3;
@@ -302,6 +303,60 @@ static double run_block(eng_engine *e, int mode, uint32_t n, uint32_t timed_at, 
  * costs (N - 1) untimed frames and one timed one, so the mean frame is
  * untimed + (timed block - untimed block) / N ("composed", the same
  * quantity without running N frames per mode per pair). */
+static bool bursting(void)
+{
+	source_profiler_sampling_t s;
+	source_profiler_get_sampling(&s);
+	return s.burst;
+}
+
+/* Runs frames (CPU+GPU timing) until no burst is on. */
+static bool finish_burst(eng_engine *e, const bench_opts *o)
+{
+	set_mode(e, MODE_GPU);
+	uint64_t end = srcprof_clock_monotonic_ns() +
+		       (SOURCE_PROFILER_BURST_SECONDS + 1) * 1000000000ull;
+	while (bursting() && srcprof_clock_monotonic_ns() < end)
+		if (!frames(e, 1, NULL, o, "overhead: settling (a GPU burst)"))
+			return false;
+	/* One more: the sampler sets its rate at the frame after the burst. */
+	return frames(e, 1, NULL, o, "overhead: settling");
+}
+
+/* What a burst costs: its frames' mean time against as many sampled
+ * frames right after it. */
+static bool measure_burst(eng_engine *e, const bench_opts *o, bench_point *pt)
+{
+	source_profiler_sampling_t s;
+	source_profiler_get_sampling(&s);
+	if (!s.costly)
+		return true; /* every frame is timed anyway: no bursts */
+	source_profiler_gpu_burst();
+	double sum = 0;
+	uint32_t n = 0;
+	uint64_t t0 = srcprof_clock_monotonic_ns();
+	/* The burst starts at the next frame_begin. */
+	do {
+		double ms;
+		if (!frames(e, 1, &ms, o, "overhead: a GPU burst"))
+			return false;
+		sum += ms;
+		n++;
+	} while (bursting() &&
+		 srcprof_clock_monotonic_ns() - t0 < (SOURCE_PROFILER_BURST_SECONDS + 1) * 1000000000ull);
+	pt->burst_frames = n;
+	pt->burst_ms = sum / n;
+	double after = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		double ms;
+		if (!frames(e, 1, &ms, o, "overhead: after a GPU burst"))
+			return false;
+		after += ms;
+	}
+	pt->after_burst_ms = after / n;
+	return true;
+}
+
 static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_point *pt)
 {
 	eng_engine *e = start(o, api, sources, o->gpu_budget, pt);
@@ -317,6 +372,10 @@ static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_p
 		eng_gpu_restart_sampling(e);
 		ok = frames(e, 5, NULL, o, "overhead: settling");
 	}
+	/* The profiler bursts when it is enabled and when sources appear
+	 * (every frame timed for up to SOURCE_PROFILER_BURST_SECONDS): the
+	 * pairs measure sampling at the budget, so they start after it. */
+	ok = ok && finish_burst(e, o);
 	/* Blocks per mode in a pair: --frames frames, and at least
 	 * OVH_MIN_MS of frame time with the profiler off, so that cheap
 	 * frames (a few small sources: under a millisecond) are measured as
@@ -414,6 +473,8 @@ static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_p
 		pt->pairs = p + 1;
 	}
 	set_mode(e, MODE_GPU);
+	if (ok && pt->pairs)
+		ok = measure_burst(e, o, pt);
 	stop(e, pt);
 	if (pt->pairs) {
 		ratio_stats(&pt->ratio_cpu, pt->pairs);
@@ -461,7 +522,10 @@ static bool isolate(eng_engine *e, const bench_opts *o, uint32_t sources, bench_
 	uint32_t idx[BENCH_ISOLATE_TOP];
 	double alone[BENCH_ISOLATE_TOP][BENCH_ISOLATE_MAX_ROUNDS];
 	double ratio[BENCH_ISOLATE_TOP][BENCH_ISOLATE_MAX_ROUNDS];
+	double marg[BENCH_ISOLATE_TOP][BENCH_ISOLATE_MAX_ROUNDS];
+	double marg_ratio[BENCH_ISOLATE_TOP][BENCH_ISOLATE_MAX_ROUNDS];
 	uint32_t measured[BENCH_ISOLATE_TOP] = {0}; /* rounds with a figure, per source */
+	uint32_t marg_measured[BENCH_ISOLATE_TOP] = {0};
 	if (!sorted) {
 		fprintf(stderr, "srcprof-bench: out of memory sorting sources\n");
 		return false;
@@ -495,6 +559,13 @@ static bool isolate(eng_engine *e, const bench_opts *o, uint32_t sources, bench_
 				alone[t][k] = (double)ns / 1e3;
 				ratio[t][k] = (double)res.render_gpu_sum / (double)ns;
 			}
+			ok = ok && !bench_interrupted() &&
+			     eng_measure_marginal(e, s, BENCH_MARGINAL_COPIES, 5, &ns) == ENG_OK;
+			if (ok && ns) {
+				uint32_t k = marg_measured[t]++;
+				marg[t][k] = (double)ns / 1e3;
+				marg_ratio[t][k] = (double)res.render_gpu_sum / (double)ns;
+			}
 		}
 	}
 	for (uint32_t t = 0; t < top; t++) {
@@ -506,6 +577,10 @@ static bool isolate(eng_engine *e, const bench_opts *o, uint32_t sources, bench_
 		b->alone_rounds = measured[t];
 		b->isolated = median_of(alone[t], measured[t]);
 		b->in_over_alone = median_of(ratio[t], measured[t]);
+		if (marg_measured[t]) {
+			b->marginal = median_of(marg[t], marg_measured[t]);
+			b->in_over_marginal = median_of(marg_ratio[t], marg_measured[t]);
+		}
 	}
 	if (!ok && !bench_interrupted())
 		fprintf(stderr, "srcprof-bench: %s: --isolate: a frame or an isolated measurement failed\n",

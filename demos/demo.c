@@ -1,10 +1,21 @@
 /* srcprof-demo: runs a scene with the profiler on and prints the per-source
- * table (in a window when there is a display, else headless). */
+ * table (in a window when there is a display, else headless).
+ *
+ * However the run ends - its frames or seconds done, Esc, the window
+ * closed, Ctrl-C or SIGTERM, the X display gone - it prints the table and
+ * completes every file it was asked for. Exit status: 0; 1 for an error
+ * (the device could not start or was lost, a file could not be written,
+ * validation messages with --validate, the X display lost); 2 for a bad
+ * command line; 128 + the signal (130 for SIGINT, 143 for SIGTERM) when a
+ * signal ended a run that otherwise went well. */
 #include "app.h"
+#include "capture.h"
 #include "cli.h"
 #include "demo_args.h"
+#include "interrupt.h"
 #include "report.h"
 #include "scenes.h"
+#include "xdisplay.h"
 
 #include "engine/engine.h"
 #include "engine/log.h"
@@ -20,6 +31,17 @@
 
 #define PROG DEMO_PROG
 
+typedef struct demo_run {
+	demo_options o;
+	FILE *csv, *pass_csv, *perf, *trace;
+	eng_engine *e;
+	demo_app app;
+	bool app_ready;
+	time_t started;
+	int status;
+	void *display; /* held open until the window is (xdisplay.h) */
+} demo_run;
+
 /* Opens an output file now, so a bad path fails before any work. */
 static FILE *open_output(const char *opt, const char *path)
 {
@@ -29,163 +51,265 @@ static FILE *open_output(const char *opt, const char *path)
 	return f;
 }
 
-int main(int argc, char **argv)
+static bool check_out_dir(const char *dir)
 {
-	eng_pin_allocator();
-	demo_options o;
-	demo_options_init(&o);
-	int p = demo_parse_args(argc, argv, &o);
-	if (p != 0)
-		return p > 0 ? 0 : 2;
+	if (!dir)
+		return true;
+	char probe[1100];
+	snprintf(probe, sizeof probe, "%s/.srcprof-write-test", dir);
+	FILE *f = fopen(probe, "w");
+	if (!f) {
+		fprintf(stderr, PROG ": --out-dir: cannot write into '%s': %s\n", dir, strerror(errno));
+		return false;
+	}
+	fclose(f);
+	remove(probe);
+	return true;
+}
 
-	if (!o.engine.gfx.headless && !getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY")) {
-		fprintf(stderr, PROG ": no display: running headless\n");
-		o.engine.gfx.headless = true;
-	}
-	if (o.engine.gfx.headless && !o.frames && o.seconds == 0)
-		o.seconds = 6.0;
-	if (!o.sources_given)
-		o.sources = o.scene->default_sources;
-	o.engine.views = o.scene->views;
+/* Windowed unless there is no display to open: then headless, saying so in
+ * one wording whatever the reason. */
+static void choose_display(demo_run *r)
+{
+	demo_options *o = &r->o;
+	if (o->engine.gfx.headless)
+		return;
+	char why[300] = "";
+	if (!getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY"))
+		snprintf(why, sizeof why, "DISPLAY is not set");
+	else if (getenv("DISPLAY") && !(r->display = xdisplay_open(why, sizeof why)))
+		; /* why says which display */
+	else
+		return;
+	fprintf(stderr, PROG ": no display (%s): running headless\n", why);
+	o->engine.gfx.headless = true;
+}
 
-	if (o.out_dir) {
-		char probe[1100];
-		snprintf(probe, sizeof probe, "%s/.srcprof-write-test", o.out_dir);
-		FILE *f = fopen(probe, "w");
-		if (!f) {
-			fprintf(stderr, PROG ": --out-dir: cannot write into '%s': %s\n", o.out_dir,
-				strerror(errno));
-			return 2;
-		}
-		fclose(f);
-		remove(probe);
-	}
-	if (!cli_check_writable(PROG, "--screenshot", o.screenshot))
-		return 2;
-	FILE *csv = NULL, *pass_csv = NULL, *perf = NULL, *trace = NULL;
-	if ((o.csv && !(csv = open_output("--csv", o.csv))) ||
-	    (o.pass_csv && !(pass_csv = open_output("--pass-csv", o.pass_csv))) ||
-	    (o.perf_log && !(perf = open_output("--perf-log", o.perf_log))) ||
-	    (o.trace && !(trace = open_output("--trace", o.trace))))
-		return 2;
-	if (perf)
-		perf_block_set_output(perf);
-	source_profiler_trace_name_thread("graphics");
-
-	eng_result r;
-	eng_engine *e = eng_create(&o.engine, &r);
-	if (!e && r == ENG_ERR_SURFACE && !o.engine.gfx.headless) {
-		/* A display that cannot be opened: still show the numbers. */
-		fprintf(stderr, PROG ": no window could be opened: running headless\n");
-		o.engine.gfx.headless = true;
-		if (!o.frames && o.seconds == 0)
-			o.seconds = 6.0;
-		e = eng_create(&o.engine, &r);
-	}
-	if (!e) {
-		fprintf(stderr, PROG ": cannot start: %s\n", eng_result_str(r));
-		return 1;
-	}
-	if (!o.scene->build(e, o.sources)) {
-		fprintf(stderr, PROG ": cannot build the scene '%s'\n", o.scene->name);
-		eng_destroy(e);
-		return 1;
-	}
-	eng_info("scene %s: %u sources%s", o.scene->name, eng_source_count(e),
-		 o.engine.gfx.headless ? ", headless" : "");
-	demo_app app;
-	app_init(&app, e, o.scene, o.sources, o.out_dir, !o.no_overlay, o.engine.gfx.vsync,
-		 !o.engine.no_profile, !o.engine.no_gpu_profile);
-	if (trace)
-		source_profiler_trace_start(NULL);
-
-	uint64_t start = srcprof_clock_ns(), last_report = start;
-	int status = 0;
-	for (uint32_t f = 0;; f++) {
-		uint64_t now = srcprof_clock_ns();
-		bool last = (o.frames && f + 1 >= o.frames) ||
-			    (o.seconds > 0 && (double)(now - start) * 1e-9 >= o.seconds);
-		if (last && o.screenshot)
-			eng_screenshot_request(e, o.screenshot);
-		for (uint32_t k = 0; k < o.n_script; k++)
-			if (o.script[k].frame == f + 1)
-				app_key(&app, o.script[k].key);
-		if (eng_frame(e) == ENG_ERR_DEVICE_LOST) {
-			fprintf(stderr, PROG ": the device was lost; stopping\n");
-			status = 1;
-			break;
-		}
-		app_after_frame(&app);
-		if (o.verbose && now - last_report >= 5000000000ull) {
-			report_print(stdout, e, 0);
-			last_report = now;
-		}
-		if (last || eng_should_close(e) || app.quit)
-			break;
-	}
-	/* Let a screenshot or trace asked for near the end finish. */
+/* Waits for the GPU so that a screenshot or trace asked for near the end
+ * is written. Uses the window and the GPU: not after the display is lost. */
+static void finish_frames(demo_run *r)
+{
+	demo_app *a = &r->app;
 	eng_gfx_wait_frame(0);
-	app_after_frame(&app);
-	if (app.trace_running) {
+	app_after_frame(a);
+	if (a->trace_running) {
 		source_profiler_trace_stop();
-		app_after_frame(&app);
+		app_after_frame(a);
 	}
 	eng_gfx_wait_frame(0);
-	if (o.screenshot) {
-		int s = eng_screenshot_poll(e);
-		if (s > 0)
-			printf("screenshot: %s\n", o.screenshot);
-		else {
+	if (r->o.screenshot) {
+		int s = eng_screenshot_poll(r->e);
+		if (s > 0) {
+			capture_meta m;
+			app_meta(a, &m);
+			capture_note_png(r->o.screenshot, &m);
+			printf("screenshot: %s\n", r->o.screenshot);
+		} else {
 			fprintf(stderr, PROG ": --screenshot: no frame was captured\n");
-			status = 1;
+			r->status = 1;
 		}
 	}
-	report_print(stdout, e, 40);
-	if (csv) {
-		int rows = source_profiler_write_csv(csv);
-		if (rows < 0 || fclose(csv) != 0) {
-			fprintf(stderr, PROG ": --csv: writing '%s' failed\n", o.csv);
-			status = 1;
+}
+
+/* The table and every file, from the profiler's state alone (no window or
+ * GPU call), so that it also runs when the X display is gone. */
+static void finish_files(demo_run *r)
+{
+	demo_app *a = &r->app;
+	capture_meta m;
+	app_meta(a, &m);
+	report_print(stdout, r->e, a->scene->name, a->sort, 40,
+		     srcprof_load_others_pct(&a->load_run));
+	if (r->csv) {
+		capture_write_csv_header(r->csv, &m, "snapshot: every source's results over the window");
+		int rows = source_profiler_write_csv(r->csv);
+		if (rows < 0 || fclose(r->csv) != 0) {
+			fprintf(stderr, PROG ": --csv: writing '%s' failed\n", r->o.csv);
+			r->status = 1;
 		} else {
-			printf("csv: %s (%d sources)\n", o.csv, rows);
+			printf("csv: %s (%d sources%s)\n", r->o.csv, capture_sources(rows),
+			       capture_has_overlay() ? " and a row for the overlay" : "");
 		}
+		r->csv = NULL;
 	}
-	if (pass_csv) {
-		int rows = source_profiler_write_pass_csv(pass_csv);
-		if (rows < 0 || fclose(pass_csv) != 0) {
-			fprintf(stderr, PROG ": --pass-csv: writing '%s' failed\n", o.pass_csv);
-			status = 1;
+	if (r->pass_csv) {
+		capture_write_csv_header(r->pass_csv, &m, "passes: every source's results per pass");
+		int rows = source_profiler_write_pass_csv(r->pass_csv);
+		if (rows < 0 || fclose(r->pass_csv) != 0) {
+			fprintf(stderr, PROG ": --pass-csv: writing '%s' failed\n", r->o.pass_csv);
+			r->status = 1;
 		} else {
-			printf("pass csv: %s (%d rows)\n", o.pass_csv, rows);
+			printf("pass csv: %s (%d rows)\n", r->o.pass_csv, rows);
 		}
+		r->pass_csv = NULL;
 	}
-	if (trace) {
+	if (r->trace) {
 		source_profiler_trace_stop();
 		source_profiler_trace_info ti;
 		source_profiler_trace_get_info(&ti);
-		if (source_profiler_trace_write_json(trace) != 0 || fclose(trace) != 0) {
-			fprintf(stderr, PROG ": --trace: writing '%s' failed\n", o.trace);
-			status = 1;
+		if (capture_write_trace(r->trace, &m) != 0 || fclose(r->trace) != 0) {
+			fprintf(stderr, PROG ": --trace: writing '%s' failed\n", r->o.trace);
+			r->status = 1;
 		} else {
-			printf("trace: %s (%llu events, %u frames%s)\n", o.trace,
+			printf("trace: %s (%llu events, %u frames%s)\n", r->o.trace,
 			       (unsigned long long)ti.events, ti.frames,
 			       ti.dropped ? ", buffer full: later events dropped" : "");
 		}
+		r->trace = NULL;
 		source_profiler_trace_discard();
 	}
-	app_shutdown(&app);
+	if (a->log.f) {
+		bool ok = !a->log.failed;
+		app_log_stop(a);
+		if (!ok)
+			r->status = 1;
+	}
+}
+
+static void close_perf_log(demo_run *r)
+{
+	if (!r->perf)
+		return;
+	perf_block_set_output(NULL);
+	if (fclose(r->perf) != 0) {
+		fprintf(stderr, PROG ": --perf-log: writing '%s' failed\n", r->o.perf_log);
+		r->status = 1;
+	} else {
+		printf("perf log: %s\n", r->o.perf_log);
+	}
+	r->perf = NULL;
+}
+
+/* From Xlib's I/O error handler: the window and its GPU surface are gone. */
+static void on_display_lost(void *user)
+{
+	demo_run *r = user;
+	if (r->app_ready)
+		finish_files(r);
+	close_perf_log(r);
+	fflush(stdout);
+}
+
+static int run(demo_run *r)
+{
+	demo_options *o = &r->o;
+	eng_result res;
+	r->e = eng_create(&o->engine, &res);
+	if (!r->e && res == ENG_ERR_SURFACE && !o->engine.gfx.headless) {
+		/* A display that opens but gives no window: still show the numbers. */
+		fprintf(stderr, PROG ": no window could be opened: running headless\n");
+		o->engine.gfx.headless = true;
+		if (!o->frames && o->seconds == 0)
+			o->seconds = 6.0;
+		r->e = eng_create(&o->engine, &res);
+	}
+	xdisplay_close(r->display);
+	r->display = NULL;
+	if (!r->e) {
+		fprintf(stderr, PROG ": cannot start: %s\n", eng_result_str(res));
+		return 1;
+	}
+	if (!o->scene->build(r->e, o->sources ? o->sources : o->scene->default_sources)) {
+		fprintf(stderr, PROG ": cannot build the scene '%s'\n", o->scene->name);
+		eng_destroy(r->e);
+		return 1;
+	}
+	eng_info("scene %s: %u sources%s", o->scene->name, eng_source_count(r->e),
+		 o->engine.gfx.headless ? ", headless" : "");
+	demo_app *a = &r->app;
+	if (!app_init(a, r->e,
+		      &(app_desc){.scene = o->scene, .sources = o->sources, .out_dir = o->out_dir,
+				  .overlay = !o->no_overlay, .vsync = o->engine.gfx.vsync,
+				  .profile = !o->engine.no_profile, .gpu = !o->engine.no_gpu_profile,
+				  .overlay_scale = (float)o->overlay_scale,
+				  .target_fps = o->engine.fps, .started = r->started})) {
+		fprintf(stderr, PROG ": out of memory\n");
+		eng_destroy(r->e);
+		return 1;
+	}
+	r->app_ready = true;
+	if (o->log && !app_log_start(a, o->log))
+		r->status = 1;
+	if (r->trace)
+		source_profiler_trace_start(NULL);
+	if (!o->engine.gfx.headless)
+		xdisplay_on_lost(on_display_lost, r);
+
+	uint64_t start = srcprof_clock_ns(), last_report = start;
+	for (uint32_t f = 0; !interrupt_signal(); f++) {
+		uint64_t now = srcprof_clock_ns();
+		bool last = (o->frames && f + 1 >= o->frames) ||
+			    (o->seconds > 0 && (double)(now - start) * 1e-9 >= o->seconds);
+		if (last && o->screenshot)
+			eng_screenshot_request(r->e, o->screenshot);
+		for (uint32_t k = 0; k < o->n_script; k++)
+			if (o->script[k].frame == f + 1)
+				app_key(a, o->script[k].key);
+		if (eng_frame(r->e) == ENG_ERR_DEVICE_LOST) {
+			fprintf(stderr, PROG ": the device was lost; stopping\n");
+			r->status = 1;
+			break;
+		}
+		app_after_frame(a);
+		if (o->verbose && now - last_report >= 5000000000ull) {
+			report_print(stdout, r->e, a->scene->name, a->sort, 0,
+				     srcprof_load_others_pct(&a->load_run));
+			last_report = now;
+		}
+		if (last || eng_should_close(r->e) || a->quit)
+			break;
+	}
+	if (interrupt_signal())
+		fprintf(stderr, PROG ": %s: finishing as Esc does (send it again to stop at once)\n",
+			interrupt_name(interrupt_signal()));
+	finish_frames(r);
+	finish_files(r);
+	app_shutdown(a);
+	r->app_ready = false;
 	uint32_t messages = eng_gfx_validation_messages();
-	if (o.engine.gfx.validate) {
+	if (o->engine.gfx.validate) {
 		printf("validation: %u messages\n", messages);
 		if (messages)
-			status = 1;
+			r->status = 1;
 	}
-	eng_destroy(e);
-	if (perf) {
-		perf_block_set_output(NULL);
-		fclose(perf);
-		printf("perf log: %s\n", o.perf_log);
-	}
+	eng_destroy(r->e);
+	return r->status;
+}
+
+int main(int argc, char **argv)
+{
+	eng_pin_allocator();
+	static demo_run r; /* the X error handler reaches it through its user pointer */
+	r.started = time(NULL);
+	demo_options *o = &r.o;
+	demo_options_init(o);
+	int p = demo_parse_args(argc, argv, o);
+	if (p != 0)
+		return p > 0 ? 0 : 2;
+	choose_display(&r);
+	if (o->engine.gfx.headless && !o->frames && o->seconds == 0)
+		o->seconds = 6.0;
+	o->engine.views = o->scene->views;
+
+	if (!check_out_dir(o->out_dir) || !cli_check_writable(PROG, "--screenshot", o->screenshot) ||
+	    !cli_check_writable(PROG, "--log", o->log))
+		return 2;
+	if ((o->csv && !(r.csv = open_output("--csv", o->csv))) ||
+	    (o->pass_csv && !(r.pass_csv = open_output("--pass-csv", o->pass_csv))) ||
+	    (o->perf_log && !(r.perf = open_output("--perf-log", o->perf_log))) ||
+	    (o->trace && !(r.trace = open_output("--trace", o->trace))))
+		return 2;
+	if (r.perf)
+		perf_block_set_output(r.perf);
+	source_profiler_trace_name_thread("graphics");
+	interrupt_install();
+
+	int status = run(&r);
+	close_perf_log(&r);
+	if (status == 0 && r.status)
+		status = r.status;
 	source_profiler_shutdown();
+	if (status == 0 && interrupt_signal())
+		status = 128 + interrupt_signal();
 	return status;
 }

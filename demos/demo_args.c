@@ -1,12 +1,19 @@
+/* srcprof-demo's options, one row each (options.h), and the checks that
+ * need more than one of them (a scene's range of --sources). */
 #include "demo_args.h"
 #include "app.h"
 #include "cli.h"
+#include "options.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #define PROG DEMO_PROG
-#define VERSION DEMO_VERSION
+
+/* OPT_CHOICE stores an int: the enums it fills must be int-sized. */
+_Static_assert(sizeof(eng_api) == sizeof(int), "eng_api is stored as an int");
+_Static_assert(sizeof(eng_gpu_timing) == sizeof(int), "eng_gpu_timing is stored as an int");
 
 void demo_options_init(demo_options *o)
 {
@@ -31,182 +38,168 @@ static bool script_item(char *item, void *user)
 		return false;
 	int key = app_key_from_name(colon + 1);
 	if (key < 0) {
-		fprintf(stderr, PROG ": --script: unknown key '%s' (P G O C T S + - 1-8 SPACE V ESC F1)\n",
-			colon + 1);
+		char names[512];
+		app_key_names(names, sizeof names);
+		int near = opt_suggest(colon + 1, app_script_key_names(), app_script_key_count());
+		if (near >= 0)
+			fprintf(stderr, PROG ": --script: unknown key '%s'; did you mean '%s'? (%s)\n",
+				colon + 1, app_script_key_names()[near], names);
+		else
+			fprintf(stderr, PROG ": --script: unknown key '%s' (%s)\n", colon + 1, names);
 		return false;
 	}
 	o->script[o->n_script++] = (script_event){frame, key};
 	return true;
 }
 
-static void usage(FILE *f)
+static bool parse_script(const opt_parser *p, const char *opt, const char *value, void *opts)
 {
-	fprintf(f,
-		"usage: " PROG " [options]\n"
-		"Runs a scene of sources with the source profiler on and prints per-source\n"
-		"tick, render and GPU times. Windowed when a display exists, else headless.\n\n"
-		"  --api vulkan|gl|auto    graphics API (auto: Vulkan, then OpenGL)\n"
-		"  --headless              render offscreen, no window system\n"
-		"  --scene NAME            scene to run (default: default; see --list-scenes)\n"
-		"  --sources N             sources in the scene (default: the scene's)\n"
-		"  --frames N              stop after N frames\n"
-		"  --seconds S             stop after S seconds (headless default: 6)\n"
-		"  --size WxH              main target size (default 1280x720)\n"
-		"  --validate              Vulkan validation (sync + best practices) or GL debug\n"
-		"                          output; any message makes the exit status 1\n"
-		"  --device X              Vulkan device by index or name substring\n"
-		"  --gpu-timing MODE       auto|plain|flushed timestamp placement (default auto:\n"
-		"                          flushed on software devices)\n"
-		"  --gpu-budget PCT        where GPU timers are costly (flushed timing on\n"
-		"                          software devices), GPU-time one frame in N so that\n"
-		"                          timing costs about PCT%% of frame time (default 1;\n"
-		"                          100: every frame)\n"
-		"  --no-profile            profiler off\n"
-		"  --no-gpu-profile        GPU timing off\n"
-		"  --screenshot FILE       write the last frame as PNG\n"
-		"  --csv FILE              write a CSV snapshot of every source at exit\n"
-		"  --pass-csv FILE         and one row per source and pass\n"
-		"  --trace FILE            capture a trace (up to 5 s) as Chrome/Perfetto JSON\n"
-		"  --perf-log FILE         write PERF_BLOCK frames (Cyber RT format)\n"
-		"  --verbose               print the table every 5 seconds\n"
-		"  --no-overlay            do not draw the overlay\n"
-		"  --vsync                 wait for vertical blank (windowed)\n"
-		"  --out-dir DIR           where C, T and S put their files (default .)\n"
-		"  --script LIST           key presses FRAME:KEY,... sent through the hotkey\n"
-		"                          handler (e.g. 30:P,60:C,90:T); works headless too\n"
-		"  --shader-dir DIR        where the built .spv shaders are\n"
-		"  --list-scenes           list the scenes and exit\n"
-		"  --help, --version\n\n"
-		"hotkeys (windowed):\n"
-		"  P profiler on/off, G GPU timing on/off, O overlay on/off, F1 help,\n"
-		"  C CSV snapshot, T 5-second trace, S screenshot, + / - add/remove 10 sources,\n"
-		"  1-8 switch scene, Space pause ticking, V vsync on/off, Esc quit\n");
+	return cli_list(p->prog, opt, value, 4095, script_item, opts);
 }
 
-static int list_scenes(void)
+static bool parse_scene(const opt_parser *p, const char *opt, const char *value, void *opts)
 {
+	demo_options *o = opts;
+	o->scene = scene_find(value);
+	if (o->scene)
+		return true;
+	int near = opt_suggest(value, scene_names(), scene_count());
+	if (near >= 0)
+		fprintf(stderr, "%s: %s: no scene '%s'; did you mean '%s'? (see --list-scenes)\n",
+			p->prog, opt, value, scene_names()[near]);
+	else
+		fprintf(stderr, "%s: %s: no scene '%s' (see --list-scenes)\n", p->prog, opt, value);
+	return false;
+}
+
+static void print_help(const opt_parser *p, void *opts)
+{
+	(void)opts;
+	opt_print_help(p, stdout);
+	app_print_keys(stdout);
+}
+
+static void print_version(const opt_parser *p, void *opts)
+{
+	(void)opts;
+	printf("%s %s\n", p->prog, DEMO_VERSION);
+}
+
+/* "calibrated  heavy sources ...; 6 sources (--sources 1 to 5, plus 1 of
+ * its own)". The count is the one the demo and its reports show. */
+static void list_scenes(const opt_parser *p, void *opts)
+{
+	(void)p, (void)opts;
 	for (uint32_t i = 0; i < scene_count(); i++) {
 		const scene_def *s = scene_at(i);
-		printf("%-11s %s (default %u sources)\n", s->name, s->summary, s->default_sources);
+		printf("%-11s %s; %u sources (--sources %u to %u", s->name, s->summary,
+		       scene_total_sources(s, 0), s->min_sources, s->max_sources);
+		if (s->extra_sources)
+			printf(", plus %u of its own", s->extra_sources);
+		printf(")\n");
 	}
-	return 0;
 }
+
+#define AT(field) offsetof(demo_options, field)
+
+static const char *const g_apis[] = {"vulkan", "gl", "auto", NULL};
+static const int g_api_values[] = {ENG_API_VULKAN, ENG_API_GL, ENG_API_AUTO};
+static const char *const g_timings[] = {"auto", "plain", "flushed", NULL};
+static const int g_timing_values[] = {ENG_GPU_TIMING_AUTO, ENG_GPU_TIMING_PLAIN,
+				      ENG_GPU_TIMING_FLUSHED};
+
+static const opt_def g_opts[] = {
+	{"--api", NULL, OPT_CHOICE, AT(engine.gfx.api), .choices = g_apis, .values = g_api_values,
+	 .help = "graphics API (auto: Vulkan, then OpenGL)"},
+	{"--headless", NULL, OPT_FLAG, AT(engine.gfx.headless),
+	 .help = "render offscreen, no window system"},
+	{"--scene", NULL, OPT_CUSTOM, .parse = parse_scene, .arg = "NAME",
+	 .help = "scene to run (default: default; see --list-scenes)"},
+	{"--sources", NULL, OPT_U32, AT(sources), .min = 1, .max = 100000, .arg = "N",
+	 .help = "sources in the scene (default: the scene's;\n"
+		 "--list-scenes gives each scene's range)"},
+	{"--frames", NULL, OPT_U32, AT(frames), .min = 1, .max = 1000000000, .arg = "N",
+	 .help = "stop after N frames"},
+	{"--seconds", NULL, OPT_DOUBLE, AT(seconds), .min = 0.001, .max = 86400.0 * 7, .arg = "S",
+	 .help = "stop after S seconds (headless default: 6)"},
+	{"--size", NULL, OPT_SIZE, AT(engine.gfx.width), AT(engine.gfx.height), .arg = "WxH",
+	 .help = "main target size (default 1280x720)"},
+	{"--validate", NULL, OPT_FLAG, AT(engine.gfx.validate),
+	 .help = "Vulkan validation (sync + best practices) or GL debug\n"
+		 "output; any message makes the exit status 1"},
+	{"--device", NULL, OPT_STRING, AT(engine.gfx.device), .arg = "X",
+	 .help = "Vulkan device by index or name substring"},
+	{"--gpu-timing", NULL, OPT_CHOICE, AT(engine.gfx.gpu_timing), .choices = g_timings,
+	 .values = g_timing_values, .arg = "MODE",
+	 .help = "auto|plain|flushed timestamp placement (default auto:\n"
+		 "flushed on software devices)"},
+	{"--gpu-budget", NULL, OPT_DOUBLE, AT(engine.gpu_budget), .min = 0.01, .max = 100.0,
+	 .scale = 0.01, .arg = "PCT",
+	 .help = "where GPU timers are costly (flushed timing on\n"
+		 "software devices), GPU-time one frame in N so that\n"
+		 "timing costs about PCT% of frame time (default 1;\n"
+		 "100: every frame)"},
+	{"--no-profile", NULL, OPT_FLAG, AT(engine.no_profile), .help = "profiler off"},
+	{"--no-gpu-profile", NULL, OPT_FLAG, AT(engine.no_gpu_profile), .help = "GPU timing off"},
+	{"--screenshot", NULL, OPT_STRING, AT(screenshot), .arg = "FILE",
+	 .help = "write the last frame as PNG"},
+	{"--csv", NULL, OPT_STRING, AT(csv), .arg = "FILE",
+	 .help = "write a CSV snapshot of every source at exit"},
+	{"--pass-csv", NULL, OPT_STRING, AT(pass_csv), .arg = "FILE",
+	 .help = "and one row per source and pass"},
+	{"--log", NULL, OPT_STRING, AT(log), .arg = "FILE",
+	 .help = "log every source once a second from the start (as L)"},
+	{"--trace", NULL, OPT_STRING, AT(trace), .arg = "FILE",
+	 .help = "capture a trace (up to 5 s) as Chrome/Perfetto JSON"},
+	{"--perf-log", NULL, OPT_STRING, AT(perf_log), .arg = "FILE",
+	 .help = "write PERF_BLOCK frames (Cyber RT format)"},
+	{"--verbose", NULL, OPT_FLAG, AT(verbose), .help = "print the table every 5 seconds"},
+	{"--no-overlay", NULL, OPT_FLAG, AT(no_overlay), .help = "do not draw the overlay"},
+	{"--overlay-scale", NULL, OPT_DOUBLE, AT(overlay_scale), .min = 0.5, .max = 8.0,
+	 .arg = "X",
+	 .help = "overlay text size, 1 = 8-pixel font (default: from\n"
+		 "the window height, 1 to 4; Z cycles it)"},
+	{"--vsync", NULL, OPT_FLAG, AT(engine.gfx.vsync), .help = "wait for vertical blank (windowed)"},
+	{"--target-fps", NULL, OPT_U32, AT(engine.fps), .min = 1, .max = 1000, .arg = "N",
+	 .help = "the frame rate aimed at: the graph's budget lines at\n"
+		 "1 and 2 frames of it, the profiler's window 5 s of it\n"
+		 "(default 60)"},
+	{"--out-dir", NULL, OPT_STRING, AT(out_dir), .max = DEMO_MAX_DIR, .arg = "DIR",
+	 .help = "where C, T, S and L put their files (default .)"},
+	{"--script", NULL, OPT_CUSTOM, .parse = parse_script, .arg = "LIST",
+	 .help = "key presses FRAME:KEY,... sent through the hotkey\n"
+		 "handler (e.g. 30:P,60:C,90:T); works headless too"},
+	{"--shader-dir", NULL, OPT_STRING, AT(engine.gfx.shader_dir), .arg = "DIR",
+	 .help = "where the built .spv shaders are"},
+	{"--list-scenes", NULL, OPT_EXIT, .run = list_scenes, .help = "list the scenes and exit"},
+	{"--help", "-h", OPT_EXIT, .run = print_help, .help = "this help"},
+	{"--version", NULL, OPT_EXIT, .run = print_version, .help = "the version"},
+};
+
+static const opt_parser g_parser = {
+	.prog = PROG,
+	.opts = g_opts,
+	.n_opts = sizeof g_opts / sizeof g_opts[0],
+	.usage = "usage: " PROG " [options]\n"
+		 "Runs a scene of sources with the source profiler on and prints per-source\n"
+		 "tick, render and GPU times. Windowed when a display exists, else headless.\n"
+		 "Options take their value as --opt VALUE or --opt=VALUE.\n\n",
+};
 
 /* 0: run; 1: exit 0 (help, version, list); -1: usage error (exit 2). */
 int demo_parse_args(int argc, char **argv, demo_options *o)
 {
-	const char *v;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			usage(stdout);
-			return 1;
-		} else if (!strcmp(a, "--version")) {
-			printf(PROG " " VERSION "\n");
-			return 1;
-		} else if (!strcmp(a, "--list-scenes")) {
-			list_scenes();
-			return 1;
-		} else if (!strcmp(a, "--api")) {
-			static const char *const apis[] = {"vulkan", "gl", "auto"};
-			static const eng_api values[] = {ENG_API_VULKAN, ENG_API_GL, ENG_API_AUTO};
-			int c;
-			if (!(v = cli_value(PROG, argc, argv, &i)) ||
-			    (c = cli_choice(PROG, a, v, apis, 3)) < 0)
-				return -1;
-			o->engine.gfx.api = values[c];
-		} else if (!strcmp(a, "--headless")) {
-			o->engine.gfx.headless = true;
-		} else if (!strcmp(a, "--scene")) {
-			if (!(v = cli_value(PROG, argc, argv, &i)))
-				return -1;
-			o->scene = scene_find(v);
-			if (!o->scene) {
-				fprintf(stderr, PROG ": --scene: no scene '%s' (see --list-scenes)\n", v);
-				return -1;
-			}
-		} else if (!strcmp(a, "--sources")) {
-			if (!(v = cli_value(PROG, argc, argv, &i)) ||
-			    !cli_u32(PROG, a, v, 1, 100000, &o->sources))
-				return -1;
-			o->sources_given = true;
-		} else if (!strcmp(a, "--frames")) {
-			if (!(v = cli_value(PROG, argc, argv, &i)) ||
-			    !cli_u32(PROG, a, v, 1, 1000000000, &o->frames))
-				return -1;
-		} else if (!strcmp(a, "--seconds")) {
-			if (!(v = cli_value(PROG, argc, argv, &i)) ||
-			    !cli_double(PROG, a, v, 0.001, 86400.0 * 7, &o->seconds))
-				return -1;
-		} else if (!strcmp(a, "--size")) {
-			if (!(v = cli_value(PROG, argc, argv, &i)) ||
-			    !cli_size(PROG, a, v, &o->engine.gfx.width, &o->engine.gfx.height))
-				return -1;
-		} else if (!strcmp(a, "--validate")) {
-			o->engine.gfx.validate = true;
-		} else if (!strcmp(a, "--device")) {
-			if (!(v = cli_value(PROG, argc, argv, &i)))
-				return -1;
-			o->engine.gfx.device = v;
-		} else if (!strcmp(a, "--gpu-timing")) {
-			static const char *const modes[] = {"auto", "plain", "flushed"};
-			static const eng_gpu_timing values[] = {
-				ENG_GPU_TIMING_AUTO, ENG_GPU_TIMING_PLAIN, ENG_GPU_TIMING_FLUSHED};
-			int c;
-			if (!(v = cli_value(PROG, argc, argv, &i)) ||
-			    (c = cli_choice(PROG, a, v, modes, 3)) < 0)
-				return -1;
-			o->engine.gfx.gpu_timing = values[c];
-		} else if (!strcmp(a, "--gpu-budget")) {
-			double pct;
-			if (!(v = cli_value(PROG, argc, argv, &i)) ||
-			    !cli_double(PROG, a, v, 0.01, 100.0, &pct))
-				return -1;
-			o->engine.gpu_budget = pct / 100.0;
-		} else if (!strcmp(a, "--no-profile")) {
-			o->engine.no_profile = true;
-		} else if (!strcmp(a, "--no-gpu-profile")) {
-			o->engine.no_gpu_profile = true;
-		} else if (!strcmp(a, "--screenshot")) {
-			if (!(o->screenshot = cli_value(PROG, argc, argv, &i)))
-				return -1;
-		} else if (!strcmp(a, "--csv")) {
-			if (!(o->csv = cli_value(PROG, argc, argv, &i)))
-				return -1;
-		} else if (!strcmp(a, "--pass-csv")) {
-			if (!(o->pass_csv = cli_value(PROG, argc, argv, &i)))
-				return -1;
-		} else if (!strcmp(a, "--trace")) {
-			if (!(o->trace = cli_value(PROG, argc, argv, &i)))
-				return -1;
-		} else if (!strcmp(a, "--perf-log")) {
-			if (!(o->perf_log = cli_value(PROG, argc, argv, &i)))
-				return -1;
-		} else if (!strcmp(a, "--shader-dir")) {
-			if (!(o->engine.gfx.shader_dir = cli_value(PROG, argc, argv, &i)))
-				return -1;
-		} else if (!strcmp(a, "--verbose")) {
-			o->verbose = true;
-		} else if (!strcmp(a, "--no-overlay")) {
-			o->no_overlay = true;
-		} else if (!strcmp(a, "--vsync")) {
-			o->engine.gfx.vsync = true;
-		} else if (!strcmp(a, "--out-dir")) {
-			if (!(o->out_dir = cli_value(PROG, argc, argv, &i)))
-				return -1;
-			if (strlen(o->out_dir) > DEMO_MAX_DIR) {
-				fprintf(stderr, PROG ": --out-dir: longer than %d characters\n",
-					DEMO_MAX_DIR);
-				return -1;
-			}
-		} else if (!strcmp(a, "--script")) {
-			if (!(v = cli_value(PROG, argc, argv, &i)) ||
-			    !cli_list(PROG, a, v, 4095, script_item, o))
-				return -1;
-		} else {
-			fprintf(stderr, PROG ": unknown option '%s' (see --help)\n", a);
-			return -1;
-		}
+	int r = opt_parse(&g_parser, argc, argv, o);
+	if (r != 0)
+		return r;
+	const scene_def *s = o->scene;
+	if (o->sources && (o->sources < s->min_sources || o->sources > s->max_sources)) {
+		char own[48] = "";
+		if (s->extra_sources)
+			snprintf(own, sizeof own, "; it adds %u of its own", s->extra_sources);
+		fprintf(stderr, PROG ": --sources: scene '%s' takes %u to %u (%u asked%s)\n", s->name,
+			s->min_sources, s->max_sources, o->sources, own);
+		return -1;
 	}
 	return 0;
 }

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #define DEMO_PROG "srcprof-demo"
-#define DEMO_VERSION "0.1.0"
+#define DEMO_VERSION SRCPROF_VERSION
 /* --out-dir: room is left for the file names the hotkeys write. */
 #define DEMO_MAX_DIR 900
 #define DEMO_MAX_SCRIPT 256
@@ -24,12 +24,12 @@ typedef struct script_event {
 typedef struct demo_options {
 	eng_desc engine;
 	const scene_def *scene;
-	uint32_t sources;
-	bool sources_given;
+	uint32_t sources; /* as --sources asked; 0: the scene's default */
 	uint32_t frames;
 	double seconds;
+	double overlay_scale; /* 0: chosen from the window's size */
 	bool verbose, no_overlay;
-	const char *screenshot, *csv, *pass_csv, *trace, *perf_log, *out_dir;
+	const char *screenshot, *csv, *pass_csv, *trace, *perf_log, *out_dir, *log;
 	script_event script[DEMO_MAX_SCRIPT];
 	uint32_t n_script;
 } demo_options;

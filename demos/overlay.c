@@ -1,202 +1,213 @@
 /* The on-screen overlay: what the profiler sees, live. A header (API,
- * device, GPU timing mode, fps, dropped frames), a frame-time graph, the top
- * sources by GPU cost and, with F1, the hotkeys. Built in the overlay's tick
- * and drawn in its render, so its own cost shows as the "overlay" entry. */
-#include "app.h"
+ * device, GPU timing mode, fps, dropped frames, the last action), a
+ * frame-time graph, the table of sources (or the selected source's
+ * detail) and, with F1, the hotkeys; each on a panel of its own, sized
+ * from its content and the window. Built in the overlay's tick and drawn
+ * in its render, so its own cost shows as the "overlay" entry.
+ *
+ * From the top, what goes when the window is short: the graph first
+ * (when the table would show fewer than 3 rows with it), then table rows.
+ * Across, the table drops whole columns (overlay_layout.h). */
+#include "overlay.h"
 
+#include "srcprof/clock.h"
 #include "srcprof/source_profiler.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#define TOP_ROWS 12
-#define SCALE 1.5f
-#define LINE (SCALE * 10.0f)
+/* Blending happens in linear light on sRGB targets, where a dark panel at
+ * alpha 200 still lets a third of a bright scene's brightness through:
+ * panels are nearly opaque. */
+const eng_rgba ovl_white = {235, 235, 235, 255}, ovl_dim = {165, 165, 175, 255},
+	       ovl_panel = {8, 8, 14, 238}, ovl_accent = {120, 200, 255, 255},
+	       ovl_head = {150, 190, 230, 255}, ovl_warn = {255, 190, 70, 255},
+	       ovl_bad = {240, 90, 80, 255}, ovl_good = {90, 200, 120, 235},
+	       ovl_select = {60, 90, 150, 200};
 
-static const eng_rgba WHITE = {235, 235, 235, 255}, DIM = {160, 160, 170, 255},
-		      PANEL = {10, 10, 16, 200}, ACCENT = {120, 200, 255, 255},
-		      WARN = {255, 170, 80, 255}, BAR = {90, 200, 120, 230},
-		      BAR_SLOW = {240, 90, 80, 230}, GUIDE = {255, 255, 255, 70};
-
-typedef struct row {
-	const void *key;
-	const char *name;
-	profiler_result_t r;
-	bool async;
-} row;
-
-static int by_gpu(const void *a, const void *b)
+/* What GPU timing is doing, for the header: a burst's progress, a trace
+ * timing every frame, or sampling one frame in N; and the resolution. */
+static void gpu_state(demo_app *a, const eng_gfx_info *info, const source_profiler_stats_t *st,
+		      char *buf, size_t size)
 {
-	const row *x = a, *y = b;
-	if (x->r.render_gpu_sum != y->r.render_gpu_sum)
-		return x->r.render_gpu_sum > y->r.render_gpu_sum ? -1 : 1;
-	if (x->r.render_sum != y->r.render_sum)
-		return x->r.render_sum > y->r.render_sum ? -1 : 1;
-	return 0;
+	source_profiler_sampling_t sm;
+	source_profiler_get_sampling(&sm);
+	char what[96];
+	if (sm.burst)
+		snprintf(what, sizeof what, "measuring %u/%u (every frame)", sm.burst_samples,
+			 sm.burst_target);
+	else if (sm.tracing)
+		snprintf(what, sizeof what, "tracing: every frame");
+	else
+		snprintf(what, sizeof what, "1 frame in %u", eng_gpu_timed_every(a->engine));
+	char res[48] = "";
+	if (st->gpu_resolution_ns > 1)
+		snprintf(res, sizeof res, ", resolution %.1f us", (double)st->gpu_resolution_ns / 1e3);
+	snprintf(buf, size, "GPU timing: %s, %s%s   dropped frames: %llu   scene %s, %u sources",
+		 info->gpu_timing, what, res, (unsigned long long)st->gpu_frames_disjoint,
+		 a->scene->name, eng_source_count(a->engine));
 }
 
-static double us(uint64_t ns)
+/* Other processes' share of the CPU over about the last second, read a
+ * few times a second (each read opens /proc/stat). */
+static double busy_now(demo_app *a)
 {
-	return (double)ns / 1000.0;
+	uint64_t now = srcprof_clock_ns();
+	srcprof_load_sample(&a->load_recent);
+	if (!a->busy_read_ns || now - a->busy_read_ns >= APP_BUSY_EVERY_NS) {
+		a->busy_recent = srcprof_load_recent_pct(&a->load_recent);
+		a->busy_read_ns = now;
+	}
+	return a->busy_recent;
 }
 
-static void header(demo_app *a, float x, float *y)
+/* The header's lines on one panel; returns its height. */
+static float header(demo_app *a, float x, float y, float max_w)
 {
+	const float s = a->scale, pad = OVL_PAD * s, line = OVL_LINE * s;
 	eng_gfx_info info;
 	eng_gfx_get_info(&info);
 	source_profiler_stats_t st;
 	source_profiler_get_stats(&st);
 	uint64_t ft = eng_frame_time_ns(a->engine);
-	char line[512];
-	snprintf(line, sizeof line, "srcprof  %s on %s  %.1f fps  %.2f ms/frame", info.api,
-		 info.device, ft ? 1e9 / (double)ft : 0.0, (double)ft / 1e6);
-	eng_ui_text(a->ui, x, *y, line, SCALE, WHITE);
-	*y += LINE;
-	if (!st.enabled)
-		snprintf(line, sizeof line, "profiler off (P)   scene %s, %u sources", a->scene->name,
-			 eng_source_count(a->engine));
-	else if (!st.gpu_enabled)
-		snprintf(line, sizeof line, "GPU timing off (G)   scene %s, %u sources",
-			 a->scene->name, eng_source_count(a->engine));
-	else
-		snprintf(line, sizeof line,
-			 "GPU timing: %s, 1 frame in %u   dropped frames: %llu   scene %s, %u sources",
-			 info.gpu_timing, eng_gpu_timed_every(a->engine),
-			 (unsigned long long)st.gpu_frames_disjoint, a->scene->name,
-			 eng_source_count(a->engine));
-	eng_ui_text(a->ui, x, *y, line, SCALE, st.gpu_frames_disjoint ? WARN : ACCENT);
-	*y += LINE;
-	if (a->paused)
-		eng_ui_text(a->ui, x, *y, "PAUSED (Space)", SCALE, WARN);
-	else if (a->status[0])
-		eng_ui_text(a->ui, x, *y, a->status, SCALE, DIM);
-	*y += LINE * 1.3f;
-}
-
-/* The last APP_GRAPH_FRAMES frame times as bars, with 16.7 and 33.3 ms
- * guides; the scale follows the slowest frame shown. */
-static void graph(demo_app *a, float x, float *y, float w)
-{
-	const float h = 70.0f;
-	float max_ms = 33.4f;
-	for (int i = 0; i < APP_GRAPH_FRAMES; i++)
-		if (a->frame_ms[i] > max_ms)
-			max_ms = a->frame_ms[i];
-	eng_ui_rect(a->ui, x, *y, w, h, PANEL);
-	float bw = w / APP_GRAPH_FRAMES;
-	for (int i = 0; i < APP_GRAPH_FRAMES; i++) {
-		float ms = a->frame_ms[(a->graph_head + (uint32_t)i) % APP_GRAPH_FRAMES];
-		float bh = ms / max_ms * (h - 4);
-		eng_ui_rect(a->ui, x + (float)i * bw, *y + h - bh, bw > 1.5f ? bw - 0.5f : bw, bh,
-			    ms > 33.4f ? BAR_SLOW : BAR);
-	}
-	static const float guides[] = {16.7f, 33.3f};
-	for (int g = 0; g < 2; g++) {
-		float gy = *y + h - guides[g] / max_ms * (h - 4);
-		eng_ui_line(a->ui, x, gy, x + w, gy, 1.0f, GUIDE);
-	}
-	char label[64];
-	snprintf(label, sizeof label, "frame time, last %d frames (max %.1f ms)", APP_GRAPH_FRAMES,
-		 max_ms);
-	eng_ui_text(a->ui, x + 4, *y + 3, label, 1.0f, DIM);
-	*y += h + 6;
-}
-
-static void table(demo_app *a, float x, float *y, float w)
-{
+	char l1[512], l2[512];
+	snprintf(l1, sizeof l1, "srcprof  %s on %s  %.1f fps  %.2f ms/frame", info.api, info.device,
+		 ft ? 1e9 / (double)ft : 0.0, (double)ft / 1e6);
 	uint32_t n = eng_source_count(a->engine);
-	row *rows = malloc((n + 1) * sizeof *rows);
-	if (!rows)
-		return;
-	uint32_t m = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		eng_source *s = eng_source_at(a->engine, i);
-		if (source_profiler_fill_result(s, &rows[m].r)) {
-			rows[m].key = s;
-			rows[m].name = s->name;
-			rows[m].async = s->flags & ENG_SOURCE_ASYNC;
-			m++;
-		}
+	if (!st.enabled)
+		snprintf(l2, sizeof l2, "profiler off (P)   scene %s, %u sources", a->scene->name, n);
+	else if (!st.gpu_enabled)
+		snprintf(l2, sizeof l2, "GPU timing off (G)   scene %s, %u sources", a->scene->name,
+			 n);
+	else
+		gpu_state(a, &info, &st, l2, sizeof l2);
+	char l3[320];
+	if (a->paused)
+		snprintf(l3, sizeof l3, "PAUSED (Space)%s%s", a->log.f ? "   logging (L)" : "",
+			 a->trace_running ? "   tracing" : "");
+	else
+		snprintf(l3, sizeof l3, "%s%s%s", a->log.f ? "logging (L)   " : "",
+			 a->trace_running ? "tracing   " : "", a->status);
+	char l4[160];
+	bool busy = app_busy_text(busy_now(a), info.software, l4, sizeof l4);
+	const char *lines[4] = {l1, l2, busy ? l4 : l3, l3};
+	const eng_rgba colors[4] = {ovl_white, st.gpu_frames_disjoint ? ovl_warn : ovl_accent,
+				    busy ? ovl_warn : a->paused ? ovl_warn : ovl_dim,
+				    a->paused ? ovl_warn : ovl_dim};
+	char cut[4][512];
+	float w = 0;
+	int count = busy ? 4 : 3;
+	for (int i = 0; i < count; i++) {
+		float lw = ovl_fit_text(lines[i], max_w - 2 * pad, s, cut[i], sizeof cut[i]);
+		w = lw > w ? lw : w;
 	}
-	if (source_profiler_fill_result(eng_overlay_key(), &rows[m].r)) {
-		rows[m] = (row){eng_overlay_key(), "(overlay)", rows[m].r, false};
-		m++;
-	}
-	qsort(rows, m, sizeof *rows, by_gpu);
-	uint32_t shown = m < TOP_ROWS ? m : TOP_ROWS;
-	/* Proportional font: names left-aligned, numbers right-aligned at
-	 * fixed column ends. */
-	static const char *const heads[] = {"tick", "max", "render", "max", "sum",
-					    "GPU", "max", "sum", "in fps", "out"};
-	const float name_w = 150.0f * SCALE / 1.5f, col_w = 70.0f * SCALE / 1.5f;
-	float table_w = name_w + col_w * 10 + 12;
-	eng_ui_rect(a->ui, x, *y, table_w > w ? table_w : w, LINE * (float)(shown + 2) + 4, PANEL);
-	eng_ui_text(a->ui, x + 4, *y + 2, "source (times in us)", SCALE, ACCENT);
-	for (int c = 0; c < 10; c++) {
-		float right = x + 4 + name_w + col_w * (float)(c + 1);
-		eng_ui_text(a->ui, right - eng_ui_text_width(heads[c], SCALE), *y + 2, heads[c], SCALE,
-			    c >= 5 && c < 8 ? ACCENT : (eng_rgba){150, 190, 230, 255});
-	}
-	float ry = *y + 2 + LINE;
-	char line[256];
-	for (uint32_t i = 0; i < shown; i++) {
-		const profiler_result_t *r = &rows[i].r;
-		eng_rgba c = rows[i].key == eng_overlay_key() ? DIM : WHITE;
-		snprintf(line, sizeof line, "%.22s", rows[i].name);
-		eng_ui_text(a->ui, x + 4, ry, line, SCALE, c);
-		double v[10] = {us(r->tick_avg),       us(r->tick_max),       us(r->render_avg),
-				us(r->render_max),     us(r->render_sum),     us(r->render_gpu_avg),
-				us(r->render_gpu_max), us(r->render_gpu_sum), r->async_input,
-				r->async_rendered};
-		for (int k = 0; k < 10; k++) {
-			if (k >= 8 && !rows[i].async)
-				snprintf(line, sizeof line, "-");
-			else
-				snprintf(line, sizeof line, "%.1f", v[k]);
-			float right = x + 4 + name_w + col_w * (float)(k + 1);
-			eng_ui_text(a->ui, right - eng_ui_text_width(line, SCALE), ry, line, SCALE, c);
-		}
-		ry += LINE;
-	}
-	snprintf(line, sizeof line, "%u of %u sources, by GPU time summed over passes; F1: keys",
-		 shown, m);
-	eng_ui_text(a->ui, x + 4, ry, line, SCALE, DIM);
-	*y = ry + LINE + 6;
-	free(rows);
+	int shown = cut[count - 1][0] ? count : count - 1;
+	float h = 2 * pad + line * (float)shown - (line - 8.0f * s);
+	eng_ui_rect(a->ui, x, y, w + 2 * pad, h, ovl_panel);
+	for (int i = 0; i < shown; i++)
+		eng_ui_text(a->ui, x + pad, y + pad + line * (float)i, cut[i], s, colors[i]);
+	return h;
 }
 
-static void help(demo_app *a, float x, float y)
+/* The hotkeys, in one or two columns as the width allows; what does not
+ * fit the height is counted in the title. */
+static void help(demo_app *a, float x, float y, float max_w, float max_h)
 {
-	static const char *const lines[] = {
-		"P  profiler on/off          G  GPU timing on/off",
-		"O  overlay on/off           F1 this help",
-		"C  CSV snapshot             T  5-second trace (Perfetto JSON)",
-		"S  screenshot PNG           Space  pause ticking",
-		"+ / -  add / remove 10 sources",
-		"1-8  scene: default grid multiview media effects calibrated stress tiles",
-		"V  vsync on/off             Esc  quit",
-	};
-	const int n = (int)(sizeof lines / sizeof lines[0]);
-	float w = eng_ui_text_width(lines[5], SCALE) + 16;
-	eng_ui_rect(a->ui, x, y, w, LINE * (float)(n + 1) + 8, (eng_rgba){20, 20, 40, 235});
-	eng_ui_text(a->ui, x + 8, y + 4, "hotkeys", SCALE, ACCENT);
-	for (int i = 0; i < n; i++)
-		eng_ui_text(a->ui, x + 8, y + 4 + LINE * (float)(i + 1), lines[i], SCALE, WHITE);
+	const float s = a->scale, pad = OVL_PAD * s, line = OVL_LINE * s, gap = OVL_GAP * s;
+	const size_t n = app_key_help_count();
+	float kw = 0, ww = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *k, *what;
+		app_key_help(i, &k, &what);
+		float a1 = eng_ui_text_width(k, s), a2 = eng_ui_text_width(what, s);
+		kw = a1 > kw ? a1 : kw;
+		ww = a2 > ww ? a2 : ww;
+	}
+	const float col_w = kw + gap + ww, col_step = col_w + 2 * gap;
+	const size_t cols = col_step + col_w + 2 * pad <= max_w ? 2 : 1;
+	size_t per = (n + cols - 1) / cols;
+	size_t fit = max_h > 2 * pad + line ? (size_t)((max_h - 2 * pad - line) / line) : 0;
+	per = per < fit ? per : fit;
+	size_t shown = per * cols < n ? per * cols : n;
+	float w = cols == 2 ? col_step + col_w + 2 * pad : col_w + 2 * pad;
+	w = w < max_w ? w : max_w;
+	eng_ui_rect(a->ui, x, y, w, 2 * pad + line * (float)(per + 1), (eng_rgba){20, 20, 40, 255});
+	char title[96], cut[256];
+	if (shown < n)
+		snprintf(title, sizeof title, "hotkeys (F1 hides; %zu more: srcprof-demo --help)",
+			 n - shown);
+	else
+		snprintf(title, sizeof title, "hotkeys (F1 hides)");
+	ovl_fit_text(title, w - 2 * pad, s, cut, sizeof cut);
+	eng_ui_text(a->ui, x + pad, y + pad, cut, s, ovl_accent);
+	for (size_t i = 0; i < shown; i++) {
+		const char *k, *what;
+		app_key_help(i, &k, &what);
+		float cx = x + pad + (float)(i / per) * col_step;
+		float cy = y + pad + line * (float)(i % per + 1);
+		eng_ui_text(a->ui, cx, cy, k, s, ovl_accent);
+		float room = (cols == 2 ? col_w : w - 2 * pad) - kw - gap;
+		ovl_fit_text(what, room, s, cut, sizeof cut);
+		eng_ui_text(a->ui, cx + kw + gap, cy, cut, s, ovl_white);
+	}
+}
+
+/* Gathers and sorts every row (the overlay's own entry stays last) and
+ * drops a selection whose source is gone. */
+static void gather(demo_app *a)
+{
+	uint32_t n = eng_source_count(a->engine) + 1;
+	if (!rows_reserve(&a->rows, &a->rows_cap, n))
+		n = a->rows_cap;
+	rows_refresh_medians(a->engine, &a->med, APP_MEDIANS_PER_FRAME);
+	a->n_rows = rows_gather(a->engine, a->rows, n, true, &a->med);
+	if (a->n_rows > 1)
+		rows_sort(a->rows, a->n_rows - 1, a->sort, a->profiler_on && a->gpu_on);
+	bool found = false;
+	for (uint32_t i = 0; i < a->n_rows && !found; i++)
+		found = a->rows[i].key == a->selected;
+	if (!found) {
+		a->selected = NULL;
+		a->detail = false;
+	}
+}
+
+static const src_row *selected_row(const demo_app *a)
+{
+	for (uint32_t i = 0; i < a->n_rows; i++)
+		if (a->rows[i].key == a->selected)
+			return &a->rows[i];
+	return NULL;
 }
 
 void overlay_build(demo_app *a)
 {
 	const eng_view *main = eng_view_at(a->engine, 0);
-	float x = 10, y = 10, w = (float)main->area.w * 0.62f;
-	if (w < 480)
-		w = (float)main->area.w - 20;
+	const float W = (float)main->area.w, H = (float)main->area.h;
+	a->scale = a->scale_set > 0 ? a->scale_set : ovl_auto_scale(main->area.h);
+	const float s = a->scale, m = OVL_MARGIN * s, gap = OVL_PAD * s;
+	gather(a);
 	eng_ui_begin(a->ui);
-	header(a, x, &y);
-	graph(a, x, &y, w);
-	table(a, x, &y, w);
+	float x = m, y = m, max_w = W - 2 * m;
+	y += header(a, x, y, max_w) + gap;
+
+	float graph_h = 48.0f * s, graph_w = W * 0.5f > 560.0f * s ? W * 0.5f : 560.0f * s;
+	graph_w = graph_w < max_w ? graph_w : max_w;
+	float below = H - m - y;
+	bool graph = ovl_table_rows_fit(below - graph_h - gap, s) >= 3;
+	if (graph) {
+		ovl_frame_graph(a, (ovl_rect){x, y, graph_w, graph_h});
+		y += graph_h + gap;
+	}
+	const src_row *sel = a->detail ? selected_row(a) : NULL;
+	if (sel) {
+		float dh = H - m - y, dw = max_w < 560.0f * s ? max_w : 560.0f * s;
+		ovl_detail(a, sel, x, y, dw, dh);
+	} else {
+		ovl_table(a, x, y, max_w, H - m - y);
+	}
 	if (a->help)
-		help(a, x, y);
+		help(a, x, y, max_w, H - m - y);
 }
 
 void overlay_draw(demo_app *a, const eng_view *main_view)

@@ -1,75 +1,103 @@
 #include "report.h"
 
+#include "app.h"
+
 #include "srcprof/source_profiler.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct row {
-	const eng_source *s;
-	profiler_result_t r;
-	bool have;
-} row;
-
-static int by_gpu_sum(const void *a, const void *b)
-{
-	const row *x = a, *y = b;
-	if (x->r.render_gpu_sum != y->r.render_gpu_sum)
-		return x->r.render_gpu_sum > y->r.render_gpu_sum ? -1 : 1;
-	if (x->r.render_sum != y->r.render_sum)
-		return x->r.render_sum > y->r.render_sum ? -1 : 1;
-	return strcmp(x->s->name, y->s->name);
-}
 
 static double us(uint64_t ns)
 {
 	return (double)ns / 1000.0;
 }
 
-void report_print(FILE *out, eng_engine *e, uint32_t limit)
+/* A GPU figure (ns) in a cell `w` wide: "wait" before the source's first
+ * GPU sample, "<X" (us) above 0 and below the resolution. */
+static void gpu_cell(FILE *out, int w, const src_row *row, uint64_t ns, uint64_t resolution)
+{
+	char buf[32];
+	if (!row->gpu_samples)
+		snprintf(buf, sizeof buf, "wait");
+	else if (ns && ns < resolution)
+		snprintf(buf, sizeof buf, "<%.1f", us(resolution));
+	else
+		snprintf(buf, sizeof buf, "%.1f", us(ns));
+	fprintf(out, " %*s", w, buf);
+}
+
+void report_print(FILE *out, eng_engine *e, const char *scene, row_sort sort, uint32_t limit,
+		  double busy_pct)
 {
 	eng_gfx_info info;
 	eng_gfx_get_info(&info);
 	source_profiler_stats_t st;
 	source_profiler_get_stats(&st);
-	uint32_t n = eng_source_count(e);
-	row *rows = calloc(n ? n : 1, sizeof *rows);
-	if (!rows)
+	uint32_t n = eng_source_count(e), cap = 0;
+	src_row *rows = NULL;
+	rows_median_cache med = {0};
+	if (!rows_reserve(&rows, &cap, n ? n : 1) || !rows_refresh_medians(e, &med, 0)) {
+		free(rows);
+		rows_median_cache_free(&med);
 		return;
-	for (uint32_t i = 0; i < n; i++) {
-		rows[i].s = eng_source_at(e, i);
-		rows[i].have = source_profiler_fill_result(rows[i].s, &rows[i].r);
 	}
-	qsort(rows, n, sizeof *rows, by_gpu_sum);
+	n = rows_gather(e, rows, cap, false, &med);
+	bool gpu = st.enabled && st.gpu_enabled;
+	rows_sort(rows, n, sort, gpu);
 
 	fprintf(out, "\nsrcprof: %s on %s (%s); GPU timing: %s%s\n", info.api, info.device,
-		info.driver, st.gpu_enabled ? info.gpu_timing : "off",
-		info.software ? " (software device)" : "");
+		info.driver, gpu ? info.gpu_timing : "off", info.software ? " (software device)" : "");
+	char busy[160];
+	if (app_busy_text(busy_pct, info.software, busy, sizeof busy))
+		fprintf(out, "%s (over the run)\n", busy);
+	fprintf(out, "scene %s: %u sources, sorted by %s\n", scene, n,
+		rows_sort_name(rows_effective_sort(sort, gpu)));
 	fprintf(out, "window: %u frames; collected %llu frames, GPU %llu kept, %llu dropped as "
 		     "disjoint; times in microseconds\n",
 		st.window_capacity, (unsigned long long)st.frames_collected,
 		(unsigned long long)st.gpu_frames_collected,
 		(unsigned long long)st.gpu_frames_disjoint);
-	if (st.gpu_enabled && st.gpu_timer_overhead_ns)
+	if (gpu && st.gpu_timer_overhead_ns) {
+		source_profiler_sampling_t sm;
+		source_profiler_get_sampling(&sm);
 		fprintf(out, "GPU timers: every source timed in 1 frame of %u (budget), each timer's own "
-			     "cost %.1f us subtracted\n",
-			eng_gpu_timed_every(e), (double)st.gpu_timer_overhead_ns / 1000.0);
-	fprintf(out, "%-24s %-9s %9s %9s %9s %9s %9s %10s %10s %10s %7s %7s\n", "source", "type",
-		"tick", "tick max", "render", "rend max", "rend sum", "GPU", "GPU max", "GPU sum",
-		"in fps", "out fps");
+			     "cost %.1f us subtracted; %llu bursts timed %llu frames\n",
+			eng_gpu_timed_every(e), (double)st.gpu_timer_overhead_ns / 1000.0,
+			(unsigned long long)sm.bursts, (unsigned long long)sm.burst_frames);
+	}
+	if (gpu && st.gpu_resolution_ns > 1)
+		fprintf(out, "GPU resolution: %.1f us (\"<X\": a GPU figure above 0 and below it; "
+			     "\"wait\": no GPU sample yet)\n",
+			us(st.gpu_resolution_ns));
+	fprintf(out, "%-24s %-9s %9s %9s %9s %9s %9s %9s %10s %10s %10s %10s %5s %7s %7s\n",
+		"source", "type", "tick", "tick max", "render", "rend max", "rend sum", "rend p50",
+		"GPU", "GPU max", "GPU sum", "GPU p50", "GPU n", "in fps", "out fps");
 	uint32_t shown = 0;
 	for (uint32_t i = 0; i < n && (!limit || shown < limit); i++, shown++) {
-		const row *w = &rows[i];
+		const src_row *w = &rows[i];
 		const profiler_result_t *r = &w->r;
-		fprintf(out, "%-24.24s %-9.9s ", w->s->name, w->s->type->name);
+		fprintf(out, "%-24.24s %-9.9s ", w->name, w->type);
 		if (!w->have) {
 			fprintf(out, "(no samples yet)\n");
 			continue;
 		}
-		fprintf(out, "%9.1f %9.1f %9.1f %9.1f %9.1f %10.1f %10.1f %10.1f", us(r->tick_avg),
-			us(r->tick_max), us(r->render_avg), us(r->render_max), us(r->render_sum),
-			us(r->render_gpu_avg), us(r->render_gpu_max), us(r->render_gpu_sum));
-		if (w->s->flags & ENG_SOURCE_ASYNC)
+		fprintf(out, "%9.1f %9.1f %9.1f %9.1f %9.1f", us(r->tick_avg), us(r->tick_max),
+			us(r->render_avg), us(r->render_max), us(r->render_sum));
+		if (w->have_med)
+			fprintf(out, " %9.1f", us(w->m.render_sum_p50));
+		else
+			fprintf(out, " %9s", "-");
+		if (gpu) {
+			gpu_cell(out, 10, w, r->render_gpu_avg, st.gpu_resolution_ns);
+			gpu_cell(out, 10, w, r->render_gpu_max, st.gpu_resolution_ns);
+			gpu_cell(out, 10, w, r->render_gpu_sum, st.gpu_resolution_ns);
+			gpu_cell(out, 10, w, w->have_med ? w->m.render_gpu_sum_p50 : 0,
+				 st.gpu_resolution_ns);
+			fprintf(out, " %5u", w->gpu_samples);
+		} else {
+			fprintf(out, " %10s %10s %10s %10s %5s", "off", "off", "off", "off", "off");
+		}
+		if (w->async)
 			fprintf(out, " %7.1f %7.1f\n", r->async_input, r->async_rendered);
 		else
 			fprintf(out, " %7s %7s\n", "-", "-");
@@ -77,4 +105,5 @@ void report_print(FILE *out, eng_engine *e, uint32_t limit)
 	if (limit && n > limit)
 		fprintf(out, "... %u more sources\n", n - limit);
 	free(rows);
+	rows_median_cache_free(&med);
 }

@@ -129,7 +129,7 @@ static bool build_calibrated(eng_engine *e, uint32_t n)
 {
 	static const float ks[] = {0, 1, 2, 4, 8};
 	/* The pass's first render carries some of the pass's clear on
-	 * lavapipe (README, known limits): a small backdrop takes it. */
+	 * lavapipe (docs/known-limits.md): a small backdrop takes it. */
 	bool ok = add(e, eng_heavy_create(&(eng_heavy_desc){.name = "backdrop",
 							     .rect = {0, 0, 16, 16}}));
 	uint32_t count = n ? (n < 5 ? n : 5) : 5;
@@ -182,19 +182,19 @@ static bool build_tiles(eng_engine *e, uint32_t n)
 
 static const scene_def g_scenes[] = {
 	{"default", "one of every source type (particles, video, effect, heavy, logic) and meshes",
-	 12, 2, build_mix},
-	{"grid", "N lit meshes on a grid (N from --sources)", 100, 2, build_grid},
+	 12, 2, build_mix, 7, 100000, 0},
+	{"grid", "N lit meshes on a grid (N from --sources)", 100, 2, build_grid, 1, 100000, 0},
 	{"multiview", "the default mix seen by three views: render_sum is 3x render_avg", 12, 3,
-	 build_mix},
+	 build_mix, 7, 100000, 0},
 	{"media", "video sources at 24, 30 and 60 fps; one starved (renders half its input)", 4, 2,
-	 build_media},
+	 build_media, 4, 100000, 0},
 	{"effects", "multi-pass sources: offscreen scene, horizontal and vertical blur", 4, 2,
-	 build_effects},
-	{"calibrated", "heavy sources with k = 0, 1, 2, 4, 8 (GPU cost linear in k)", 5, 2,
-	 build_calibrated},
-	{"stress", "10,000 small meshes", 10000, 2, build_stress},
+	 build_effects, 1, 100000, 0},
+	{"calibrated", "heavy sources with k = 0, 1, 2, 4, 8 (GPU cost linear in k) and a backdrop",
+	 5, 2, build_calibrated, 1, 5, 1},
+	{"stress", "10,000 small meshes", 10000, 2, build_stress, 1, 100000, 0},
 	{"tiles", "N equal 10x5-pixel rectangles (heavy, k = 8) on a fixed grid: the same work "
-		  "per source at any N (sweeps)", 100, 1, build_tiles},
+		  "per source at any N (sweeps)", 100, 1, build_tiles, 1, 10812, 0},
 };
 
 uint32_t scene_count(void)
@@ -213,4 +213,23 @@ const scene_def *scene_find(const char *name)
 		if (strcmp(g_scenes[i].name, name) == 0)
 			return &g_scenes[i];
 	return NULL;
+}
+
+const char *const *scene_names(void)
+{
+	/* Filled on every call with the same values: no first-call race. */
+	static const char *names[sizeof g_scenes / sizeof g_scenes[0] + 1];
+	for (uint32_t i = 0; i < scene_count(); i++)
+		names[i] = g_scenes[i].name;
+	return names;
+}
+
+uint32_t scene_total_sources(const scene_def *s, uint32_t sources)
+{
+	uint32_t n = sources ? sources : s->default_sources;
+	if (n < s->min_sources)
+		n = s->min_sources;
+	if (n > s->max_sources)
+		n = s->max_sources;
+	return n + s->extra_sources;
 }

@@ -14,10 +14,19 @@ typedef struct scene_def {
 	uint32_t views;           /* 2 or 3 */
 	/* Adds `sources` sources to `e`; false (logged) when one could not be made. */
 	bool (*build)(eng_engine *e, uint32_t sources);
+	/* The --sources the scene takes as asked (build clamps others into
+	 * this range), and the sources it adds of its own beyond them (the
+	 * calibrated scene's backdrop). */
+	uint32_t min_sources, max_sources, extra_sources;
 } scene_def;
 
 uint32_t scene_count(void);
 const scene_def *scene_at(uint32_t i);
 const scene_def *scene_find(const char *name);
+/* The scene names, in order, NULL-terminated (for suggestions). */
+const char *const *scene_names(void);
+/* How many sources the scene holds when built with `sources` (0: its
+ * default): what the engine, the overlay and every report count. */
+uint32_t scene_total_sources(const scene_def *s, uint32_t sources);
 
 #endif

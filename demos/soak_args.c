@@ -1,6 +1,8 @@
 #include "cli.h"
+#include "options.h"
 #include "soak.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,108 +28,93 @@ void soak_opts_init(soak_opts *o)
 	};
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: " PROG " [options]\n"
-		"Runs headless for many frames, replacing sources every frame, and checks\n"
-		"that resident memory stays flat after warm-up, that GPU timer pools and\n"
-		"live GPU objects do not grow, and that no validation message or error\n"
-		"appears. Exit status 0 when all hold.\n\n"
-		"  --api vulkan|gl         graphics API (default vulkan)\n"
-		"  --frames N              frames to run (default 100000)\n"
-		"  --warmup N              frames before the memory baseline (default 10%% of\n"
-		"                          --frames, at most 10000)\n"
-		"  --report-every N        a progress line every N frames (default 10000)\n"
-		"  --sources N             live sources (default 24, at most %d)\n"
-		"  --churn N               sources replaced each frame (default 2)\n"
-		"  --kinds LIST            source kinds made in turn (default all: mesh,\n"
-		"                          particles,effect,video,logic,heavy)\n"
-		"  --size WxH              target size (default 320x180)\n"
-		"  --max-growth KB         resident growth allowed after warm-up (default 2048)\n"
-		"  --no-validate           without Vulkan validation / GL debug output\n"
-		"  --shader-dir DIR        where the built .spv shaders are\n"
-		"  --help\n",
-		SOAK_MAX_SOURCES);
-}
-
 static bool kind_item(char *item, void *user)
 {
-	int k = cli_choice(PROG, "--kinds", item, soak_kind_names, SOAK_KINDS);
-	if (k < 0)
+	size_t k;
+	for (k = 0; k < SOAK_KINDS && strcmp(item, soak_kind_names[k]) != 0; k++)
+		;
+	if (k == SOAK_KINDS) {
+		opt_bad_choice(PROG, "--kinds", item, soak_kind_names, SOAK_KINDS);
 		return false;
+	}
 	*(uint32_t *)user |= 1u << k;
 	return true;
 }
 
-static bool parse_kinds(const char *value, uint32_t *kinds)
+static bool parse_kinds(const opt_parser *p, const char *opt, const char *value, void *opts)
 {
-	*kinds = 0;
-	if (!cli_list(PROG, "--kinds", value, 255, kind_item, kinds))
+	soak_opts *o = opts;
+	o->kinds = 0;
+	if (!cli_list(p->prog, opt, value, 255, kind_item, &o->kinds))
 		return false;
-	if (!*kinds) {
-		fprintf(stderr, PROG ": --kinds: '%s' names no kind\n", value);
+	if (!o->kinds) {
+		fprintf(stderr, "%s: %s: '%s' names no kind\n", p->prog, opt, value);
 		return false;
 	}
 	return true;
 }
 
+static void print_help(const opt_parser *p, void *opts)
+{
+	(void)opts;
+	opt_print_help(p, stdout);
+}
+
+/* OPT_CHOICE stores an int. */
+_Static_assert(sizeof(eng_api) == sizeof(int), "eng_api is stored as an int");
+
+#define AT(field) offsetof(soak_opts, field)
+#define STR(x) #x
+#define XSTR(x) STR(x)
+
+static const char *const g_apis[] = {"vulkan", "gl", NULL};
+static const int g_api_values[] = {ENG_API_VULKAN, ENG_API_GL};
+
+static const opt_def g_opts[] = {
+	{"--api", NULL, OPT_CHOICE, AT(api), .choices = g_apis, .values = g_api_values,
+	 .help = "graphics API (default vulkan)"},
+	{"--frames", NULL, OPT_U32, AT(frames), .min = 1, .max = 1000000000, .arg = "N",
+	 .help = "frames to run (default 100000)"},
+	{"--warmup", NULL, OPT_U32, AT(warmup), .min = 0, .max = 1000000000, .arg = "N",
+	 .help = "frames before the memory baseline (default 10% of\n"
+		 "--frames, at most 10000)"},
+	{"--report-every", NULL, OPT_U32, AT(report_every), .min = 1, .max = 1000000000, .arg = "N",
+	 .help = "a progress line every N frames (default 10000)"},
+	{"--sources", NULL, OPT_U32, AT(sources), .min = 1, .max = SOAK_MAX_SOURCES, .arg = "N",
+	 .help = "live sources (default 24, at most " XSTR(SOAK_MAX_SOURCES) ")"},
+	{"--churn", NULL, OPT_U32, AT(churn), .min = 0, .max = SOAK_MAX_SOURCES, .arg = "N",
+	 .help = "sources replaced each frame (default 2)"},
+	{"--kinds", NULL, OPT_CUSTOM, .parse = parse_kinds, .arg = "LIST",
+	 .help = "source kinds made in turn (default all: mesh,\n"
+		 "particles,effect,video,logic,heavy)"},
+	{"--size", NULL, OPT_SIZE, AT(width), AT(height), .arg = "WxH",
+	 .help = "target size (default 320x180)"},
+	{"--max-growth", NULL, OPT_U32, AT(max_growth_kb), .min = 0, .max = 16u << 20, .arg = "KB",
+	 .help = "resident growth allowed after warm-up (default 2048)"},
+	{"--no-validate", NULL, OPT_FLAG_OFF, AT(validate),
+	 .help = "without Vulkan validation / GL debug output"},
+	{"--shader-dir", NULL, OPT_STRING, AT(shader_dir), .arg = "DIR",
+	 .help = "where the built .spv shaders are"},
+	{"--help", "-h", OPT_EXIT, .run = print_help, .help = "this help"},
+};
+
+static const opt_parser g_parser = {
+	.prog = PROG,
+	.opts = g_opts,
+	.n_opts = sizeof g_opts / sizeof g_opts[0],
+	.usage = "usage: " PROG " [options]\n"
+		 "Runs headless for many frames, replacing sources every frame, and checks\n"
+		 "that resident memory stays flat after warm-up, that GPU timer pools and\n"
+		 "live GPU objects do not grow, and that no validation message or error\n"
+		 "appears. Exit status 0 when all hold. Options take their value as\n"
+		 "--opt VALUE or --opt=VALUE.\n\n",
+};
+
 int soak_parse_args(int argc, char **argv, soak_opts *o)
 {
-	const char *v;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			usage(stdout);
-			return 1;
-		} else if (!strcmp(a, "--api")) {
-			static const char *const apis[] = {"vulkan", "gl"};
-			int c;
-			if (!(v = cli_value(PROG, argc, argv, &i)) ||
-			    (c = cli_choice(PROG, a, v, apis, 2)) < 0)
-				return -1;
-			o->api = c ? ENG_API_GL : ENG_API_VULKAN;
-		} else if (!strcmp(a, "--frames")) {
-			if (!(v = cli_value(PROG, argc, argv, &i)) ||
-			    !cli_u32(PROG, a, v, 1, 1000000000, &o->frames))
-				return -1;
-		} else if (!strcmp(a, "--warmup")) {
-			if (!(v = cli_value(PROG, argc, argv, &i)) ||
-			    !cli_u32(PROG, a, v, 0, 1000000000, &o->warmup))
-				return -1;
-		} else if (!strcmp(a, "--report-every")) {
-			if (!(v = cli_value(PROG, argc, argv, &i)) ||
-			    !cli_u32(PROG, a, v, 1, 1000000000, &o->report_every))
-				return -1;
-		} else if (!strcmp(a, "--sources")) {
-			if (!(v = cli_value(PROG, argc, argv, &i)) ||
-			    !cli_u32(PROG, a, v, 1, SOAK_MAX_SOURCES, &o->sources))
-				return -1;
-		} else if (!strcmp(a, "--churn")) {
-			if (!(v = cli_value(PROG, argc, argv, &i)) ||
-			    !cli_u32(PROG, a, v, 0, SOAK_MAX_SOURCES, &o->churn))
-				return -1;
-		} else if (!strcmp(a, "--kinds")) {
-			if (!(v = cli_value(PROG, argc, argv, &i)) || !parse_kinds(v, &o->kinds))
-				return -1;
-		} else if (!strcmp(a, "--size")) {
-			if (!(v = cli_value(PROG, argc, argv, &i)) ||
-			    !cli_size(PROG, a, v, &o->width, &o->height))
-				return -1;
-		} else if (!strcmp(a, "--max-growth")) {
-			if (!(v = cli_value(PROG, argc, argv, &i)) ||
-			    !cli_u32(PROG, a, v, 0, 16u << 20, &o->max_growth_kb))
-				return -1;
-		} else if (!strcmp(a, "--no-validate")) {
-			o->validate = false;
-		} else if (!strcmp(a, "--shader-dir")) {
-			if (!(o->shader_dir = cli_value(PROG, argc, argv, &i)))
-				return -1;
-		} else {
-			fprintf(stderr, PROG ": unknown option '%s' (see --help)\n", a);
-			return -1;
-		}
-	}
+	int r = opt_parse(&g_parser, argc, argv, o);
+	if (r != 0)
+		return r;
 	if (o->churn > o->sources) {
 		fprintf(stderr, PROG ": --churn: %u is more than --sources %u\n", o->churn,
 			o->sources);

@@ -112,9 +112,29 @@ void eng_ui_line(eng_ui *ui, float x0, float y0, float x1, float y1, float width
 	     (float[4]){y0 + ny, y1 + ny, y1 - ny, y0 - ny}, c);
 }
 
+/* stb_easy_font has glyphs for ' ' to '~' and indexes its table with the
+ * byte: anything else (a UTF-8 name, a control character) is drawn and
+ * measured as '?'. */
+static char printable(char c)
+{
+	return (c >= ' ' && c <= '~') || c == '\n' ? c : '?';
+}
+
 float eng_ui_text_width(const char *text, float scale)
 {
-	return (float)stb_easy_font_width((char *)text) * scale;
+	/* stb_easy_font_width, over printable characters. */
+	float len = 0, max_len = 0;
+	for (const char *p = text; *p; p++) {
+		char c = printable(*p);
+		if (c == '\n') {
+			max_len = len > max_len ? len : max_len;
+			len = 0;
+			continue;
+		}
+		len += (float)(stb_easy_font_charinfo[c - 32].advance & 15) + stb_easy_font_spacing_val;
+	}
+	max_len = len > max_len ? len : max_len;
+	return ceilf(max_len) * scale;
 }
 
 float eng_ui_text(eng_ui *ui, float x, float y, const char *text, float scale, eng_rgba c)
@@ -122,7 +142,8 @@ float eng_ui_text(eng_ui *ui, float x, float y, const char *text, float scale, e
 	/* stb_easy_font writes quads of 4 vertices (x, y, z, rgba): 64 bytes
 	 * a quad; about 270 quads fit in 16 KiB per line of text. */
 	unsigned char color[4] = {c.r, c.g, c.b, c.a};
-	size_t need = strlen(text) * 64 * 8 + 64;
+	size_t len = strlen(text);
+	size_t need = len * 64 * 8 + 64 + len + 1; /* quads, then the text made printable */
 	if (need > ui->font_cap) {
 		char *b = realloc(ui->font_buf, need);
 		if (!b)
@@ -130,7 +151,11 @@ float eng_ui_text(eng_ui *ui, float x, float y, const char *text, float scale, e
 		ui->font_buf = b;
 		ui->font_cap = need;
 	}
-	int quads = stb_easy_font_print(0, 0, (char *)text, color, ui->font_buf, (int)ui->font_cap);
+	char *clean = ui->font_buf + ui->font_cap - (len + 1);
+	for (size_t i = 0; i <= len; i++)
+		clean[i] = i < len ? printable(text[i]) : '\0';
+	int quads = stb_easy_font_print(0, 0, clean, color, ui->font_buf,
+					(int)(ui->font_cap - (len + 1)));
 	const float *q = (const float *)ui->font_buf;
 	for (int i = 0; i < quads; i++, q += 16) {
 		float xs[4], ys[4];
@@ -140,7 +165,7 @@ float eng_ui_text(eng_ui *ui, float x, float y, const char *text, float scale, e
 		}
 		quad(ui, xs, ys, c);
 	}
-	return eng_ui_text_width(text, scale);
+	return eng_ui_text_width(clean, scale);
 }
 
 void eng_ui_draw(eng_ui *ui, uint32_t width, uint32_t height)

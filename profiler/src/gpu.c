@@ -15,8 +15,12 @@
 _Atomic uint32_t sp_gpu_capacity_pub;
 static _Atomic(const char *) g_mode = "none";
 static _Atomic uint32_t g_overhead[SOURCE_PROFILER_MAX_PASSES];
-/* Per pass: how far above the subtracted median an empty timer reads one
- * time in ten (its last 16's 90th percentile minus their median). */
+/* Per pass: the spread of its last 16 empty timers, their interquartile
+ * range (75th minus 25th percentile): how far apart two readings of the
+ * same work typically are. Not the extremes: one empty timer in eight or
+ * so reads several times the rest here (a rasterizer thread preempted, a
+ * scene waiting), which averages out of a window's figures but would make
+ * every source read "below resolution". */
 static _Atomic uint32_t g_spread[SOURCE_PROFILER_MAX_PASSES];
 /* For readers on any thread: the backend's tick (0: no backend) and
  * whether it measures empty timers. */
@@ -244,8 +248,8 @@ static void record_empty(uint32_t pass, uint64_t ns)
 	uint32_t mid = sorted[n < 4 ? 0 : n / 2];
 	atomic_store_explicit(&g_overhead[pass], mid, memory_order_relaxed);
 	/* The spread needs a few to mean anything. */
-	uint32_t p90 = sorted[(n * 9) / 10 < n ? (n * 9) / 10 : n - 1];
-	atomic_store_explicit(&g_spread[pass], n < 4 ? 0 : p90 - mid, memory_order_relaxed);
+	uint32_t spread = n < 4 ? 0 : sorted[(3 * n) / 4] - sorted[n / 4];
+	atomic_store_explicit(&g_spread[pass], spread, memory_order_relaxed);
 }
 
 uint64_t sp_gpu_resolution(void)

@@ -4,6 +4,7 @@
  * then divides. Async windows are read under the entry's spin lock. */
 #include "internal.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,18 +191,90 @@ bool source_profiler_get_sample_counts(const void *source, uint32_t *cpu, uint32
 	return true;
 }
 
-static int cmp_u32(const void *a, const void *b)
+/* Rearranges v so that v[k] is what sorting would put there, with nothing
+ * larger before it and nothing smaller after it (Wirth's selection, the
+ * middle element as pivot): linear on average, where sorting five series
+ * of a window was most of fill_medians' time. */
+static void select_kth(uint32_t *v, int32_t n, int32_t k)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return (x > y) - (x < y);
+	int32_t lo = 0, hi = n - 1;
+	while (lo < hi) {
+		uint32_t pivot = v[k];
+		int32_t i = lo, j = hi;
+		do {
+			while (v[i] < pivot)
+				i++;
+			while (pivot < v[j])
+				j--;
+			if (i <= j) {
+				uint32_t t = v[i];
+				v[i] = v[j];
+				v[j] = t;
+				i++;
+				j--;
+			}
+		} while (i <= j);
+		if (j < k)
+			lo = i;
+		if (k < i)
+			hi = j;
+	}
 }
 
 static uint64_t median_of(uint32_t *v, uint32_t n)
 {
 	if (!n)
 		return 0;
-	qsort(v, n, sizeof *v, cmp_u32);
-	return n % 2 ? v[n / 2] : ((uint64_t)v[n / 2 - 1] + v[n / 2]) / 2;
+	select_kth(v, (int32_t)n, (int32_t)(n / 2));
+	if (n % 2)
+		return v[n / 2];
+	uint32_t below = v[0]; /* the largest of v[0 .. n/2 - 1] */
+	for (uint32_t i = 1; i < n / 2; i++)
+		below = v[i] > below ? v[i] : below;
+	return ((uint64_t)below + v[n / 2]) / 2;
+}
+
+/* Each thread's copy buffer, kept between calls (freed when the thread
+ * ends): fill_medians is called for what a display shows, every frame. */
+static pthread_key_t g_scratch_key;
+static pthread_once_t g_scratch_once = PTHREAD_ONCE_INIT;
+
+typedef struct scratch {
+	uint32_t *buf;
+	size_t cap; /* uint32_t's */
+} scratch;
+
+static void scratch_free(void *p)
+{
+	scratch *s = p;
+	free(s->buf);
+	free(s);
+}
+
+static void scratch_key(void)
+{
+	pthread_key_create(&g_scratch_key, scratch_free);
+}
+
+static uint32_t *scratch_get(size_t n)
+{
+	pthread_once(&g_scratch_once, scratch_key);
+	scratch *s = pthread_getspecific(g_scratch_key);
+	if (!s) {
+		s = calloc(1, sizeof *s);
+		if (!s || pthread_setspecific(g_scratch_key, s) != 0) {
+			free(s);
+			return NULL;
+		}
+	}
+	if (s->cap < n) {
+		uint32_t *b = realloc(s->buf, n * sizeof *b);
+		if (!b)
+			return NULL;
+		s->buf = b;
+		s->cap = n;
+	}
+	return s->buf;
 }
 
 /* The five series of a source's window, copied under its seqlock. */
@@ -264,7 +337,7 @@ bool source_profiler_fill_medians(const void *source, source_profiler_medians_t 
 	if (!m || !key || key == UINTPTR_MAX)
 		return false;
 	uint32_t capacity = sp_window_capacity();
-	uint32_t *buf = malloc((size_t)5 * capacity * sizeof *buf);
+	uint32_t *buf = scratch_get((size_t)5 * capacity);
 	if (!buf)
 		return false;
 	window_copy w = {0};
@@ -301,7 +374,6 @@ bool source_profiler_fill_medians(const void *source, source_profiler_medians_t 
 			m->render_gpu_sum_p50 = median_of(w.gpu_sum, w.gpu);
 		}
 	}
-	free(buf);
 	return ok && w.cpu;
 }
 

@@ -67,7 +67,7 @@ run 2 "--gpu-budget: 'lots' is not a number" "$demo" --gpu-budget lots
 run 2 "--gpu-budget: '101' is not a number from 0.01 to 100" "$demo" --gpu-budget 101
 run 2 "--gpu-budget: '-1' is not a number" "$demo" --gpu-budget -1
 run 2 "--script: '0' is not a whole number from 1" "$demo" --script 0:P
-run 2 "--script: unknown key 'Q'" "$demo" --script 10:Q
+run 2 "--script: unknown key 'Q' \(P G M O Z F1 TAB" "$demo" --script 10:Q
 run 2 "--script: '10' is not FRAME:KEY" "$demo" --script 10
 run 2 "--script: the list is longer than" "$demo" --script "$(printf '1:P,%.0s' {1..1100})"
 run 2 "--script: '1:P' is not FRAME:KEY \\(at most 256 events\\)|at most 256" "$demo" --script "$(printf '1:P,%.0s' {1..300})"
@@ -78,9 +78,42 @@ run 2 "--screenshot: cannot write '/nonexistent/x.png'" "$demo" --headless --fra
 run 2 "--pass-csv: cannot write" "$demo" --headless --frames 2 --pass-csv /nonexistent/p.csv
 run 2 "--perf-log: cannot write" "$demo" --headless --frames 2 --perf-log /proc/nonexistent
 run 2 "--csv: cannot write '/': Is a directory" "$demo" --headless --frames 2 --csv /
-# No display: headless, saying so; a display that cannot be opened: the same.
-run 0 "no display: running headless" env -u DISPLAY -u WAYLAND_DISPLAY "$demo" --frames 2 --api vulkan
-run 0 "no window could be opened: running headless" env DISPLAY=:97 "$demo" --frames 2 --api vulkan
+# No display: headless, saying so; a display that cannot be opened: the same
+# words, the same status, and no error line.
+run 0 "no display \(DISPLAY is not set\): running headless" env -u DISPLAY -u WAYLAND_DISPLAY "$demo" --frames 2 --api vulkan
+run 0 "no display \(cannot open ':97'\): running headless" env DISPLAY=:97 "$demo" --frames 2 --api vulkan
+run 0 "no display \(cannot open ':57'\): running headless" env DISPLAY=:57 "$demo" --frames 2 --api gl
+for d in unset :97; do
+	if [[ "$d" == unset ]]; then display=(-u DISPLAY); else display=(DISPLAY="$d"); fi
+	cases=$((cases + 1))
+	if timeout 120 env "${display[@]}" -u WAYLAND_DISPLAY "$demo" --frames 2 --api vulkan 2>&1 |
+		grep -E "error|glfw|X11"; then
+		echo "FAIL: DISPLAY='$d': an error or GLFW line beside the documented one"
+		fails=$((fails + 1))
+	else
+		echo "ok   DISPLAY='$d': only the documented line"
+	fi
+done
+# The table-driven parser: --opt=value, suggestions, what a scene can take.
+run 2 "--frames: 'abc' is not a whole number from 1 to" "$demo" --frames=abc
+run 2 "--frames needs a value" "$demo" --frames=
+run 2 "unknown option '--frame'; did you mean '--frames'\?" "$demo" --frame 5
+run 2 "unknown option 'frames'; did you mean '--frames'\?" "$demo" frames 5
+run 2 "unknown option '--list'; did you mean '--list-scenes'\?" "$demo" --list
+run 2 "--scene: no scene 'grdi'; did you mean 'grid'\? \(see --list-scenes\)" "$demo" --scene grdi
+run 2 "--scene: no scene 'calibrate'; did you mean 'calibrated'\?" "$demo" --scene=calibrate
+run 2 "--api: 'vulkn' is not vulkan, gl or auto; did you mean 'vulkan'\?" "$demo" --api=vulkn
+run 2 "--gpu-timing: 'flushd' is not auto, plain or flushed; did you mean 'flushed'\?" "$demo" --gpu-timing flushd
+run 2 "--headless takes no value \('--headless=yes'\)" "$demo" --headless=yes
+run 2 "--csv needs a value \(the next argument, '--headless', is an option\)" "$demo" --csv --headless
+run 2 "--sources: scene 'calibrated' takes 1 to 5 \(7 asked; it adds 1 of its own\)" "$demo" --scene calibrated --sources 7
+run 2 "--sources: scene 'default' takes 7 to 100000 \(3 asked\)" "$demo" --sources 3 --scene default
+run 2 "--sources: scene 'media' takes 4 to 100000 \(2 asked\)" "$demo" --sources=2 --scene=media
+run 2 "--sources: scene 'tiles' takes 1 to 10812 \(20000 asked\)" "$demo" --scene tiles --sources 20000
+run 2 "--script: unknown key 'ENTR'; did you mean 'ENTER'\?" "$demo" --script 10:ENTR
+run 2 "--overlay-scale: '0.1' is not a number from 0.5 to 8" "$demo" --overlay-scale 0.1
+run 2 "--target-fps: '0' is not a whole number from 1 to 1000" "$demo" --target-fps=0
+run 2 "--log: cannot write '/nonexistent/l.csv'" "$demo" --headless --frames 2 --log /nonexistent/l.csv
 # A corrupt shader file: refused before any driver sees it.
 bad_shaders="$(mktemp -d)"
 for f in "$SRCPROF_SHADER_DIR"/*.spv; do cp "$f" "$bad_shaders/"; done
@@ -129,6 +162,13 @@ run 2 "--report-every: '0' is not a whole number" "$soak" --report-every 0
 run 2 "--api: 'both' is not vulkan or gl" "$soak" --api both
 run 2 "unknown option '--forever'" "$soak" --forever
 run 0 "usage: srcprof-soak" "$soak" --help
+# The table-driven parser: --opt=value, suggestions, flags without values.
+run 2 "--warmup: 30 leaves no frames of the 20" "$soak" --frames=20 --warmup=30
+run 2 "unknown option '--frame'; did you mean '--frames'\?" "$soak" --frame=10
+run 2 "--kinds: 'partcles' is not mesh, particles, effect, video, logic or heavy; did you mean 'particles'\?" "$soak" --kinds mesh,partcles
+run 2 "--api: 'vulkn' is not vulkan or gl; did you mean 'vulkan'\?" "$soak" --api=vulkn
+run 2 "--no-validate takes no value" "$soak" --no-validate=1
+run 2 "--frames needs a value \(the next argument, '--churn', is an option\)" "$soak" --frames --churn 1
 VK_DRIVER_FILES=/nonexistent/icd.json run 1 "no physical device|no Vulkan" "$soak" --frames 10 --warmup 1
 
 echo "$cases cases, $fails failed"

@@ -16,6 +16,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort(); /* a size was accepted that the option forbids */
 	if (r == 0 && o.n_script > DEMO_MAX_SCRIPT)
 		abort();
+	if (r == 0 && (!o.scene || (o.sources && (o.sources < o.scene->min_sources ||
+						  o.sources > o.scene->max_sources))))
+		abort(); /* a --sources the scene cannot take was accepted */
+	if (r == 0 && o.overlay_scale != 0 && (o.overlay_scale < 0.5 || o.overlay_scale > 8))
+		abort();
 	free(storage);
 	return 0;
 }

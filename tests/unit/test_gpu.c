@@ -509,7 +509,7 @@ TEST(a_render_cheaper_than_its_timer_reads_one_ns_not_zero)
 	CHECK_EQ(fx_result(&a).render_gpu_sum, 1);
 }
 
-TEST(resolution_is_the_empty_timers_spread_above_their_median)
+TEST(resolution_is_the_empty_timers_interquartile_range)
 {
 	fx_init(true);
 	source_profiler_set_gpu_backend(&costly_backend);
@@ -525,10 +525,10 @@ TEST(resolution_is_the_empty_timers_spread_above_their_median)
 		else if (f < 4)
 			CHECK_EQ(stats().gpu_resolution_ns, 1); /* under 4: no spread yet */
 	}
-	/* Sorted 50 50 150 350: the median 150 is subtracted, and a render
-	 * costing nothing would read up to 350 - 150 = 200 above it. */
+	/* Sorted 50 50 150 350: the median 150 is subtracted; the spread is
+	 * the 75th percentile (350) minus the 25th (50). */
 	CHECK_EQ(stats().gpu_timer_overhead_ns, 150);
-	CHECK_EQ(stats().gpu_resolution_ns, 200);
+	CHECK_EQ(stats().gpu_resolution_ns, 300);
 }
 
 TEST(without_empty_timers_resolution_is_the_timer_tick)

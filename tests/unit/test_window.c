@@ -3,6 +3,9 @@
 #include "check.h"
 #include "fixture.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 static int a, b;
 static const void *const one[] = {&a};
 
@@ -331,6 +334,41 @@ TEST(medians_are_the_middle_samples_and_one_outlier_does_not_move_them)
 	CHECK(source_profiler_fill_medians(&a, &m));
 	CHECK_EQ(m.cpu_samples, 6);
 	CHECK_EQ(m.tick_p50, (100 + 300) / 2);
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t p = *(const uint64_t *)x, q = *(const uint64_t *)y;
+	return (p > q) - (p < q);
+}
+
+/* Many windows of pseudo-random ticks, with runs of equal values (short
+ * durations repeat), odd and even counts: the median is what sorting
+ * gives. */
+TEST(medians_of_full_windows_match_sorting)
+{
+	uint32_t seed = 12345;
+	for (int trial = 0; trial < 40; trial++) {
+		fx_init(true);
+		int frames = 2 + trial * 9; /* up to 353: past a 300-frame window */
+		uint64_t ticks[400];
+		for (int f = 0; f < frames; f++) {
+			seed = seed * 1103515245u + 12345u;
+			ticks[f] = trial % 3 ? 1 + (seed >> 16) % (trial % 2 ? 7 : 100000) : 42;
+			fx_frame(one, 1, ticks[f], 40, 700);
+		}
+		source_profiler_medians_t m;
+		CHECK(source_profiler_fill_medians(&a, &m));
+		/* The window holds the collected frames (all but the last), at
+		 * most its capacity, the newest. */
+		uint32_t n = m.cpu_samples;
+		CHECK_EQ(n, (uint32_t)(frames - 1 < 300 ? frames - 1 : 300));
+		uint64_t sorted[400];
+		memcpy(sorted, ticks + (frames - 1 - (int)n), n * sizeof *sorted);
+		qsort(sorted, n, sizeof *sorted, cmp_u64);
+		uint64_t want = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+		CHECK_EQ(m.tick_p50, want);
+	}
 }
 
 TEST(medians_sum_every_pass_and_say_waiting_without_gpu_samples)

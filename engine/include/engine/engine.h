@@ -178,6 +178,15 @@ void eng_set_gpu_budget(eng_engine *e, double budget);
  * the same passes with nothing drawn; the median of `reps` runs. */
 eng_result eng_measure_isolated(eng_engine *e, eng_source *s, uint32_t reps, uint64_t *ns);
 
+/* The marginal GPU cost of `s`: its prepare and draws done 1 + k times in
+ * a submission against once, divided by k; the median of `reps` pairs.
+ * What one more copy costs, without the fixed cost a submission of a
+ * single small draw pays (a rasterizer scene's setup) that the source does
+ * not pay inside a frame; copies share caches, so memory-bound work reads
+ * cheaper than alone. */
+eng_result eng_measure_marginal(eng_engine *e, eng_source *s, uint32_t k, uint32_t reps,
+				uint64_t *ns);
+
 /* Optional hook drawn after the views, as its own profiled entry (the
  * overlay): tick builds, render draws into the main target. */
 typedef struct eng_overlay {

@@ -388,13 +388,13 @@ typedef struct source_profiler_stats {
 	size_t bytes;               /* heap bytes held by the profiler */
 	const char *gpu_mode;       /* the backend's timing mode, or "none" */
 	/* The finest GPU time the timers resolve, ns: where empty timers are
-	 * measured (flushed stamps), how far above the subtracted overhead an
-	 * empty timer reads one time in ten (the 90th percentile of a pass's
-	 * last 16 minus their median, the largest over passes), at least the
-	 * timer's tick; else the tick (1 ns unless the backend says). A render
-	 * costing nothing reads up to this; a GPU figure below it is "below
-	 * resolution" and reports show it as such ("< 41 us"). 0: not known
-	 * yet (no empty timer measured, or no backend). */
+	 * measured (flushed stamps), how far apart two readings of the same
+	 * work typically are - the interquartile range of a pass's last 16
+	 * empty timers, the largest over passes - and at least the timer's
+	 * tick; else the tick (1 ns unless the backend says). A GPU figure
+	 * above 0 and below it is "below resolution", and reports show it as
+	 * such ("<41.0"). 0: not known yet (no empty timer measured, or no
+	 * backend). */
 	uint64_t gpu_resolution_ns;
 } source_profiler_stats_t;
 

@@ -1,0 +1,153 @@
+/* The hotkeys' names (--script) and help lines (--help, F1, README). */
+#include "app.h"
+
+#include <string.h>
+#include <strings.h>
+
+#include <GLFW/glfw3.h>
+
+static const struct {
+	const char *name;
+	int key;
+} g_keys[] = {
+	{"P", GLFW_KEY_P},
+	{"G", GLFW_KEY_G},
+	{"M", GLFW_KEY_M},
+	{"O", GLFW_KEY_O},
+	{"Z", GLFW_KEY_Z},
+	{"F1", GLFW_KEY_F1},
+	{"TAB", GLFW_KEY_TAB},
+	{"UP", GLFW_KEY_UP},
+	{"DOWN", GLFW_KEY_DOWN},
+	{"PAGEUP", GLFW_KEY_PAGE_UP},
+	{"PAGEDOWN", GLFW_KEY_PAGE_DOWN},
+	{"HOME", GLFW_KEY_HOME},
+	{"END", GLFW_KEY_END},
+	{"ENTER", GLFW_KEY_ENTER},
+	{"C", GLFW_KEY_C},
+	{"T", GLFW_KEY_T},
+	{"S", GLFW_KEY_S},
+	{"L", GLFW_KEY_L},
+	{"+", GLFW_KEY_EQUAL},
+	{"PLUS", GLFW_KEY_EQUAL},
+	{"-", GLFW_KEY_MINUS},
+	{"MINUS", GLFW_KEY_MINUS},
+	{"1", GLFW_KEY_1},
+	{"2", GLFW_KEY_2},
+	{"3", GLFW_KEY_3},
+	{"4", GLFW_KEY_4},
+	{"5", GLFW_KEY_5},
+	{"6", GLFW_KEY_6},
+	{"7", GLFW_KEY_7},
+	{"8", GLFW_KEY_8},
+	{"SPACE", GLFW_KEY_SPACE},
+	{"V", GLFW_KEY_V},
+	{"ESC", GLFW_KEY_ESCAPE},
+};
+#define N_KEYS (sizeof g_keys / sizeof g_keys[0])
+
+int app_key_from_name(const char *name)
+{
+	for (size_t i = 0; i < N_KEYS; i++)
+		if (strcasecmp(g_keys[i].name, name) == 0)
+			return g_keys[i].key;
+	return -1;
+}
+
+const char *const *app_script_key_names(void)
+{
+	/* Filled on every call with the same values: no first-call race. */
+	static const char *names[N_KEYS + 1];
+	for (size_t i = 0; i < N_KEYS; i++)
+		names[i] = g_keys[i].name;
+	return names;
+}
+
+size_t app_script_key_count(void)
+{
+	return N_KEYS;
+}
+
+void app_key_names(char *buf, size_t size)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < N_KEYS && used < size; i++) {
+		/* 1-8 as one range. */
+		if (g_keys[i].name[0] >= '2' && g_keys[i].name[0] <= '8')
+			continue;
+		const char *n = g_keys[i].name[0] == '1' ? "1-8" : g_keys[i].name;
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? " " : "", n);
+	}
+}
+
+static const struct {
+	const char *keys, *what;
+} g_help[] = {
+	{"P", "profiler on/off"},
+	{"G", "GPU timing on/off (off: its cells read \"off\", sorted by CPU)"},
+	{"M", "measure now: GPU-time every frame until 30 samples"},
+	{"O", "overlay on/off"},
+	{"Z", "overlay scale: auto, 1, 1.5, 2, 3, 4"},
+	{"F1", "this help"},
+	{"Tab", "sort by GPU p50, GPU sum, rend p50, rend sum, tick, name"},
+	{"Up/Down", "select a source"},
+	{"PgUp/PgDn", "scroll a page (Home/End: first/last)"},
+	{"Enter", "the selected source's detail: passes, history, samples"},
+	{"C", "CSV snapshot"},
+	{"T", "5-second trace (Perfetto JSON)"},
+	{"S", "screenshot (PNG)"},
+	{"L", "log on/off: a CSV row per source per second"},
+	{"+ / -", "add / remove 10 sources"},
+	{"1-8", "scene: default grid multiview media effects calibrated stress tiles"},
+	{"Space", "pause ticking"},
+	{"V", "vsync on/off"},
+	{"Esc", "quit (prints the table)"},
+};
+
+size_t app_key_help_count(void)
+{
+	return sizeof g_help / sizeof g_help[0];
+}
+
+void app_key_help(size_t i, const char **keys, const char **what)
+{
+	*keys = i < app_key_help_count() ? g_help[i].keys : "";
+	*what = i < app_key_help_count() ? g_help[i].what : "";
+}
+
+/* Prints text from column `indent`, wrapped at spaces before column 79;
+ * the first line continues the current one. */
+static void wrapped(FILE *f, const char *text, int indent)
+{
+	const int width = 79 - indent;
+	while (*text) {
+		int len = (int)strlen(text), cut = len;
+		if (len > width) {
+			cut = width;
+			while (cut > 0 && text[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = width;
+		}
+		fprintf(f, "%.*s\n", cut, text);
+		text += cut;
+		while (*text == ' ')
+			text++;
+		if (*text)
+			fprintf(f, "%*s", indent, "");
+	}
+}
+
+void app_print_keys(FILE *f)
+{
+	char names[512];
+	app_key_names(names, sizeof names);
+	fprintf(f, "\nhotkeys (in the window; --script sends them by name, in any case:\n  ");
+	wrapped(f, names, 2);
+	fprintf(f, "):\n");
+	for (size_t i = 0; i < app_key_help_count(); i++) {
+		fprintf(f, "  %-24s", g_help[i].keys);
+		wrapped(f, g_help[i].what, 26);
+	}
+}

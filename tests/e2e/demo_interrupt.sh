@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Ctrl-C and SIGTERM end a headless run as Esc does: the table is printed,
+# every file (--csv, --pass-csv, --trace, --perf-log, --log) is complete,
+# and the exit status is 128 + the signal (130, 143). A second signal
+# stops the run at once: no table, killed by that signal.
+# usage: demo_interrupt.sh <srcprof-demo> <trace_check> <api>
+set -u
+demo="$1" check="$2" api="$3"
+out="$(mktemp -d)"
+pid=""
+trap '[[ -n "$pid" ]] && kill -KILL "$pid" 2>/dev/null; rm -rf "$out"' EXIT
+fails=0
+ok() { echo "ok   $1"; }
+fail() { echo "FAIL: $1"; fails=$((fails + 1)); }
+
+# Waits until the run's log has a row (the frame loop is running).
+wait_for_rows() { # <log file>
+	for _ in $(seq 1 600); do
+		[[ -f "$1" ]] && grep -qv '^#' "$1" && (( $(grep -vc '^#' "$1") > 1 )) && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# A complete CSV: the '#' record, the header, at least `rows` data rows,
+# and a last line that ends in a newline.
+complete_csv() { # <file> <header start> <rows>
+	[[ -s "$1" ]] && head -1 "$1" | grep -q '^# srcprof-demo' &&
+		grep -v '^#' "$1" | head -1 | grep -q "^$2" &&
+		(( $(grep -vc '^#' "$1") > $3 )) && [[ "$(tail -c 1 "$1" | od -An -c | tr -d ' ')" == '\n' ]]
+}
+
+for sig in INT TERM; do
+	d="$out/$sig"
+	mkdir -p "$d"
+	"$demo" --api "$api" --headless --seconds 120 --csv "$d/a.csv" --pass-csv "$d/p.csv" \
+		--trace "$d/t.json" --perf-log "$d/perf.log" --log "$d/l.csv" \
+		>"$d/stdout" 2>"$d/stderr" &
+	pid=$!
+	if ! wait_for_rows "$d/l.csv"; then
+		fail "SIG$sig: the run logged nothing"; cat "$d/stderr"; continue
+	fi
+	kill -"$sig" "$pid"
+	wait "$pid"
+	status=$?
+	pid=""
+	want=$((128 + $(kill -l "$sig")))
+	[[ "$status" == "$want" ]] && ok "SIG$sig: exit status $status" ||
+		fail "SIG$sig: exit status $status, want $want"
+	grep -q "SIG$sig: finishing as Esc does" "$d/stderr" && ok "SIG$sig: said so" ||
+		fail "SIG$sig: no message on stderr"
+	grep -qE "^scene default: 12 sources, sorted by" "$d/stdout" && ok "SIG$sig: table printed" ||
+		fail "SIG$sig: no table"
+	complete_csv "$d/a.csv" "source,tick_avg_ns," 5 && ok "SIG$sig: --csv complete" ||
+		fail "SIG$sig: --csv incomplete"
+	complete_csv "$d/p.csv" "source,pass," 5 && ok "SIG$sig: --pass-csv complete" ||
+		fail "SIG$sig: --pass-csv incomplete"
+	complete_csv "$d/l.csv" "time_s,frame,source," 5 && ok "SIG$sig: --log complete" ||
+		fail "SIG$sig: --log incomplete"
+	"$check" "$d/t.json" >/dev/null && ok "SIG$sig: --trace parses" ||
+		fail "SIG$sig: --trace does not parse"
+	# The PERF_BLOCK log: whole frames, every line after a "Frame :" line
+	# has depth,name,duration,begin,end.
+	if [[ -s "$d/perf.log" ]] && [[ "$(tail -c 1 "$d/perf.log" | od -An -c | tr -d ' ')" == '\n' ]] &&
+		awk -F, '!/^Frame : / && NF != 5 { bad = 1 } END { exit bad }' "$d/perf.log"; then
+		ok "SIG$sig: --perf-log ends with a whole line"
+	else
+		fail "SIG$sig: --perf-log cut"
+	fi
+done
+
+# Twice: the run stops at once. Both signals are made pending while the
+# run is stopped, and handled together when it continues, so the second
+# always finds the first still finishing: no race with the frame's end.
+d="$out/twice"
+mkdir -p "$d"
+"$demo" --api "$api" --headless --seconds 120 --log "$d/l.csv" >"$d/stdout" 2>"$d/stderr" &
+pid=$!
+if wait_for_rows "$d/l.csv"; then
+	kill -STOP "$pid"
+	kill -INT "$pid"
+	kill -TERM "$pid"
+	kill -CONT "$pid"
+	wait "$pid"
+	status=$?
+	pid=""
+	[[ "$status" == 130 || "$status" == 143 ]] && ok "twice: status $status (killed by the second)" ||
+		fail "twice: status $status, want 130 or 143"
+	grep -q "interrupted again: stopping at once" "$d/stderr" && ok "twice: said so" ||
+		fail "twice: no message"
+	grep -q "sorted by" "$d/stdout" && fail "twice: the table was printed (not at once)" ||
+		ok "twice: stopped before the table"
+else
+	fail "twice: the run logged nothing"; cat "$d/stderr"
+fi
+exit $((fails > 0))
