@@ -26,6 +26,8 @@ column_push(sp_column *c, uint32_t *cell, uint32_t v, uint32_t off, uint32_t *re
 
 /* Bits of a push's rescan mask: the fixed columns, then one per pass. */
 #define SP_RESCAN_FIXED 2u
+_Static_assert(SP_RESCAN_FIXED + SOURCE_PROFILER_MAX_SOURCE_PASSES <= 16,
+	       "a CPU rescan bit per pass, below the GPU half of the mask");
 
 /* The pushes for `passes` pass columns; inlined with the common counts as
  * constants, so that their loops unroll and their strides are known. */

@@ -501,3 +501,51 @@ TEST(sums_and_maxima_match_the_samples_through_wraps_ties_and_a_new_pass)
 		}
 	}
 }
+
+/* More passes than a source keeps (SOURCE_PROFILER_MAX_SOURCE_PASSES):
+ * renders in the passes beyond add up in its last column, and every
+ * column's sum and maximum follow their samples through the window. */
+TEST(passes_beyond_the_most_a_source_keeps_add_up_in_its_last)
+{
+	enum { FRAMES = 160, CAP = 50, PASSES = 12, KEPT = SOURCE_PROFILER_MAX_SOURCE_PASSES };
+	fx_init(true);
+	source_profiler_reset_video(10, 1); /* window of 50 */
+	uint32_t id[PASSES];
+	for (int p = 0; p < PASSES; p++) {
+		char name[16];
+		snprintf(name, sizeof name, "pass-%d", p);
+		id[p] = source_profiler_pass_id(name);
+	}
+	static uint32_t cpu[KEPT][FRAMES], gpu[KEPT][FRAMES];
+	uint64_t seed = 5;
+	for (int f = 0; f < FRAMES; f++) {
+		fx_begin();
+		fx_tick(&a, 10);
+		fx_render_begin();
+		for (int k = 0; k < KEPT; k++)
+			cpu[k][f] = gpu[k][f] = 0;
+		for (int p = 0; p < PASSES; p++) {
+			uint32_t c = model_value(&seed, f, p) / 8, g = model_value(&seed, f, p + 1) / 8;
+			int k = p < KEPT ? p : KEPT - 1;
+			cpu[k][f] += c;
+			gpu[k][f] += g;
+			source_profiler_set_pass(id[p]);
+			fx_render(&a, c, g);
+		}
+		fx_end();
+		int n = f;
+		if (n < 2)
+			continue;
+		int held = n < CAP ? n : CAP;
+		source_profiler_pass_result_t pr[PASSES];
+		CHECK_EQ(source_profiler_fill_pass_results(&a, pr, PASSES), KEPT);
+		for (int k = 0; k < KEPT; k++) {
+			model_window mc = model_of(cpu[k], n, CAP), mg = model_of(gpu[k], n, CAP);
+			CHECK_EQ(pr[k].pass, id[k]);
+			CHECK_EQ(pr[k].render_avg, mc.sum / held);
+			CHECK_EQ(pr[k].render_max, mc.max);
+			CHECK_EQ(pr[k].render_gpu_avg, mg.sum / held);
+			CHECK_EQ(pr[k].render_gpu_max, mg.max);
+		}
+	}
+}
