@@ -4,7 +4,7 @@
  * internal.h) is one rdtsc, a seqlock read of the calibration and a 64x64
  * multiply. This file calibrates, re-anchors and handles the slow paths. */
 #define _GNU_SOURCE
-#include "internal.h"
+#include "sp_clock.h"
 
 #include <pthread.h>
 #include <stdbool.h>

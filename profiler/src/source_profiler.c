@@ -6,8 +6,18 @@
  * documented "any thread" in the header. Entries sit in chunks that never
  * move while the profiler is on; other threads reach them through the
  * pointer table inside an RCU section and re-check the entry's key. */
-#include "internal.h"
-#include "window_push.h"
+#include "sp_arena.h"
+#include "sp_clock.h"
+#include "sp_gpu.h"
+#include "sp_meta.h"
+#include "sp_profiler.h"
+#include "sp_rcu.h"
+#include "sp_sampler.h"
+#include "sp_table.h"
+#include "sp_trace.h"
+#include "sp_util.h"
+#include "sp_window.h"
+#include "sp_window_push.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -15,7 +25,7 @@
 
 sp_counters sp_count;
 uint32_t sp_capacity = 60 * SOURCE_PROFILER_WINDOW_SECONDS;
-uint64_t sp_saturated_local;
+static uint64_t sp_saturated_local;
 uint32_t sp_fif = SOURCE_PROFILER_FRAME_BUFFER_SIZE;
 
 static _Atomic(sp_entry *) g_chunks[SP_MAX_CHUNKS];
@@ -575,7 +585,7 @@ static inline uint32_t add_sat(uint32_t a, uint32_t b)
 	return sum;
 }
 
-uint64_t sp_stamp_time(uint64_t stamp_value)
+static uint64_t sp_stamp_time(uint64_t stamp_value)
 {
 #if SP_HAVE_TSC
 	if (g.tsc)

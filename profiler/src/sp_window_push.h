@@ -1,11 +1,11 @@
 /* The window push, inline: collect's loop calls it for every source every
  * frame, and as a call it saved and restored six registers each time and
  * spilled the rest. The rescans it asks for are out of line (window.c).
- * Internal; included by window.c and source_profiler.c only. */
+ * Internal; included by window.c and frame.c only. */
 #ifndef SRCPROF_WINDOW_PUSH_H
 #define SRCPROF_WINDOW_PUSH_H
 
-#include "internal.h"
+#include "sp_window.h"
 
 /* Writes v over `cell` (the record at `off`) and keeps the column's sum and
  * maximum. Sets `bit` in *rescan when the maximum's newest copy was
