@@ -15,7 +15,7 @@ typedef struct sp_clock_state {
 	_Atomic uint64_t base_tsc, base_ns, mult;
 } sp_clock_state;
 
-extern sp_clock_state sp_clock;
+extern SP_HIDDEN sp_clock_state sp_clock;
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>

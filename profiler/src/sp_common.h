@@ -47,6 +47,12 @@
 #define SP_UNLIKELY(x) (x)
 #endif
 
+/* Internal data shared between files. -fvisibility=hidden hides what a
+ * file defines, not what it declares extern: without this a file that
+ * uses another's variable reaches it through the GOT, one load more per
+ * access on the hot paths. */
+#define SP_HIDDEN __attribute__((visibility("hidden")))
+
 static inline void sp_prefetch(const void *p)
 {
 	__builtin_prefetch(p, 1, 3);

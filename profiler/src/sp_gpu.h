@@ -46,7 +46,7 @@ void sp_gpu_frame_range(uint64_t *avg, uint64_t *max); /* any thread */
 /* The mean over passes of what an empty timer costs. */
 uint64_t sp_gpu_overhead_mean(void);
 uint64_t sp_gpu_resolution(void);
-extern _Atomic uint32_t sp_gpu_capacity_pub;
+extern SP_HIDDEN _Atomic uint32_t sp_gpu_capacity_pub;
 const char *sp_gpu_mode(void);
 
 #endif

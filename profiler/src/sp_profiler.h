@@ -34,7 +34,7 @@ typedef struct sp_counters {
 	_Atomic uint64_t ignored_calls, saturated_samples;
 } sp_counters;
 
-extern sp_counters sp_count;
+extern SP_HIDDEN sp_counters sp_count;
 
 static inline void sp_count_add(_Atomic uint64_t *c, uint64_t n)
 {
@@ -42,7 +42,7 @@ static inline void sp_count_add(_Atomic uint64_t *c, uint64_t n)
 }
 
 /* Graphics thread: samples per window, frames in flight in use. */
-extern uint32_t sp_capacity;
-extern uint32_t sp_fif;
+extern SP_HIDDEN uint32_t sp_capacity;
+extern SP_HIDDEN uint32_t sp_fif;
 
 #endif

@@ -8,7 +8,7 @@ typedef struct sp_entry sp_entry;
 
 enum { SP_TRACE_TICK, SP_TRACE_RENDER };
 
-extern _Atomic bool sp_trace_recording;
+extern SP_HIDDEN _Atomic bool sp_trace_recording;
 void sp_trace_frame(uint32_t frame, uint64_t begin_ns);
 void sp_trace_cpu(const sp_entry *e, int kind, uint32_t pass, uint64_t start, uint64_t end,
 		  uint32_t frame);
