@@ -15,6 +15,7 @@
 #include "bench.h"
 #include "bench_progress.h"
 #include "srcprof/machine.h"
+#include "stats.h"
 
 #include "engine/log.h"
 #include "srcprof/clock.h"
@@ -27,34 +28,18 @@
 #include <time.h>
 #include <unistd.h>
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* q-quantile (0..1) of sorted values, nearest rank. */
-static double quantile(const double *sorted, uint32_t n, double q)
-{
-	if (!n)
-		return 0;
-	uint32_t i = (uint32_t)ceil(q * n);
-	return sorted[i ? i - 1 : 0];
-}
-
 static void frame_stats(double *ms, uint32_t n, bench_frames *out)
 {
-	if (n)
-		qsort(ms, n, sizeof *ms, cmp_double);
+	stats_sort(ms, n);
 	double sum = 0;
 	for (uint32_t i = 0; i < n; i++)
 		sum += ms[i];
 	*out = (bench_frames){
 		.frames = n,
 		.mean = n ? sum / n : 0,
-		.p50 = quantile(ms, n, 0.50),
-		.p95 = quantile(ms, n, 0.95),
-		.p99 = quantile(ms, n, 0.99),
+		.p50 = stats_quantile(ms, n, 0.50),
+		.p95 = stats_quantile(ms, n, 0.95),
+		.p99 = stats_quantile(ms, n, 0.99),
 	};
 	out->fps = out->mean > 0 ? 1000.0 / out->mean : 0;
 }
@@ -134,10 +119,10 @@ static bool collect_sources(eng_engine *e, bench_point *pt, uint32_t window)
 			v[k] = (double)b->gpu_ns[k] / 1e3;
 			sum += v[k];
 		}
-		qsort(v, m, sizeof *v, cmp_double);
+		stats_sort(v, m);
 		b->gpu_avg = m ? sum / m : 0;
-		b->gpu_p50 = quantile(v, m, 0.50);
-		b->gpu_p95 = quantile(v, m, 0.95);
+		b->gpu_p50 = stats_quantile(v, m, 0.50);
+		b->gpu_p95 = stats_quantile(v, m, 0.95);
 		b->gpu_max = m ? v[m - 1] : 0;
 		b->share = pt->frame_gpu_avg > 0 ? b->gpu_avg / pt->frame_gpu_avg : 0;
 	}
@@ -152,8 +137,8 @@ static void ratio_stats(bench_ratio *r, uint32_t n)
 {
 	double sorted[BENCH_MAX_PAIRS];
 	memcpy(sorted, r->pair, n * sizeof *sorted);
-	qsort(sorted, n, sizeof *sorted, cmp_double);
-	r->median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+	stats_sort(sorted, n);
+	r->median = stats_median(sorted, n);
 	r->min = sorted[0];
 	r->max = sorted[n - 1];
 }
@@ -504,12 +489,6 @@ static bool overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_p
  * last 5; the first two settle the switch from isolating). */
 #define ISO_FRAMES 7
 
-static double median_of(double *v, uint32_t n)
-{
-	qsort(v, n, sizeof *v, cmp_double);
-	return n ? (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : 0;
-}
-
 /* --isolate: the costliest sources, each measured alone (its draws in a
  * submission of its own, with minus without: eng_measure_isolated) and
  * compared with its in-frame GPU time. This machine's speed drifts by
@@ -572,14 +551,14 @@ static bool isolate(eng_engine *e, const bench_opts *o, uint32_t sources, bench_
 		if (!measured[t])
 			continue;
 		bench_source *b = &pt->src[idx[t]];
-		/* The rounds in run order, before median_of sorts them. */
+		/* The rounds in run order, before stats_median_of sorts them. */
 		memcpy(b->alone_us, alone[t], measured[t] * sizeof *b->alone_us);
 		b->alone_rounds = measured[t];
-		b->isolated = median_of(alone[t], measured[t]);
-		b->in_over_alone = median_of(ratio[t], measured[t]);
+		b->isolated = stats_median_of(alone[t], measured[t]);
+		b->in_over_alone = stats_median_of(ratio[t], measured[t]);
 		if (marg_measured[t]) {
-			b->marginal = median_of(marg[t], marg_measured[t]);
-			b->in_over_marginal = median_of(marg_ratio[t], marg_measured[t]);
+			b->marginal = stats_median_of(marg[t], marg_measured[t]);
+			b->in_over_marginal = stats_median_of(marg_ratio[t], marg_measured[t]);
 		}
 	}
 	if (!ok && !bench_interrupted())
