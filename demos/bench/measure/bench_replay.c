@@ -1,6 +1,6 @@
 /* The profiler's own CPU cost per source and frame, for srcprof-bench:
  * its calls replayed without the engine or any drawing (replay.h). */
-#include "bench.h"
+#include "bench_measure.h"
 #include "bench_progress.h"
 #include "replay.h"
 #include "stats.h"
