@@ -1,9 +1,9 @@
 /* srcprof-bench: what each source costs on this GPU, and what profiling
  * costs; `srcprof-bench compare` tells two runs apart (bench_compare.h).
- * measure/ measures (bench_measure.h), bench_scaling.c judges a sweep, bench_out.c
- * writes the table and CSV, bench_json.c the JSON, bench_svg.c and
- * bench_html.c the charts and the page, bench_args.c parses the command
- * line, bench.c runs it all. */
+ * measure/ measures (bench_measure.h); report/ judges a sweep
+ * (bench_scaling.c) and writes the table and CSV (bench_out.c), the JSON
+ * (bench_json.c), the charts and the page (bench_svg.c, bench_html.c);
+ * bench_args.c parses the command line, bench.c runs it all. */
 #ifndef DEMOS_BENCH_H
 #define DEMOS_BENCH_H
 
