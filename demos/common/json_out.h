@@ -1,7 +1,7 @@
-/* JSON strings as the bench's --json and compare's --json write them:
- * quoted, '"' and '\' escaped, control characters as \u00XX; other bytes
- * (UTF-8 names) as they are. The numbers and the structure stay with the
- * caller, which knows its keys. */
+/* JSON strings as the bench's --json, compare's --json and the demo's
+ * capture records write them: quoted, '"' and '\' escaped, control
+ * characters as \u00XX; other bytes (UTF-8 names) as they are. The
+ * numbers and the structure stay with the caller, which knows its keys. */
 #ifndef DEMOS_JSON_OUT_H
 #define DEMOS_JSON_OUT_H
 
