@@ -28,6 +28,16 @@ extern uint32_t sp_fif; /* graphics thread */
 #define SP_PUBLISH(x, v) atomic_store_explicit(&(x), (v), memory_order_release)
 #define SP_READ(x) atomic_load_explicit(&(x), memory_order_acquire)
 
+/* Unrolls the loop that follows (loops over a source's passes, whose count
+ * is a constant where they are inlined). */
+#if defined(__clang__)
+#define SP_UNROLL _Pragma("unroll 8")
+#elif defined(__GNUC__)
+#define SP_UNROLL _Pragma("GCC unroll 8")
+#else
+#define SP_UNROLL
+#endif
+
 #if defined(__GNUC__)
 #define SP_LIKELY(x) __builtin_expect(!!(x), 1)
 #define SP_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -106,6 +116,10 @@ void sp_alloc_account(size_t size, int sign);      /* counts memory from elsewhe
 void *sp_arena_alloc(size_t size);
 void sp_arena_free(void *p, size_t size);
 void sp_arena_reset(void); /* every block must be dead */
+/* Graphics thread, once a frame: 60 frames after the arena last grew, gives
+ * back the resident pages past the last block carved (two madvise calls
+ * then, a compare otherwise). */
+void sp_arena_trim(void);
 void sp_free(void *p, size_t size);
 char *sp_strdup(const char *s);
 void sp_free_str(char *s);
@@ -148,26 +162,27 @@ void sp_table_clear(void);                       /* graphics thread */
 
 /* --- window.c: per-source windows ---------------------------------------- */
 
-typedef struct sp_pass_stats { /* published per pass */
-	_Atomic uint32_t pass;
-	_Atomic uint32_t cpu_max, gpu_max;
-	_Atomic uint64_t cpu_sum, gpu_sum;
-} sp_pass_stats;
+/* One column of a source's window: its running sum and maximum (published
+ * under the entry's seqlock) and the record holding the maximum's newest
+ * copy, as the record's offset in the rings (u32 units). */
+typedef struct sp_column {
+	_Atomic uint64_t sum;
+	_Atomic uint32_t max;
+	uint32_t max_at; /* graphics thread */
+} sp_column;
 
-typedef struct sp_pass_acc { /* graphics thread: a pass's per-frame CPU sums */
-	uint32_t pass;
-	uint32_t cpu_ns[SP_MAX_FIF];
-} sp_pass_acc;
-
-typedef struct sp_pass_max_at { /* where the newest copy of a pass column's maximum is */
-	uint32_t cpu, gpu;
-} sp_pass_max_at;
+/* A pass a source renders in: the CPU sums of the frames in flight (the
+ * render path's) and the pass's two columns (collect's, published). */
+typedef struct sp_pass {
+	_Atomic uint32_t pass; /* global pass id; published */
+	uint32_t cpu_ns[SP_MAX_FIF]; /* graphics thread: per frame slot */
+	sp_column cpu, gpu;
+} sp_pass;
 
 typedef struct sp_frame_acc { /* graphics thread: one frame of one source */
 	uint32_t frame; /* low bits of the frame number; `collected` guards a wrap */
 	uint32_t tick_ns;
 	uint32_t render_first_ns;
-	uint32_t gpu_first_ns;
 	uint32_t first_timer; /* chain of this frame's GPU timers, via next */
 	/* Whole bytes, not bit fields: the render path sets them with one store. */
 	uint8_t rendered;     /* at least once this frame */
@@ -196,70 +211,86 @@ typedef struct sp_async {
 #define SP_INLINE_PASSES 2
 
 typedef struct sp_entry {
-	/* Hot on the graphics thread: tick, render and the GPU sums touch only
-	 * these two cache lines. */
-	_Atomic uintptr_t key;     /* 0 when free; written under seq */
-	sp_pass_acc *passes;       /* inline_passes, or the heap past 2 */
-	_Atomic uint32_t n_passes; /* written under seq */
+	/* The tick and render paths read only the fields up to the inline
+	 * passes' ids and sums; collect reads all but the last three. */
+	_Atomic uintptr_t key;          /* 0 when free; written under seq */
+	_Atomic(sp_pass *) passes;      /* inline_passes, or a block past 2; under seq */
 	/* Lookup hints: the entries ticked and rendered after this one last
 	 * frame (entries stay put while the profiler is on; a hint is only
 	 * used after its key matched). */
 	struct sp_entry *next_tick, *next_render;
-	uint32_t pass_cap;
+	_Atomic uint32_t n_passes;      /* written under seq */
+	uint32_t cpu_off;               /* collect: the next CPU record, u32s into rings */
 	sp_frame_acc acc[SP_MAX_FIF];
-	sp_pass_acc inline_passes[SP_INLINE_PASSES];
+	uint32_t gpu_off;               /* collect: the next GPU record, u32s into rings */
+	uint32_t trace_gen;
+	sp_pass inline_passes[SP_INLINE_PASSES];
 
 	/* Published: written by the graphics thread under `seq`. */
-	_Atomic uint32_t seq __attribute__((aligned(32)));
+	_Atomic uint32_t seq;
 	_Atomic uint32_t cpu_count, gpu_count;
-	_Atomic uint32_t tick_max, render_max, gpu_max;
-	_Atomic uint64_t tick_sum, render_sum, render_total_sum, gpu_sum, gpu_total_sum;
-	_Atomic(sp_pass_stats *) pass_stats; /* inline_stats, or the heap past 2 */
-	_Atomic(const char *) name;
 	/* Async windows: any thread, under async_lock, after checking key. */
-	_Atomic(sp_async *) async;
 	_Atomic uint32_t async_lock;
+	sp_column tick, render, gpu; /* render, gpu: the first render of a frame */
+	uint32_t *rings; /* cpu records then gpu records, one allocation; stored with
+			  * release (fill_medians copies them) */
+	_Atomic(const char *) name;
+	_Atomic(sp_async *) async;
+	const char *trace_name; /* graphics thread */
+} sp_entry;
+/* 336 bytes (a fifth of the 416 it was): with its rings, what a source
+ * costs in memory. */
+_Static_assert(sizeof(sp_entry) == 336, "an entry's size is part of what a source costs");
 
-	/* Graphics thread, collect only. */
-	uint32_t tick_max_at, render_max_at, gpu_max_at;
-	uint32_t cpu_head, gpu_head;
-	uint32_t trace_gen;
-	uint32_t *rings; /* cpu records then gpu records, one allocation */
-	sp_pass_max_at *pass_max_at; /* inline_max_at, or the heap past 2 */
-	const char *trace_name;
-	sp_pass_max_at inline_max_at[SP_INLINE_PASSES];
-	sp_pass_stats inline_stats[SP_INLINE_PASSES];
-} __attribute__((aligned(32))) sp_entry;
+/* An entry's seqlock, graphics thread: the odd sequence number, then the
+ * published fields (SP_PUBLISH), then the even one (release); see
+ * SP_PUBLISH. */
+static inline void sp_seq_begin(sp_entry *e)
+{
+	SP_STORE(e->seq, SP_LOAD(e->seq) + 1);
+}
+
+static inline void sp_seq_end(sp_entry *e)
+{
+	atomic_store_explicit(&e->seq, SP_LOAD(e->seq) + 1, memory_order_release);
+}
 
 /* Column layout of the records: cpu = tick, first render, one per pass;
  * gpu = first render, one per pass. */
 #define SP_CPU_FIXED 2
 #define SP_GPU_FIXED 1
 
-/* Published pass statistics past the two inline ones live in a block that
- * says how many it holds: a reader that pairs the count of one write with
- * the array of another (the entry reused meanwhile) never reads past it. */
+/* Passes past the two inline ones live in a block that says how many it
+ * holds: a reader that pairs the count of one write with the array of
+ * another (the entry reused meanwhile) never reads past it. */
 typedef struct sp_pass_block {
 	_Atomic uint32_t cap;
-	sp_pass_stats s[];
+	sp_pass s[];
 } sp_pass_block;
-sp_pass_stats *sp_pass_block_new(uint32_t cap); /* zeroed; NULL on failure */
-/* Frees the block of `s` (at once, or after readers with `retire`). */
-void sp_pass_block_free(sp_pass_stats *s, bool retire);
-/* How many stats `s` (e's published array) holds. Readers, inside RCU. */
-uint32_t sp_pass_stats_cap(const sp_entry *e, const sp_pass_stats *s);
+/* Frees the block of `s` (at once, or after readers with `retire`); the
+ * inline passes are not a block. */
+void sp_pass_block_free(sp_entry *e, sp_pass *s, bool retire);
+/* How many passes `s` (e's published array) holds. Readers, inside RCU. */
+uint32_t sp_passes_cap(const sp_entry *e, const sp_pass *s);
+
+/* A collected frame's GPU durations: the first render and each pass
+ * column's sum. */
+typedef struct sp_gpu_frame_ns {
+	uint32_t first;
+	uint32_t pass[SOURCE_PROFILER_MAX_SOURCE_PASSES];
+} sp_gpu_frame_ns;
 
 size_t sp_rings_bytes(uint32_t capacity, uint32_t passes);
-void sp_window_push_cpu(sp_entry *e, uint32_t capacity, unsigned slot);
-/* pass_ns: the frame's GPU sum per pass column. */
-void sp_window_push_gpu(sp_entry *e, uint32_t capacity, unsigned slot, const uint32_t *pass_ns);
+/* window_push.h: sp_window_push. Rescans the maxima in `mask` (what the
+ * push returned) and ends the entry's seqlock section. */
+void sp_window_rescan(sp_entry *e, uint32_t capacity, uint32_t mask);
 /* The rings of an entry's first collected frame, for the passes it has
  * then: sized once for what the source renders in (allocating them at its
  * first tick and regrowing per pass left a block per pass count behind,
  * 18.8 KB resident per source instead of 8.9). False when out of memory. */
 bool sp_window_rings(sp_entry *e, uint32_t capacity);
-/* Regrows rings and published pass stats for one more pass; false when
- * memory ran out (the render then goes to the last pass). */
+/* Adds a pass column (rings regrown, the pass array too past 2); false
+ * when memory ran out (the render then goes to the last pass). */
 bool sp_window_add_pass(sp_entry *e, uint32_t capacity, uint32_t pass);
 
 sp_async *sp_async_create(uint32_t window_capacity);
@@ -434,6 +465,9 @@ void sp_sampler_shutdown(void); /* and the budget */
 /* --- trace.c: hooks called while a capture records ------------------------ */
 
 extern _Atomic bool sp_trace_recording;
+/* source_profiler.c: a capture started or finished (graphics thread); the
+ * tick and render fast paths, which do not trace, are chosen again. */
+void sp_trace_changed(void);
 void sp_trace_frame(uint32_t frame, uint64_t begin_ns);
 void sp_trace_cpu(const sp_entry *e, int kind, uint32_t pass, uint64_t start, uint64_t end,
 		  uint32_t frame);

@@ -42,33 +42,35 @@ static bool take_snapshot(sp_entry *e, uintptr_t key, snapshot *s, bool with_pas
 		uintptr_t k = SP_READ(e->key);
 		s->cpu_count = SP_READ(e->cpu_count);
 		s->gpu_count = SP_READ(e->gpu_count);
-		s->tick_sum = SP_READ(e->tick_sum);
-		s->render_sum = SP_READ(e->render_sum);
-		s->render_total_sum = SP_READ(e->render_total_sum);
-		s->gpu_sum = SP_READ(e->gpu_sum);
-		s->gpu_total_sum = SP_READ(e->gpu_total_sum);
-		s->tick_max = SP_READ(e->tick_max);
-		s->render_max = SP_READ(e->render_max);
-		s->gpu_max = SP_READ(e->gpu_max);
+		s->tick_sum = SP_READ(e->tick.sum);
+		s->render_sum = SP_READ(e->render.sum);
+		s->gpu_sum = SP_READ(e->gpu.sum);
+		s->tick_max = SP_READ(e->tick.max);
+		s->render_max = SP_READ(e->render.max);
+		s->gpu_max = SP_READ(e->gpu.max);
 		s->n_passes = SP_READ(e->n_passes);
-		if (with_passes) {
-			/* The count before the array: a writer stores them in the
-			 * other order, and the array's own size bounds the rest. */
-			sp_pass_stats *ps = atomic_load_explicit(&e->pass_stats, memory_order_acquire);
-			uint32_t n = s->n_passes < SOURCE_PROFILER_MAX_SOURCE_PASSES
-					     ? s->n_passes
-					     : SOURCE_PROFILER_MAX_SOURCE_PASSES;
-			uint32_t cap = ps ? sp_pass_stats_cap(e, ps) : 0;
-			n = n < cap ? n : cap;
-			for (uint32_t p = 0; ps && p < n; p++) {
+		/* The count before the array: a writer stores them in the other
+		 * order, and the array's own size bounds the rest. A frame's
+		 * sum over passes is the pass columns' sums added up. */
+		sp_pass *ps = atomic_load_explicit(&e->passes, memory_order_acquire);
+		uint32_t n = s->n_passes < SOURCE_PROFILER_MAX_SOURCE_PASSES
+				     ? s->n_passes
+				     : SOURCE_PROFILER_MAX_SOURCE_PASSES;
+		uint32_t cap = ps ? sp_passes_cap(e, ps) : 0;
+		n = n < cap ? n : cap;
+		s->render_total_sum = s->gpu_total_sum = 0;
+		for (uint32_t p = 0; p < n; p++) {
+			uint64_t cpu_sum = SP_READ(ps[p].cpu.sum), gpu_sum = SP_READ(ps[p].gpu.sum);
+			s->render_total_sum += cpu_sum;
+			s->gpu_total_sum += gpu_sum;
+			if (with_passes)
 				s->passes[p] = (pass_copy){
 					.pass = SP_READ(ps[p].pass),
-					.cpu_max = SP_READ(ps[p].cpu_max),
-					.gpu_max = SP_READ(ps[p].gpu_max),
-					.cpu_sum = SP_READ(ps[p].cpu_sum),
-					.gpu_sum = SP_READ(ps[p].gpu_sum),
+					.cpu_max = SP_READ(ps[p].cpu.max),
+					.gpu_max = SP_READ(ps[p].gpu.max),
+					.cpu_sum = cpu_sum,
+					.gpu_sum = gpu_sum,
 				};
-			}
 		}
 		if (atomic_load_explicit(&e->seq, memory_order_relaxed) == s1)
 			return k == key;

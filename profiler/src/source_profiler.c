@@ -7,6 +7,7 @@
  * move while the profiler is on; other threads reach them through the
  * pointer table inside an RCU section and re-check the entry's key. */
 #include "internal.h"
+#include "window_push.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -26,8 +27,20 @@ static _Atomic uint32_t g_fif_pub = SOURCE_PROFILER_FRAME_BUFFER_SIZE;
 static _Atomic bool g_enable_next, g_gpu_enable_next;
 static _Atomic bool g_live, g_gpu_live;
 
+enum { PATH_OFF, PATH_FAST, PATH_SLOW, PATH_TIMED };
+
+/* The end of every hint chain: an entry no key matches (it stays free), so
+ * a hint is always something to compare and prefetch. */
+static sp_entry g_no_entry = {.passes = g_no_entry.inline_passes,
+			      .next_tick = &g_no_entry,
+			      .next_render = &g_no_entry};
+
 /* Graphics thread state. */
 static struct {
+	/* Which way each call goes, one byte each (set by fast_paths()): off,
+	 * the fast path (profiling, raw TSC stamps, no trace; for renders a
+	 * frame not GPU-timed, or `timed` with GPU timers), or the slow one. */
+	uint8_t stamp_path, tick_path, render_path;
 	bool on;        /* profiling the frame being recorded */
 	bool gpu_frame; /* GPU timing for the frame being recorded */
 	bool gpu_possible; /* GPU timing on and a backend: the sampler decides */
@@ -38,17 +51,26 @@ static struct {
 	uint32_t pass_column; /* the column the last render in this pass used */
 	uint8_t col_of_pass[SOURCE_PROFILER_MAX_PASSES]; /* and in the others */
 	uint32_t timer_asks; /* renders of this frame that asked for a GPU timer */
-	/* The clock of stamps, from frame_begin: TSC (and its rate, ns per tick
-	 * << 32, with the largest tick count that multiply cannot overflow). */
+	/* The clock of stamps, from frame_begin: TSC, and ns per stamp unit
+	 * << 32 (the TSC's rate, or 1 << 32 when stamps are ns). */
 	bool tsc;
-	uint64_t mult, fast_ticks;
+	uint64_t mult, fast_ticks; /* and the most ticks whose product fits 64 bits */
 	uint32_t *free_idx;
 	uint32_t n_free, free_cap;
-	/* Lookup hints: the order of last frame's ticks and renders. */
-	sp_entry *tick_prev, *tick_next, *tick_first;
-	sp_entry *render_prev, *render_next, *render_first;
+	/* Lookup hints: the order of last frame's ticks and renders. A call
+	 * expects the entry `next`; `link` is the hint that named it (the last
+	 * entry's next_tick / next_render, or `first`), fixed when it missed. */
+	sp_entry *tick_next, *tick_first, **tick_link;
+	sp_entry *render_next, *render_first, **render_link;
 } g = {
-
+	.mult = 1ull << 32,
+	.fast_ticks = UINT32_MAX,
+	.tick_next = &g_no_entry,
+	.tick_first = &g_no_entry,
+	.tick_link = &g.tick_first,
+	.render_next = &g_no_entry,
+	.render_first = &g_no_entry,
+	.render_link = &g.render_first,
 };
 
 /* Sources queued by remove_source, under the meta lock. */
@@ -112,18 +134,6 @@ unsigned sp_current_slot(void)
 	return g.slot;
 }
 
-/* The odd sequence number, then the published fields (SP_PUBLISH), then
- * the even one (release): see SP_PUBLISH in internal.h. */
-static inline void seq_begin(sp_entry *e)
-{
-	SP_STORE(e->seq, SP_LOAD(e->seq) + 1);
-}
-
-static inline void seq_end(sp_entry *e)
-{
-	atomic_store_explicit(&e->seq, SP_LOAD(e->seq) + 1, memory_order_release);
-}
-
 static uint32_t entry_alloc_index(void)
 {
 	if (g.n_free)
@@ -173,8 +183,9 @@ static uint32_t entry_create(uintptr_t key)
 	}
 	sp_entry *e = entry_fast(idx);
 	/* Its rings come with its first collected frame, when the passes it
-	 * renders in are known (sp_window_rings). */
-	e->rings = NULL;
+	 * renders in are known (sp_window_rings); readers (fill_medians) may
+	 * still be looking at a reused entry. */
+	__atomic_store_n(&e->rings, NULL, __ATOMIC_RELEASE);
 	sp_meta *m = sp_meta_find(key);
 	sp_async *a = m && m->async ? sp_async_create(sp_capacity) : NULL;
 	if (!sp_table_insert(key, idx)) {
@@ -183,20 +194,18 @@ static uint32_t entry_create(uintptr_t key)
 		sp_meta_unlock();
 		return SP_NO_ENTRY;
 	}
-	e->next_tick = e->next_render = NULL;
-	e->passes = e->inline_passes;
-	e->pass_max_at = e->inline_max_at;
-	e->pass_cap = SP_INLINE_PASSES;
-	e->cpu_head = e->gpu_head = 0;
+	e->next_tick = e->next_render = &g_no_entry;
+	e->cpu_off = e->gpu_off = 0;
 	/* Marked collected: no frame can match them until a tick rewrites them. */
 	for (unsigned s = 0; s < SP_MAX_FIF; s++)
 		e->acc[s] = (sp_frame_acc){.frame = (uint32_t)(g.frame - SP_MAX_FIF - 1),
 					   .first_timer = SP_NO_ENTRY, .collected = 1};
 	atomic_store_explicit(&e->name, m ? m->name : NULL, memory_order_release);
 	atomic_store_explicit(&e->async, a, memory_order_release);
-	seq_begin(e);
+	sp_seq_begin(e);
+	atomic_store_explicit(&e->passes, e->inline_passes, memory_order_release);
 	SP_PUBLISH(e->key, key);
-	seq_end(e);
+	sp_seq_end(e);
 	atomic_fetch_add_explicit(&g_sources, 1, memory_order_relaxed);
 	sp_meta_unlock();
 	sp_sampler_scene_changed();
@@ -211,27 +220,25 @@ static void entry_release(sp_entry *e, uint32_t idx, bool reuse)
 	if (!key)
 		return;
 	uint32_t passes = SP_LOAD(e->n_passes);
-	sp_pass_stats *ps = atomic_load_explicit(&e->pass_stats, memory_order_relaxed);
+	sp_pass *ps = atomic_load_explicit(&e->passes, memory_order_relaxed);
 	if (reuse)
 		sp_table_remove(key);
 
-	seq_begin(e);
+	sp_seq_begin(e);
 	SP_PUBLISH(e->key, 0);
 	SP_PUBLISH(e->cpu_count, 0);
 	SP_PUBLISH(e->gpu_count, 0);
-	SP_PUBLISH(e->tick_sum, 0);
-	SP_PUBLISH(e->render_sum, 0);
-	SP_PUBLISH(e->render_total_sum, 0);
-	SP_PUBLISH(e->gpu_sum, 0);
-	SP_PUBLISH(e->gpu_total_sum, 0);
-	SP_PUBLISH(e->tick_max, 0);
-	SP_PUBLISH(e->render_max, 0);
-	SP_PUBLISH(e->gpu_max, 0);
-	e->tick_max_at = e->render_max_at = e->gpu_max_at = 0;
+	sp_column *cols[] = {&e->tick, &e->render, &e->gpu};
+	for (int c = 0; c < 3; c++) {
+		SP_PUBLISH(cols[c]->sum, 0);
+		SP_PUBLISH(cols[c]->max, 0);
+		cols[c]->max_at = 0;
+	}
 	SP_PUBLISH(e->n_passes, 0);
-	atomic_store_explicit(&e->pass_stats, NULL, memory_order_release);
+	/* A pass added later starts from zero (sp_window_add_pass). */
+	atomic_store_explicit(&e->passes, e->inline_passes, memory_order_release);
 	atomic_store_explicit(&e->name, NULL, memory_order_relaxed);
-	seq_end(e);
+	sp_seq_end(e);
 
 	sp_spin_lock(&e->async_lock);
 	sp_async *a = atomic_load_explicit(&e->async, memory_order_relaxed);
@@ -239,24 +246,14 @@ static void entry_release(sp_entry *e, uint32_t idx, bool reuse)
 	sp_spin_unlock(&e->async_lock);
 	sp_async_destroy(a);
 
-	if (ps != e->inline_stats)
-		sp_pass_block_free(ps, reuse);
+	sp_pass_block_free(e, ps, reuse);
 	/* Readers copying the rings (fill_medians) see the key change and
 	 * give up; with reuse they may still be inside. */
 	if (reuse)
 		sp_retire_arena(e->rings, sp_rings_bytes(sp_capacity, passes));
 	else
 		sp_arena_free(e->rings, sp_rings_bytes(sp_capacity, passes));
-	if (e->passes != e->inline_passes) {
-		sp_free(e->passes, e->pass_cap * sizeof *e->passes);
-		sp_free(e->pass_max_at, e->pass_cap * sizeof *e->pass_max_at);
-	}
-	memset(e->inline_passes, 0, sizeof e->inline_passes);
-	memset(e->inline_max_at, 0, sizeof e->inline_max_at);
 	__atomic_store_n(&e->rings, NULL, __ATOMIC_RELEASE);
-	e->passes = NULL;
-	e->pass_max_at = NULL;
-	e->pass_cap = 0;
 	e->trace_gen = 0;
 	atomic_fetch_sub_explicit(&g_sources, 1, memory_order_relaxed);
 	if (reuse)
@@ -288,8 +285,10 @@ static void drop_all(void)
 	sp_free(g.free_idx, g.free_cap * sizeof *g.free_idx);
 	g.free_idx = NULL;
 	g.n_free = g.free_cap = 0;
-	g.tick_prev = g.tick_next = g.tick_first = NULL;
-	g.render_prev = g.render_next = g.render_first = NULL;
+	g.tick_next = g.tick_first = &g_no_entry;
+	g.render_next = g.render_first = &g_no_entry;
+	g.tick_link = &g.tick_first;
+	g.render_link = &g.render_first;
 	sp_gpu_reset_slots();
 	sp_retire_drain();
 	if (was_live && g.on)
@@ -418,12 +417,30 @@ static void process_removals(void)
 
 /* --- frame protocol ------------------------------------------------------- */
 
+/* The fast paths' bytes, from what they depend on; called wherever one of
+ * those changes (all on the graphics thread). */
+static void fast_paths(void)
+{
+	bool trace = atomic_load_explicit(&sp_trace_recording, memory_order_relaxed);
+	g.stamp_path = !g.on ? PATH_OFF : g.tsc ? PATH_FAST : PATH_SLOW;
+	g.tick_path = g.stamp_path == PATH_FAST && trace ? PATH_SLOW : g.stamp_path;
+	g.render_path = g.tick_path == PATH_FAST && g.gpu_frame ? PATH_TIMED : g.tick_path;
+}
+
+void sp_trace_changed(void)
+{
+	fast_paths();
+}
+
 void source_profiler_frame_begin(void)
 {
 	srcprof_clock_maintain();
 	g.tsc = SP_HAVE_TSC && SP_LOAD(sp_clock.kind) == SP_CLOCK_TSC;
-	g.mult = SP_LOAD(sp_clock.mult);
-	g.fast_ticks = g.mult ? UINT64_MAX / g.mult : 0;
+	g.mult = g.tsc ? SP_LOAD(sp_clock.mult) : 1ull << 32;
+	if (!g.mult)
+		g.mult = 1ull << 32;
+	/* Below it the product is exact in 64 bits and the duration fits 32. */
+	g.fast_ticks = UINT64_MAX / g.mult;
 	process_removals();
 	sp_retire_flush();
 
@@ -438,12 +455,16 @@ void source_profiler_frame_begin(void)
 	atomic_store(&g_gpu_live, g.gpu_possible);
 	g.frame++;
 	g.slot = (unsigned)(g.frame % sp_fif);
+	/* The last pass of a frame is left here, not by set_pass: its column
+	 * must be remembered too (every frame's first render in it missed). */
+	g.col_of_pass[g.pass] = (uint8_t)g.pass_column;
 	g.pass = 0;
 	g.pass_column = g.col_of_pass[0];
 	g.timer_asks = 0;
-	g.tick_prev = g.render_prev = NULL;
 	g.tick_next = g.tick_first;
+	g.tick_link = &g.tick_first;
 	g.render_next = g.render_first;
+	g.render_link = &g.render_first;
 
 	bool trace = atomic_load_explicit(&sp_trace_recording, memory_order_relaxed);
 	uint64_t now = trace || g.on ? sp_now() : 0;
@@ -453,6 +474,7 @@ void source_profiler_frame_begin(void)
 			sp_trace_frame((uint32_t)g.frame, now);
 	}
 	g.gpu_frame = g.on && sp_sampler_frame_begin(g.gpu_possible, now, g.frame);
+	fast_paths();
 	if (g.gpu_frame)
 		sp_gpu_prepare(g.slot, SP_LOAD(g_sources));
 }
@@ -503,10 +525,11 @@ void sp_test_set_frame(uint64_t frame)
 /* --- stamps: the clock of ticks and renders ----------------------------------
  *
  * With the TSC clock a tick or render is stamped with the raw counter (one
- * rdtsc) and its duration converted with one multiply by the rate taken at
- * frame_begin (re-anchoring moves it at most once a second); with any other
- * clock a stamp is its ns. So tick_start and render_begin return stamps, and
- * only traces turn stamps into times (sp_stamp_time). */
+ * rdtsc) and its duration converted with one 64x64 multiply by the rate
+ * taken at frame_begin (re-anchoring moves it at most once a second); with
+ * any other clock a stamp is its ns and the rate is 1 << 32, so the same
+ * multiply is exact. So tick_start and render_begin return stamps, and only
+ * traces turn stamps into times (sp_stamp_time). */
 
 static inline uint64_t stamp(void)
 {
@@ -517,16 +540,39 @@ static inline uint64_t stamp(void)
 	return srcprof_clock_ns();
 }
 
+/* The fast paths' stamp: only called on them. */
+static inline uint64_t stamp_tsc(void)
+{
+#if SP_HAVE_TSC
+	return __rdtsc();
+#else
+	return 0; /* no path is fast */
+#endif
+}
+
+__attribute__((noinline)) static uint32_t saturated(void)
+{
+	sp_saturated_local++;
+	return UINT32_MAX;
+}
+
+/* (end - start) * rate >> 32, in 32-bit ns: above 4.29 s the product's
+ * high word is not 0 and the duration saturates (counted). */
 static inline uint32_t stamp_dur(uint64_t start, uint64_t end)
 {
-	uint64_t d = end - start;
-	if (g.tsc) {
-		if (SP_LIKELY(d <= g.fast_ticks))
-			d = (d * g.mult) >> 32;
-		else
-			d = (uint64_t)(((unsigned __int128)d * g.mult) >> 32);
-	}
-	return sp_sat32(d, &sp_saturated_local);
+	unsigned __int128 ns = (unsigned __int128)(end - start) * g.mult;
+	if (SP_UNLIKELY((uint64_t)(ns >> 64)))
+		return saturated();
+	return (uint32_t)((uint64_t)ns >> 32);
+}
+
+/* a + b in 32 bits, saturated (counted). */
+static inline uint32_t add_sat(uint32_t a, uint32_t b)
+{
+	uint32_t sum;
+	if (SP_UNLIKELY(__builtin_add_overflow(a, b, &sum)))
+		return saturated();
+	return sum;
 }
 
 uint64_t sp_stamp_time(uint64_t stamp_value)
@@ -544,9 +590,20 @@ static inline bool bad_key(uintptr_t key)
 	return key - 1 >= UINTPTR_MAX - 1;
 }
 
+/* A stamp pair a call may use: start from this profiling session (0 is
+ * what tick_start and render_begin return while off) and not after end.
+ * One compare for both. */
+static inline bool bad_stamps(uint64_t start, uint64_t end)
+{
+	return start - 1 >= end;
+}
+
 uint64_t source_profiler_source_tick_start(void)
 {
-	return g.on ? stamp() : 0;
+	uint8_t path = g.stamp_path;
+	if (SP_LIKELY(path == PATH_FAST))
+		return stamp_tsc();
+	return path == PATH_OFF ? 0 : stamp();
 }
 
 /* The entry of `key` through the table, created when asked: the slow path
@@ -561,24 +618,19 @@ static sp_entry *lookup_slow(uintptr_t key, bool create)
 
 /* Hints: the entry that followed the previous one last frame is likely
  * this one's - no table probe, no cache miss on the table at 10,000
- * sources. */
+ * sources. When the hint named `e` (the fast paths) the link holds already;
+ * otherwise it is fixed to name `e` next frame. */
 static inline void link_tick(sp_entry *e)
 {
-	if (g.tick_prev)
-		g.tick_prev->next_tick = e;
-	else
-		g.tick_first = e;
-	g.tick_prev = e;
+	*g.tick_link = e;
+	g.tick_link = &e->next_tick;
 	g.tick_next = e->next_tick;
 }
 
 static inline void link_render(sp_entry *e)
 {
-	if (g.render_prev)
-		g.render_prev->next_render = e;
-	else
-		g.render_first = e;
-	g.render_prev = e;
+	*g.render_link = e;
+	g.render_link = &e->next_render;
 	g.render_next = e->next_render;
 }
 
@@ -587,8 +639,9 @@ static inline void link_render(sp_entry *e)
 __attribute__((noinline)) static void clear_pass_sums(sp_entry *e, unsigned slot)
 {
 	uint32_t passes = SP_LOAD(e->n_passes);
+	sp_pass *ps = atomic_load_explicit(&e->passes, memory_order_relaxed);
 	for (uint32_t p = 0; p < passes; p++)
-		e->passes[p].cpu_ns[slot] = 0;
+		ps[p].cpu_ns[slot] = 0;
 }
 
 __attribute__((noinline)) static void trace_call(const sp_entry *e, int kind, uint64_t start,
@@ -598,9 +651,17 @@ __attribute__((noinline)) static void trace_call(const sp_entry *e, int kind, ui
 		     sp_stamp_time(end), (uint32_t)g.frame);
 }
 
-static inline __attribute__((always_inline)) void record_tick(sp_entry *e, uint64_t start,
-								uint64_t end)
+/* Every tick_end but the fast path's: another clock, a trace, a second
+ * tick in a frame, a hint that missed, a new source, bad input. */
+__attribute__((noinline)) static void tick_end_slow(uintptr_t key, uint64_t start, uint64_t end)
 {
+	if (bad_key(key) || bad_stamps(start, end)) {
+		ignored();
+		return;
+	}
+	sp_entry *e = g.tick_next;
+	if (SP_LOAD(e->key) != key && !(e = lookup_slow(key, true)))
+		return;
 	link_tick(e);
 	unsigned slot = g.slot;
 	sp_frame_acc *a = &e->acc[slot];
@@ -610,55 +671,57 @@ static inline __attribute__((always_inline)) void record_tick(sp_entry *e, uint6
 			clear_pass_sums(e, slot);
 		*a = (sp_frame_acc){.frame = (uint32_t)g.frame, .tick_ns = dur,
 				    .first_timer = SP_NO_ENTRY};
-		if (g.tick_next)
-			sp_prefetch(g.tick_next);
+		sp_prefetch(g.tick_next);
 	} else {
 		/* A second tick in one frame adds to the first. */
-		a->tick_ns = sp_sat32((uint64_t)a->tick_ns + dur, &sp_saturated_local);
+		a->tick_ns = add_sat(a->tick_ns, dur);
 	}
 	if (SP_UNLIKELY(atomic_load_explicit(&sp_trace_recording, memory_order_relaxed)))
 		trace_call(e, SP_TRACE_TICK, start, end);
 }
 
-__attribute__((noinline)) static void tick_end_slow(uintptr_t key, uint64_t start, uint64_t end)
+__attribute__((noinline)) static void tick_end_other(uintptr_t key, uint64_t start)
 {
-	if (bad_key(key) || !start || start > end) {
-		ignored();
-		return;
-	}
-	sp_entry *e = g.tick_next;
-	if (!e || SP_LOAD(e->key) != key)
-		e = lookup_slow(key, true);
-	if (e)
-		record_tick(e, start, end);
+	tick_end_slow(key, start, stamp());
 }
 
-__attribute__((noinline)) static void trace_tick(const sp_entry *e, uint64_t start, uint64_t end)
+/* The duration of a fast path, or false when it saturates (the slow path
+ * counts that): every test before anything is stored, so that the fast
+ * paths are leaves whose only calls are tail calls. */
+static inline bool fast_dur(uint64_t start, uint64_t end, uint32_t *dur)
 {
-	trace_call(e, SP_TRACE_TICK, start, end);
+	uint64_t d = end - start;
+	*dur = (uint32_t)((d * g.mult) >> 32);
+	return d <= g.fast_ticks;
 }
 
-/* The common case straight through (see render_end): the hinted entry's
- * first tick this frame, its last frame collected. */
+/* The common case straight through: TSC stamps, no trace, the hinted
+ * entry's first tick this frame, its last frame collected. */
 void source_profiler_source_tick_end(const void *source, uint64_t start)
 {
-	if (!g.on)
-		return;
-	uint64_t end = stamp();
 	uintptr_t key = (uintptr_t)source;
+	uint8_t path = g.tick_path;
+	if (SP_UNLIKELY(path != PATH_FAST)) {
+		if (path == PATH_OFF)
+			return;
+		return tick_end_other(key, start);
+	}
+	uint64_t end = stamp_tsc();
 	sp_entry *e = g.tick_next;
-	if (SP_UNLIKELY(bad_key(key) || !start || start > end || !e || SP_LOAD(e->key) != key))
-		return tick_end_slow(key, start, end);
 	sp_frame_acc *a = &e->acc[g.slot];
-	if (SP_UNLIKELY(a->frame == (uint32_t)g.frame || (!a->collected && a->rendered)))
+	uint32_t dur;
+	if (SP_UNLIKELY(bad_key(key) || bad_stamps(start, end) || SP_LOAD(e->key) != key ||
+			a->frame == (uint32_t)g.frame || (a->rendered && !a->collected) ||
+			!fast_dur(start, end, &dur)))
 		return tick_end_slow(key, start, end);
-	link_tick(e);
-	*a = (sp_frame_acc){.frame = (uint32_t)g.frame, .tick_ns = stamp_dur(start, end),
-			    .first_timer = SP_NO_ENTRY};
-	if (g.tick_next)
-		sp_prefetch(g.tick_next);
-	if (SP_UNLIKELY(atomic_load_explicit(&sp_trace_recording, memory_order_relaxed)))
-		return trace_tick(e, start, end);
+	g.tick_link = &e->next_tick;
+	sp_entry *n = e->next_tick;
+	g.tick_next = n;
+	sp_prefetch(n);
+	a->frame = (uint32_t)g.frame;
+	a->tick_ns = dur;
+	a->first_timer = SP_NO_ENTRY;
+	a->rendered = a->has_async_ts = a->collected = a->gpu_missing = 0;
 }
 
 void source_profiler_render_begin(void)
@@ -676,20 +739,47 @@ void source_profiler_gpu_skip_frame(void)
 	 * sampler's N (see sp_sampler_commit). */
 	g.gpu_frame = false;
 	g.gpu_possible = false;
+	fast_paths();
 }
 
-uint64_t source_profiler_source_render_begin(sp_gpu_timer **timer)
+/* render_begin while profiling, but not on the fast path: a GPU-timed
+ * frame, another clock, a trace. */
+__attribute__((noinline)) static uint64_t render_begin_slow(sp_gpu_timer **timer)
 {
-	if (timer)
-		*timer = NULL;
-	if (!g.on)
-		return 0;
 	if (timer) {
+		*timer = NULL;
 		g.timer_asks++;
 		if (g.gpu_frame)
 			*timer = sp_gpu_timer_begin(g.slot, g.pass);
 	}
 	return stamp();
+}
+
+/* The common case of a GPU-timed frame: a timer, then the TSC stamp. */
+__attribute__((noinline)) static uint64_t render_begin_timed(sp_gpu_timer **timer)
+{
+	g.timer_asks++;
+	*timer = sp_gpu_timer_begin(g.slot, g.pass);
+	return stamp_tsc();
+}
+
+uint64_t source_profiler_source_render_begin(sp_gpu_timer **timer)
+{
+	uint8_t path = g.render_path;
+	if (SP_UNLIKELY(path != PATH_FAST)) {
+		if (path == PATH_TIMED && timer)
+			return render_begin_timed(timer);
+		if (path != PATH_OFF)
+			return render_begin_slow(timer);
+		if (timer)
+			*timer = NULL;
+		return 0;
+	}
+	if (timer) {
+		*timer = NULL;
+		g.timer_asks++;
+	}
+	return stamp_tsc();
 }
 
 /* A pass the source was not rendered in before: a new column (or, past
@@ -707,11 +797,12 @@ __attribute__((noinline)) static uint32_t pass_column_new(sp_entry *e, uint32_t 
 static inline uint32_t pass_column(sp_entry *e)
 {
 	uint32_t passes = SP_LOAD(e->n_passes);
+	sp_pass *ps = atomic_load_explicit(&e->passes, memory_order_relaxed);
 	uint32_t k = g.pass_column;
-	if (SP_LIKELY(k < passes && e->passes[k].pass == g.pass))
+	if (SP_LIKELY(k < passes && SP_LOAD(ps[k].pass) == g.pass))
 		return k;
 	for (k = 0; k < passes; k++)
-		if (e->passes[k].pass == g.pass)
+		if (SP_LOAD(ps[k].pass) == g.pass)
 			return g.pass_column = k;
 	k = pass_column_new(e, passes);
 	if (k != SP_NO_ENTRY)
@@ -725,12 +816,9 @@ static inline __attribute__((always_inline)) sp_frame_acc *
 record_render(sp_entry *e, uint64_t start, uint64_t end, bool timed, uint32_t *column)
 {
 	link_render(e);
-	sp_entry *n = g.render_next;
-	if (n) {
-		/* Its header and acc, and its pass sums when they are inline. */
-		sp_prefetch(n);
-		sp_prefetch(n->inline_passes);
-	}
+	/* Its header and acc, and its pass sums when they are inline. */
+	sp_prefetch(g.render_next);
+	sp_prefetch(g.render_next->inline_passes);
 	unsigned slot = g.slot;
 	sp_frame_acc *a = &e->acc[slot];
 	if (SP_UNLIKELY(a->frame != (uint32_t)g.frame)) {
@@ -748,31 +836,27 @@ record_render(sp_entry *e, uint64_t start, uint64_t end, bool timed, uint32_t *c
 	/* Not sampled in a GPU-timed frame: no GPU sample this frame. */
 	if (!timed && g.gpu_frame)
 		a->gpu_missing = 1;
-	uint32_t *cell = &e->passes[k].cpu_ns[slot];
-	*cell = sp_sat32((uint64_t)*cell + dur, &sp_saturated_local);
+	uint32_t *cell = &atomic_load_explicit(&e->passes, memory_order_relaxed)[k].cpu_ns[slot];
+	*cell = add_sat(*cell, dur);
 	if (SP_UNLIKELY(atomic_load_explicit(&sp_trace_recording, memory_order_relaxed)))
 		trace_call(e, SP_TRACE_RENDER, start, end);
 	*column = k;
 	return a;
 }
 
-/* Every render_end but the hinted, untimed one: lookup, GPU timer. */
-__attribute__((noinline)) static void render_end_slow(uintptr_t key, uint64_t start, uint64_t end,
-						      sp_gpu_timer *timer)
+/* The rest of a render_end whose GPU timer, if any, has ended as
+ * `timer_index` (timer NULL when there is none): another clock, a trace, a
+ * hint that missed, a new pass, bad input. */
+__attribute__((noinline)) static void render_end_ended(uintptr_t key, uint64_t start,
+						       uint64_t end, sp_gpu_timer *timer,
+						       uint32_t timer_index)
 {
-	uint32_t timer_index = SP_NO_ENTRY;
-	if (timer && (timer_index = sp_gpu_timer_end(g.slot, timer)) == SP_NO_ENTRY) {
-		ignored();
-		timer = NULL;
-	}
-	if (bad_key(key) || !start || start > end) {
+	if (bad_key(key) || bad_stamps(start, end)) {
 		ignored();
 		return;
 	}
 	sp_entry *e = g.render_next;
-	if (!e || SP_LOAD(e->key) != key)
-		e = lookup_slow(key, false);
-	if (!e) {
+	if (SP_LOAD(e->key) != key && !(e = lookup_slow(key, false))) {
 		ignored(); /* never ticked */
 		return;
 	}
@@ -788,48 +872,106 @@ __attribute__((noinline)) static void render_end_slow(uintptr_t key, uint64_t st
 	}
 }
 
-__attribute__((noinline)) static void trace_render(const sp_entry *e, uint64_t start, uint64_t end)
+/* Ends the render's GPU timer (a bad pointer is ignored and counted). */
+static inline uint32_t end_timer(sp_gpu_timer **timer)
 {
-	trace_call(e, SP_TRACE_RENDER, start, end);
+	uint32_t timer_index = sp_gpu_timer_end(g.slot, *timer);
+	if (timer_index == SP_NO_ENTRY) {
+		ignored();
+		*timer = NULL;
+	}
+	return timer_index;
 }
 
-/* The common case straight through, with no call but tail calls (so no
- * registers to save): an untimed render of the hinted entry, ticked this
- * frame, in the column the last source used for this pass. Everything
- * else goes to render_end_slow before anything is changed. */
-void source_profiler_source_render_end(const void *source, uint64_t start, sp_gpu_timer *timer)
+/* Every render_end but the fast paths'. */
+__attribute__((noinline)) static void render_end_slow(uintptr_t key, uint64_t start, uint64_t end,
+						      sp_gpu_timer *timer)
 {
-	if (!g.on)
-		return;
-	uint64_t end = stamp();
-	uintptr_t key = (uintptr_t)source;
+	uint32_t timer_index = timer ? end_timer(&timer) : SP_NO_ENTRY;
+	render_end_ended(key, start, end, timer, timer_index);
+}
+
+__attribute__((noinline)) static void render_end_other(uintptr_t key, uint64_t start,
+						       sp_gpu_timer *timer)
+{
+	render_end_slow(key, start, stamp(), timer);
+}
+
+/* The common case of a GPU-timed frame: a render with its timer, TSC
+ * stamps, no trace, the hinted entry and column (as the fast path). */
+__attribute__((noinline)) static void render_end_timed(uintptr_t key, uint64_t start,
+						       sp_gpu_timer *timer)
+{
+	uint64_t end = stamp_tsc();
+	uint32_t timer_index = end_timer(&timer);
 	sp_entry *e = g.render_next;
-	if (SP_UNLIKELY(timer || bad_key(key) || !start || start > end || !e ||
-			SP_LOAD(e->key) != key))
-		return render_end_slow(key, start, end, timer);
 	unsigned slot = g.slot;
 	sp_frame_acc *a = &e->acc[slot];
 	uint32_t k = g.pass_column;
-	if (SP_UNLIKELY(a->frame != (uint32_t)g.frame || k >= SP_LOAD(e->n_passes) ||
-			e->passes[k].pass != g.pass))
-		return render_end_slow(key, start, end, NULL);
-	link_render(e);
-	sp_entry *n = g.render_next;
-	if (n) {
-		sp_prefetch(n);
-		sp_prefetch(n->inline_passes);
+	sp_pass *ps = atomic_load_explicit(&e->passes, memory_order_relaxed);
+	uint32_t dur, sum;
+	if (SP_UNLIKELY(!timer || bad_key(key) || bad_stamps(start, end) ||
+			SP_LOAD(e->key) != key || a->frame != (uint32_t)g.frame ||
+			k >= SP_LOAD(e->n_passes) || SP_LOAD(ps[k].pass) != g.pass ||
+			!fast_dur(start, end, &dur) ||
+			__builtin_add_overflow(ps[k].cpu_ns[slot], dur, &sum)))
+		return render_end_ended(key, start, end, timer, timer_index);
+	g.render_link = &e->next_render;
+	sp_entry *n = e->next_render;
+	g.render_next = n;
+	sp_prefetch(n);
+	sp_prefetch(n->inline_passes);
+	bool first = !a->rendered;
+	if (first) {
+		a->render_first_ns = dur;
+		a->rendered = 1;
 	}
-	uint32_t dur = stamp_dur(start, end);
+	ps[k].cpu_ns[slot] = sum;
+	timer->pass = (uint8_t)g.pass;
+	timer->pass_local = (uint8_t)k;
+	timer->first = first;
+	timer->next = a->first_timer;
+	a->first_timer = timer_index;
+}
+
+/* The common case straight through: TSC stamps, no trace, a frame not
+ * GPU-timed, the hinted entry, ticked this frame, in the column the last
+ * source used for this pass. */
+void source_profiler_source_render_end(const void *source, uint64_t start, sp_gpu_timer *timer)
+{
+	uintptr_t key = (uintptr_t)source;
+	uint8_t path = g.render_path;
+	if (SP_UNLIKELY(path != PATH_FAST)) {
+		if (path == PATH_OFF)
+			return;
+		if (timer && path == PATH_TIMED)
+			return render_end_timed(key, start, timer);
+		return render_end_other(key, start, timer);
+	}
+	if (SP_UNLIKELY(timer))
+		return render_end_timed(key, start, timer); /* ends it: not this frame's */
+	uint64_t end = stamp_tsc();
+	sp_entry *e = g.render_next;
+	unsigned slot = g.slot;
+	sp_frame_acc *a = &e->acc[slot];
+	uint32_t k = g.pass_column;
+	sp_pass *ps = atomic_load_explicit(&e->passes, memory_order_relaxed);
+	uint32_t dur, sum;
+	if (SP_UNLIKELY(bad_key(key) || bad_stamps(start, end) || SP_LOAD(e->key) != key ||
+			a->frame != (uint32_t)g.frame || k >= SP_LOAD(e->n_passes) ||
+			SP_LOAD(ps[k].pass) != g.pass || !fast_dur(start, end, &dur) ||
+			__builtin_add_overflow(ps[k].cpu_ns[slot], dur, &sum)))
+		return render_end_slow(key, start, end, NULL);
+	g.render_link = &e->next_render;
+	sp_entry *n = e->next_render;
+	g.render_next = n;
+	sp_prefetch(n);
+	sp_prefetch(n->inline_passes);
 	if (!a->rendered) {
 		a->render_first_ns = dur;
 		a->rendered = 1;
 	}
-	if (g.gpu_frame)
-		a->gpu_missing = 1; /* not sampled in a GPU-timed frame */
-	uint32_t *cell = &e->passes[k].cpu_ns[slot];
-	*cell = sp_sat32((uint64_t)*cell + dur, &sp_saturated_local);
-	if (SP_UNLIKELY(atomic_load_explicit(&sp_trace_recording, memory_order_relaxed)))
-		return trace_render(e, start, end);
+	ps[k].cpu_ns[slot] = sum;
 }
 
 void source_profiler_render_end(void)
@@ -839,8 +981,6 @@ void source_profiler_render_end(void)
 	sp_gpu_frame_end(g.slot);
 }
 
-/* Adds the durations of the source's GPU timers in the collected frame to
- * its accumulators. */
 /* The collected frame's GPU read-back, for gpu_sums. */
 typedef struct gpu_frame {
 	const sp_gpu_timer *timers;
@@ -849,10 +989,12 @@ typedef struct gpu_frame {
 	bool trace;
 } gpu_frame;
 
-static void gpu_sums(sp_entry *e, unsigned slot, uint64_t frame, const gpu_frame *gf,
-		     uint32_t *pass_ns)
+/* The durations of the source's GPU timers in the collected frame, summed
+ * per pass column into *out (zeroed here). */
+static void gpu_sums(sp_entry *e, const sp_frame_acc *a, uint64_t frame, const gpu_frame *gf,
+		     sp_gpu_frame_ns *out)
 {
-	sp_frame_acc *a = &e->acc[slot];
+	memset(out, 0, sizeof *out);
 	const sp_gpu_timer *timers = gf->timers;
 	const uint64_t *ns = gf->ns;
 	for (uint32_t i = a->first_timer; i != SP_NO_ENTRY; i = timers[i].next) {
@@ -864,14 +1006,84 @@ static void gpu_sums(sp_entry *e, unsigned slot, uint64_t frame, const gpu_frame
 		uint64_t overhead = gf->overhead ? SP_LOAD(gf->overhead[t->pass]) : 0;
 		if (overhead)
 			end = end - begin > overhead ? end - overhead : begin + 1;
-		uint32_t dur = sp_sat32(end - begin, &sp_saturated_local);
+		/* Fits 32 bits: sp_gpu_collect drops a frame with a longer timer. */
+		uint32_t dur = (uint32_t)(end - begin);
 		if (t->first)
-			a->gpu_first_ns = dur;
-		uint32_t *cell = &pass_ns[t->pass_local];
-		*cell = sp_sat32((uint64_t)*cell + dur, &sp_saturated_local);
+			out->first = dur;
+		out->pass[t->pass_local] = add_sat(out->pass[t->pass_local], dur);
 		if (gf->trace)
 			sp_trace_gpu(e, t->pass, begin, end, (uint32_t)frame);
 	}
+}
+
+/* An entry's records sit kilobytes away from the next entry's, beyond the
+ * hardware prefetcher: collect fetches the entry eight ahead, then the
+ * records of the one four ahead, whose header has arrived by now. */
+#define AHEAD_ENTRY 8
+#define AHEAD_RECORDS 4
+
+static inline void prefetch_entry(const sp_entry *e)
+{
+	/* The lines collect reads: all but those of the names and the async
+	 * window. */
+	const char *p = (const char *)e;
+	sp_prefetch(p);
+	sp_prefetch(p + 64);
+	sp_prefetch(p + 128);
+	sp_prefetch(p + 192);
+	sp_prefetch(p + 256);
+	sp_prefetch(p + offsetof(sp_entry, rings));
+}
+
+static inline void prefetch_records(const sp_entry *e, bool gpu)
+{
+	const uint32_t *rings = e->rings;
+	if (rings) {
+		sp_prefetch(rings + e->cpu_off);
+		if (gpu)
+			sp_prefetch(rings + e->gpu_off);
+	}
+}
+
+/* Collects entry e's frame in `slot` if it has one; true when it did. */
+static inline bool collect_entry(sp_entry *e, unsigned slot, uint64_t frame,
+				 const gpu_frame *gf, uint32_t *min_gpu)
+{
+	sp_frame_acc *a = &e->acc[slot];
+	if (!SP_LOAD(e->key) || a->frame != (uint32_t)frame || a->collected)
+		return false;
+	/* A frame's GPU sums per pass exist only here, between its read-back
+	 * and its push. */
+	sp_gpu_frame_ns gpu_ns, *gpu = NULL;
+	if (gf && !a->gpu_missing) {
+		gpu_sums(e, a, frame, gf, &gpu_ns);
+		gpu = &gpu_ns;
+	}
+	if (SP_UNLIKELY(!e->rings) && !sp_window_rings(e, sp_capacity)) {
+		/* Out of memory (logged): no sample, and the sums go. */
+		clear_pass_sums(e, slot);
+		a->collected = 1;
+		return true;
+	}
+	uint32_t rescan = sp_window_push(e, sp_capacity, slot, gpu);
+	if (SP_UNLIKELY(rescan))
+		sp_window_rescan(e, sp_capacity, rescan);
+	a->collected = 1;
+	if (gpu && a->rendered) {
+		uint32_t n = SP_LOAD(e->gpu_count);
+		if (n < *min_gpu)
+			*min_gpu = n;
+	}
+	if (SP_UNLIKELY(a->has_async_ts) && atomic_load_explicit(&e->async, memory_order_relaxed)) {
+		/* set_async(false) on another thread may free the window: only
+		 * use it under the lock. */
+		sp_spin_lock(&e->async_lock);
+		sp_async *as = atomic_load_explicit(&e->async, memory_order_relaxed);
+		if (as)
+			sp_delta_push(&as->rendered, as->capacity, as->rendered_ts[slot]);
+		sp_spin_unlock(&e->async_lock);
+	}
+	return true;
 }
 
 void source_profiler_frame_collect(void)
@@ -888,65 +1100,24 @@ void source_profiler_frame_collect(void)
 		bool gpu = sp_gpu_collect(slot, frame);
 		gpu_frame gf = {sp_gpu_timers(slot), sp_gpu_stamps(), sp_gpu_overheads(),
 				atomic_load_explicit(&sp_trace_recording, memory_order_relaxed)};
+		bool any = false;
 		uint32_t hw = SP_LOAD(g_high_water);
-		for (uint32_t i = 0; i < hw; i++) {
-			sp_entry *e = entry_fast(i);
-			/* An entry's records sit kilobytes away from the next
-			 * entry's, beyond the hardware prefetcher: fetch the
-			 * entry eight ahead, then the records of the one four
-			 * ahead, whose header has arrived by now. */
-			if (i + 8 < hw) {
-				const sp_entry *ahead = entry_fast(i + 8);
-				sp_prefetch(ahead);
-				sp_prefetch(&ahead->acc[slot]);
-				sp_prefetch(&ahead->seq);
-				sp_prefetch(ahead->inline_passes);
-			}
-			if (i + 4 < hw) {
-				const sp_entry *ahead = entry_fast(i + 4);
-				if (ahead->rings) {
-					uint32_t passes = SP_LOAD(ahead->n_passes);
-					sp_prefetch(ahead->rings + (size_t)ahead->cpu_head *
-									   (SP_CPU_FIXED + passes));
-					if (gpu)
-						sp_prefetch(ahead->rings +
-							    (size_t)sp_capacity * (SP_CPU_FIXED + passes) +
-							    (size_t)ahead->gpu_head * (SP_GPU_FIXED + passes));
-				}
-			}
-			sp_frame_acc *a = &e->acc[slot];
-			if (!SP_LOAD(e->key) || a->frame != (uint32_t)frame || a->collected)
-				continue;
-			/* A frame's GPU sums per pass exist only here, between
-			 * its read-back and its push. */
-			uint32_t gpu_pass_ns[SOURCE_PROFILER_MAX_SOURCE_PASSES] = {0};
-			bool gpu_kept = gpu && !a->gpu_missing;
-			frame_gpu |= gpu;
-			if (gpu_kept)
-				gpu_sums(e, slot, frame, &gf, gpu_pass_ns);
-			if (SP_UNLIKELY(!e->rings) && !sp_window_rings(e, sp_capacity))
-				continue; /* out of memory: no sample (logged) */
-			/* The CPU push zeroes the slot's pass sums it takes. */
-			seq_begin(e);
-			sp_window_push_cpu(e, sp_capacity, slot);
-			if (gpu_kept) {
-				sp_window_push_gpu(e, sp_capacity, slot, gpu_pass_ns);
-				uint32_t n = SP_LOAD(e->gpu_count);
-				if (a->rendered && n < min_gpu)
-					min_gpu = n;
-			}
-			seq_end(e);
-			a->collected = 1;
-			if (a->has_async_ts && atomic_load_explicit(&e->async, memory_order_relaxed)) {
-				/* set_async(false) on another thread may free the
-				 * window: only use it under the lock. */
-				sp_spin_lock(&e->async_lock);
-				sp_async *as = atomic_load_explicit(&e->async, memory_order_relaxed);
-				if (as)
-					sp_delta_push(&as->rendered, as->capacity, as->rendered_ts[slot]);
-				sp_spin_unlock(&e->async_lock);
+		/* Chunk by chunk: entries of a chunk are contiguous. */
+		for (uint32_t c = 0; c * SP_CHUNK_SIZE < hw; c++) {
+			sp_entry *chunk = SP_LOAD(g_chunks[c]);
+			uint32_t n = hw - c * SP_CHUNK_SIZE;
+			if (n > SP_CHUNK_SIZE)
+				n = SP_CHUNK_SIZE;
+			for (uint32_t j = 0; j < n; j++) {
+				sp_entry *e = &chunk[j];
+				if (j + AHEAD_ENTRY < n)
+					prefetch_entry(e + AHEAD_ENTRY);
+				if (j + AHEAD_RECORDS < n)
+					prefetch_records(e + AHEAD_RECORDS, gpu);
+				any |= collect_entry(e, slot, frame, gpu ? &gf : NULL, &min_gpu);
 			}
 		}
+		frame_gpu = gpu && any;
 		sp_count_add(&sp_count.frames_collected, 1);
 		if (gpu)
 			sp_count_add(&sp_count.gpu_frames_collected, 1);
@@ -955,10 +1126,12 @@ void source_profiler_frame_collect(void)
 			sp_saturated_local = 0;
 		}
 	}
+	sp_arena_trim();
 	sp_sampler_frame_end(sp_now(), g.timer_asks, g.frame - (sp_fif - 1), frame_gpu, min_gpu);
 	if (!atomic_load(&g_enable_next)) {
 		g.on = false;
 		g.gpu_frame = false;
+		fast_paths();
 		atomic_store(&g_gpu_live, false);
 		drop_all();
 	}
@@ -1066,9 +1239,9 @@ size_t source_profiler_copy_samples(const void *source, source_profiler_series s
 	uint32_t passes = SP_LOAD(e->n_passes);
 	uint32_t stride = (gpu ? SP_GPU_FIXED : SP_CPU_FIXED) + passes;
 	uint32_t count = gpu ? SP_LOAD(e->gpu_count) : SP_LOAD(e->cpu_count);
-	uint32_t head = gpu ? e->gpu_head : e->cpu_head;
-	const uint32_t *base =
-		e->rings + (gpu ? (size_t)sp_capacity * (SP_CPU_FIXED + passes) : 0);
+	uint32_t start = gpu ? sp_capacity * (SP_CPU_FIXED + passes) : 0;
+	uint32_t head = ((gpu ? e->gpu_off : e->cpu_off) - start) / stride;
+	const uint32_t *base = e->rings + start;
 	uint32_t first = count < sp_capacity ? 0 : head; /* the oldest record */
 	for (uint32_t i = 0; i < count && i < max; i++) {
 		const uint32_t *rec = base + (size_t)((first + i) % sp_capacity) * stride;
@@ -1230,6 +1403,7 @@ void source_profiler_shutdown(void)
 	atomic_store(&g_enable_next, false);
 	atomic_store(&g_gpu_enable_next, false);
 	g.on = g.gpu_frame = false;
+	fast_paths();
 	sp_gpu_shutdown();
 	sp_meta_lock();
 	sp_meta_clear();

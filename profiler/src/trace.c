@@ -208,6 +208,7 @@ void sp_trace_frame(uint32_t frame, uint64_t begin_ns)
 static void finish(uint64_t now)
 {
 	atomic_store(&sp_trace_recording, false);
+	sp_trace_changed();
 	g_end_ns = now;
 	atomic_store(&g_state, SOURCE_PROFILER_TRACE_FINISHED);
 }
@@ -251,6 +252,7 @@ bool source_profiler_trace_start(const source_profiler_trace_desc *desc)
 	g_end_ns = 0;
 	atomic_store(&g_state, SOURCE_PROFILER_TRACE_RECORDING);
 	atomic_store(&sp_trace_recording, true);
+	sp_trace_changed();
 	return true;
 }
 

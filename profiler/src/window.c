@@ -4,11 +4,19 @@
  * (tick, first render, one column per pass) and a GPU record per collected
  * GPU frame (first render, one column per pass), 32-bit ns each. A push
  * updates running sums and maxima, so results are O(1) to read; a maximum
- * is rescanned only when the sample leaving the window was the maximum.
- * The per-frame render sum is the sum of the pass columns, so it needs no
- * column of its own. Records of one frame sit together, so a push touches
- * one cache line per ring. */
+ * is rescanned only when the record holding its newest copy is overwritten
+ * by a smaller value. The per-frame render sum is the sum of the pass
+ * columns, so it needs no column of its own. Records of one frame sit
+ * together, so a push touches one cache line per ring.
+ *
+ * Positions in the rings are offsets in u32s from the start of the
+ * allocation (the GPU ring follows the CPU ring), so a push finds its
+ * record with one add and collect can prefetch it from two loads. Rings
+ * come zeroed and fill from their start, so a cell not written yet reads 0
+ * and a push subtracts what it overwrites without asking whether the ring
+ * is full. */
 #include "internal.h"
+#include "window_push.h"
 
 #include <string.h>
 
@@ -22,160 +30,106 @@ size_t sp_rings_bytes(uint32_t capacity, uint32_t passes)
  * one that needs a rescan (older copies leave first, and a tie moves the
  * position forward). One compare where counting ties took three, and ties
  * matter: short durations repeat, and rescanning whenever one copy of the
- * maximum left cost more than everything else together. */
+ * maximum left cost more than everything else together. A ring is only
+ * overwritten once full, so only a full ring is rescanned. */
 
-/* Maximum of a full ring's column and the position of its newest copy;
- * the oldest record is at `head`. */
-static void column_rescan(const uint32_t *rec, uint32_t stride, uint32_t n, uint32_t head,
-			  uint32_t col, _Atomic uint32_t *max, uint32_t *max_at)
+/* The records at offsets hi, hi - stride, ..., lo of column `base`, newest
+ * first: the first copy of the largest value met is its newest, and only a
+ * greater value replaces it. Four a turn: three instructions a record. */
+static inline void scan_down(const uint32_t *base, uint32_t hi, uint32_t lo, uint32_t stride,
+			     uint32_t *max, uint32_t *at)
 {
-	uint32_t m = 0, at = 0;
-	for (uint32_t i = 0, r = head; i < n; i++, r = r + 1 == n ? 0 : r + 1) {
-		uint32_t v = rec[(size_t)r * stride + col];
-		if (v >= m) {
-			m = v;
-			at = r;
+	uint32_t m = *max, a = *at;
+	uint32_t n = (hi - lo) / stride + 1;
+	const uint32_t *p = base + hi;
+	for (; n >= 4; n -= 4) {
+		if (SP_UNLIKELY(p[0] > m)) {
+			m = p[0];
+			a = (uint32_t)(p - base);
+		}
+		if (SP_UNLIKELY(p[-(ptrdiff_t)stride] > m)) {
+			m = p[-(ptrdiff_t)stride];
+			a = (uint32_t)(p - base) - stride;
+		}
+		if (SP_UNLIKELY(p[-2 * (ptrdiff_t)stride] > m)) {
+			m = p[-2 * (ptrdiff_t)stride];
+			a = (uint32_t)(p - base) - 2 * stride;
+		}
+		if (SP_UNLIKELY(p[-3 * (ptrdiff_t)stride] > m)) {
+			m = p[-3 * (ptrdiff_t)stride];
+			a = (uint32_t)(p - base) - 3 * stride;
+		}
+		if (n == 4)
+			break;
+		p -= 4 * (ptrdiff_t)stride;
+	}
+	if (n < 4) {
+		for (;;) {
+			if (*p > m) {
+				m = *p;
+				a = (uint32_t)(p - base);
+			}
+			if (!--n)
+				break;
+			p -= stride;
 		}
 	}
-	SP_PUBLISH(*max, m);
-	*max_at = at;
+	*max = m;
+	*at = a;
 }
 
-/* Writes v over the record at `head` and keeps the column's sum and
- * maximum; true when the maximum's record was overwritten by a smaller
- * value (rescan). */
-static inline bool column_push(uint32_t *cell, uint32_t v, bool full, uint32_t head,
-			       _Atomic uint64_t *sum, _Atomic uint32_t *max, uint32_t *max_at)
+/* Rescans column `col` of the full ring [start, end) of `stride`-u32
+ * records whose oldest record is at `oldest`. */
+static void column_rescan(const uint32_t *rings, uint32_t start, uint32_t end, uint32_t stride,
+			  uint32_t oldest, uint32_t col, sp_column *c)
 {
-	uint32_t old = full ? *cell : 0;
-	__atomic_store_n(cell, v, __ATOMIC_RELAXED); /* fill_medians copies rings */
-	SP_PUBLISH(*sum, SP_LOAD(*sum) - old + v);
-	if (v >= SP_LOAD(*max)) {
-		SP_PUBLISH(*max, v);
-		*max_at = head;
-		return false;
-	}
-	return full && *max_at == head;
+	const uint32_t *base = rings + col;
+	uint32_t newest = (oldest == start ? end : oldest) - stride;
+	uint32_t m = 0, at = newest;
+	/* From the newest record back to the ring's start, then from its end
+	 * back to the oldest. */
+	scan_down(base, newest, start, stride, &m, &at);
+	if (oldest != start)
+		scan_down(base, end - stride, oldest, stride, &m, &at);
+	SP_PUBLISH(c->max, m);
+	c->max_at = at;
 }
 
-/* The push for `passes` pass columns; inlined with the common counts as
- * constants, so that its loop unrolls. */
-static inline __attribute__((always_inline)) void push_cpu(sp_entry *e, uint32_t capacity,
-							     unsigned slot, uint32_t passes)
+static void cpu_rescan(sp_entry *e, sp_pass *ps, uint32_t capacity, uint32_t passes,
+		       uint32_t mask)
 {
-	const sp_frame_acc *a = &e->acc[slot];
-	uint32_t stride = SP_CPU_FIXED + passes;
-	uint32_t count = SP_LOAD(e->cpu_count);
-	bool full = count == capacity;
-	uint32_t head = e->cpu_head;
-	uint32_t *base = e->rings;
-	uint32_t *rec = base + (size_t)head * stride;
-	sp_pass_stats *ps = atomic_load_explicit(&e->pass_stats, memory_order_relaxed);
-
-	uint64_t old_total = 0, new_total = 0; /* 8 passes of 32 bits overflow 32 */
-	uint32_t rescan = column_push(&rec[0], a->tick_ns, full, head, &e->tick_sum, &e->tick_max,
-				      &e->tick_max_at);
-	rescan |= (uint32_t)column_push(&rec[1], a->rendered ? a->render_first_ns : 0, full, head,
-					&e->render_sum, &e->render_max, &e->render_max_at)
-		  << 1;
-	for (uint32_t p = 0; p < passes; p++) {
-		uint32_t *cell = &rec[SP_CPU_FIXED + p];
-		old_total += full ? *cell : 0;
-		uint32_t v = e->passes[p].cpu_ns[slot];
-		e->passes[p].cpu_ns[slot] = 0; /* taken: the slot's next frame starts at 0 */
-		new_total += v;
-		rescan |= (uint32_t)column_push(cell, v, full, head, &ps[p].cpu_sum, &ps[p].cpu_max,
-						&e->pass_max_at[p].cpu)
-			  << (2 + p);
-	}
-	SP_PUBLISH(e->render_total_sum, SP_LOAD(e->render_total_sum) - old_total + new_total);
-
-	e->cpu_head = head + 1 == capacity ? 0 : head + 1;
-	if (!full)
-		SP_PUBLISH(e->cpu_count, ++count);
-	if (SP_UNLIKELY(rescan)) {
-		head = e->cpu_head; /* now the oldest record */
-		if (rescan & 1u)
-			column_rescan(base, stride, count, head, 0, &e->tick_max, &e->tick_max_at);
-		if (rescan & 2u)
-			column_rescan(base, stride, count, head, 1, &e->render_max,
-				      &e->render_max_at);
-		for (uint32_t p = 0; p < passes; p++)
-			if (rescan & (4u << p))
-				column_rescan(base, stride, count, head, SP_CPU_FIXED + p,
-					      &ps[p].cpu_max, &e->pass_max_at[p].cpu);
-	}
+	uint32_t stride = SP_CPU_FIXED + passes, end = capacity * stride, oldest = e->cpu_off;
+	if (mask & 1u)
+		column_rescan(e->rings, 0, end, stride, oldest, 0, &e->tick);
+	if (mask & 2u)
+		column_rescan(e->rings, 0, end, stride, oldest, 1, &e->render);
+	for (uint32_t p = 0; p < passes; p++)
+		if (mask & (1u << (SP_RESCAN_FIXED + p)))
+			column_rescan(e->rings, 0, end, stride, oldest, SP_CPU_FIXED + p, &ps[p].cpu);
 }
 
-void sp_window_push_cpu(sp_entry *e, uint32_t capacity, unsigned slot)
+static void gpu_rescan(sp_entry *e, sp_pass *ps, uint32_t capacity, uint32_t passes,
+		       uint32_t mask)
 {
-	switch (SP_LOAD(e->n_passes)) {
-	case 1:
-		push_cpu(e, capacity, slot, 1);
-		break;
-	case 2:
-		push_cpu(e, capacity, slot, 2);
-		break;
-	default:
-		push_cpu(e, capacity, slot, SP_LOAD(e->n_passes));
-		break;
-	}
+	uint32_t stride = SP_GPU_FIXED + passes, start = capacity * (SP_CPU_FIXED + passes);
+	uint32_t end = start + capacity * stride, oldest = e->gpu_off;
+	if (mask & 1u)
+		column_rescan(e->rings, start, end, stride, oldest, 0, &e->gpu);
+	for (uint32_t p = 0; p < passes; p++)
+		if (mask & (1u << (1u + p)))
+			column_rescan(e->rings, start, end, stride, oldest, SP_GPU_FIXED + p,
+				      &ps[p].gpu);
 }
 
-static inline __attribute__((always_inline)) void push_gpu(sp_entry *e, uint32_t capacity,
-							     unsigned slot, const uint32_t *pass_ns,
-							     uint32_t passes)
+void sp_window_rescan(sp_entry *e, uint32_t capacity, uint32_t mask)
 {
-	const sp_frame_acc *a = &e->acc[slot];
-	uint32_t stride = SP_GPU_FIXED + passes;
-	uint32_t count = SP_LOAD(e->gpu_count);
-	bool full = count == capacity;
-	uint32_t head = e->gpu_head;
-	uint32_t *base = e->rings + (size_t)capacity * (SP_CPU_FIXED + passes);
-	uint32_t *rec = base + (size_t)head * stride;
-	sp_pass_stats *ps = atomic_load_explicit(&e->pass_stats, memory_order_relaxed);
-
-	uint64_t old_total = 0, new_total = 0;
-	uint32_t rescan = column_push(&rec[0], a->rendered ? a->gpu_first_ns : 0, full, head,
-				      &e->gpu_sum, &e->gpu_max, &e->gpu_max_at);
-	for (uint32_t p = 0; p < passes; p++) {
-		uint32_t *cell = &rec[SP_GPU_FIXED + p];
-		old_total += full ? *cell : 0;
-		uint32_t v = pass_ns[p];
-		new_total += v;
-		rescan |= (uint32_t)column_push(cell, v, full, head, &ps[p].gpu_sum, &ps[p].gpu_max,
-						&e->pass_max_at[p].gpu)
-			  << (1 + p);
-	}
-	SP_PUBLISH(e->gpu_total_sum, SP_LOAD(e->gpu_total_sum) - old_total + new_total);
-
-	e->gpu_head = head + 1 == capacity ? 0 : head + 1;
-	if (!full)
-		SP_PUBLISH(e->gpu_count, ++count);
-	if (SP_UNLIKELY(rescan)) {
-		head = e->gpu_head;
-		if (rescan & 1u)
-			column_rescan(base, stride, count, head, 0, &e->gpu_max, &e->gpu_max_at);
-		for (uint32_t p = 0; p < passes; p++)
-			if (rescan & (2u << p))
-				column_rescan(base, stride, count, head, SP_GPU_FIXED + p,
-					      &ps[p].gpu_max, &e->pass_max_at[p].gpu);
-	}
-}
-
-void sp_window_push_gpu(sp_entry *e, uint32_t capacity, unsigned slot, const uint32_t *pass_ns)
-{
-	switch (SP_LOAD(e->n_passes)) {
-	case 1:
-		push_gpu(e, capacity, slot, pass_ns, 1);
-		break;
-	case 2:
-		push_gpu(e, capacity, slot, pass_ns, 2);
-		break;
-	default:
-		push_gpu(e, capacity, slot, pass_ns, SP_LOAD(e->n_passes));
-		break;
-	}
+	sp_pass *ps = atomic_load_explicit(&e->passes, memory_order_relaxed);
+	uint32_t passes = SP_LOAD(e->n_passes);
+	if (mask & 0xffffu)
+		cpu_rescan(e, ps, capacity, passes, mask & 0xffffu);
+	if (mask >> 16)
+		gpu_rescan(e, ps, capacity, passes, mask >> 16);
+	sp_seq_end(e);
 }
 
 /* Copies `capacity` records of `old_stride` columns into `new_stride`
@@ -189,101 +143,30 @@ static void restride(uint32_t *dst, const uint32_t *src, uint32_t capacity, uint
 		       old_stride * sizeof(uint32_t));
 }
 
+/* An offset of a ring that starts at old_start with old_stride records,
+ * moved into one that starts at new_start with new_stride records. */
+static uint32_t move_off(uint32_t off, uint32_t old_start, uint32_t old_stride,
+			 uint32_t new_start, uint32_t new_stride)
+{
+	return new_start + (off - old_start) / old_stride * new_stride;
+}
+
 bool sp_window_rings(sp_entry *e, uint32_t capacity)
 {
-	uint32_t *rings = sp_arena_alloc(sp_rings_bytes(capacity, SP_LOAD(e->n_passes)));
+	uint32_t passes = SP_LOAD(e->n_passes);
+	uint32_t *rings = sp_arena_alloc(sp_rings_bytes(capacity, passes));
+	e->cpu_off = 0;
+	e->gpu_off = capacity * (SP_CPU_FIXED + passes);
 	__atomic_store_n(&e->rings, rings, __ATOMIC_RELEASE);
 	return rings != NULL;
 }
 
-bool sp_window_add_pass(sp_entry *e, uint32_t capacity, uint32_t pass)
-{
-	uint32_t passes = SP_LOAD(e->n_passes);
-	uint32_t n = passes + 1;
-	bool inline_fits = n <= SP_INLINE_PASSES;
-	bool grow = !inline_fits && e->pass_cap < n;
-	/* Rings exist once a frame was collected; before that there is
-	 * nothing to restride. */
-	uint32_t *rings = e->rings ? sp_arena_alloc(sp_rings_bytes(capacity, n)) : NULL;
-	sp_pass_stats *old = atomic_load_explicit(&e->pass_stats, memory_order_relaxed);
-	sp_pass_stats *stats = inline_fits ? e->inline_stats : sp_pass_block_new(n);
-	sp_pass_acc *acc = grow ? sp_alloc(n * sizeof *acc) : e->passes;
-	sp_pass_max_at *max_n = grow ? sp_alloc(n * sizeof *max_n) : e->pass_max_at;
-	if ((e->rings && !rings) || !stats || !acc || !max_n) {
-		sp_arena_free(rings, sp_rings_bytes(capacity, n));
-		if (stats != e->inline_stats)
-			sp_pass_block_free(stats, false);
-		if (grow) {
-			sp_free(acc, n * sizeof *acc);
-			sp_free(max_n, n * sizeof *max_n);
-		}
-		return false;
-	}
-
-	if (e->rings) {
-		restride(rings, e->rings, capacity, SP_CPU_FIXED + passes, SP_CPU_FIXED + n);
-		restride(rings + (size_t)capacity * (SP_CPU_FIXED + n),
-			 e->rings + (size_t)capacity * (SP_CPU_FIXED + passes), capacity,
-			 SP_GPU_FIXED + passes, SP_GPU_FIXED + n);
-		sp_retire_arena(e->rings, sp_rings_bytes(capacity, passes));
-	}
-	__atomic_store_n(&e->rings, rings, __ATOMIC_RELEASE);
-
-	if (grow) {
-		memcpy(acc, e->passes, passes * sizeof *acc);
-		memcpy(max_n, e->pass_max_at, passes * sizeof *max_n);
-		if (e->passes != e->inline_passes) {
-			sp_free(e->passes, e->pass_cap * sizeof *acc);
-			sp_free(e->pass_max_at, e->pass_cap * sizeof *max_n);
-		}
-		e->passes = acc;
-		e->pass_max_at = max_n;
-		e->pass_cap = n;
-	}
-	memset(&e->passes[passes], 0, sizeof *acc);
-	e->passes[passes].pass = pass;
-	/* The new column holds a 0 in each record already in the window: its
-	 * maximum, whose newest copy is the newest record. */
-	e->pass_max_at[passes].cpu = e->cpu_head ? e->cpu_head - 1 : capacity - 1;
-	e->pass_max_at[passes].gpu = e->gpu_head ? e->gpu_head - 1 : capacity - 1;
-
-	/* Readers take n_passes and the array under the entry's seqlock; the
-	 * array is published before the count that grows into it. */
-	uint32_t s = SP_LOAD(e->seq);
-	SP_STORE(e->seq, s + 1);
-	if (stats != old) {
-		for (uint32_t p = 0; p < passes; p++) {
-			SP_PUBLISH(stats[p].pass, SP_LOAD(old[p].pass));
-			SP_PUBLISH(stats[p].cpu_sum, SP_LOAD(old[p].cpu_sum));
-			SP_PUBLISH(stats[p].cpu_max, SP_LOAD(old[p].cpu_max));
-			SP_PUBLISH(stats[p].gpu_sum, SP_LOAD(old[p].gpu_sum));
-			SP_PUBLISH(stats[p].gpu_max, SP_LOAD(old[p].gpu_max));
-		}
-		atomic_store_explicit(&e->pass_stats, stats, memory_order_release);
-	}
-	SP_PUBLISH(stats[passes].pass, pass);
-	SP_PUBLISH(stats[passes].cpu_sum, 0);
-	SP_PUBLISH(stats[passes].cpu_max, 0);
-	SP_PUBLISH(stats[passes].gpu_sum, 0);
-	SP_PUBLISH(stats[passes].gpu_max, 0);
-	SP_PUBLISH(e->n_passes, n);
-	atomic_store_explicit(&e->seq, s + 2, memory_order_release);
-	if (old && old != stats && old != e->inline_stats)
-		sp_pass_block_free(old, true);
-	return true;
-}
-
-static sp_pass_block *block_of(const sp_pass_stats *s)
-{
-	return (sp_pass_block *)((char *)s - offsetof(sp_pass_block, s));
-}
-
 static size_t block_bytes(uint32_t cap)
 {
-	return sizeof(sp_pass_block) + cap * sizeof(sp_pass_stats);
+	return sizeof(sp_pass_block) + cap * sizeof(sp_pass);
 }
 
-sp_pass_stats *sp_pass_block_new(uint32_t cap)
+static sp_pass *pass_block_new(uint32_t cap)
 {
 	sp_pass_block *b = sp_alloc(block_bytes(cap));
 	if (!b)
@@ -292,9 +175,14 @@ sp_pass_stats *sp_pass_block_new(uint32_t cap)
 	return b->s;
 }
 
-void sp_pass_block_free(sp_pass_stats *s, bool retire)
+static sp_pass_block *block_of(const sp_pass *s)
 {
-	if (!s)
+	return (sp_pass_block *)((char *)s - offsetof(sp_pass_block, s));
+}
+
+void sp_pass_block_free(sp_entry *e, sp_pass *s, bool retire)
+{
+	if (!s || s == e->inline_passes)
 		return;
 	sp_pass_block *b = block_of(s);
 	size_t bytes = block_bytes(atomic_load_explicit(&b->cap, memory_order_relaxed));
@@ -304,11 +192,88 @@ void sp_pass_block_free(sp_pass_stats *s, bool retire)
 		sp_free(b, bytes);
 }
 
-uint32_t sp_pass_stats_cap(const sp_entry *e, const sp_pass_stats *s)
+uint32_t sp_passes_cap(const sp_entry *e, const sp_pass *s)
 {
-	if (s == e->inline_stats)
+	if (s == e->inline_passes)
 		return SP_INLINE_PASSES;
 	return atomic_load_explicit(&block_of(s)->cap, memory_order_relaxed);
+}
+
+/* Moves the rings' records and every position kept in them to `n` pass
+ * columns (from n - 1). Under the entry's seqlock. */
+static void rings_add_column(sp_entry *e, sp_pass *ps, uint32_t *rings, uint32_t capacity,
+			     uint32_t n)
+{
+	uint32_t oc = SP_CPU_FIXED + n - 1, nc = oc + 1, og = SP_GPU_FIXED + n - 1, ng = og + 1;
+	uint32_t ogs = capacity * oc, ngs = capacity * nc; /* where the GPU rings start */
+	restride(rings, e->rings, capacity, oc, nc);
+	restride(rings + ngs, e->rings + ogs, capacity, og, ng);
+	e->tick.max_at = move_off(e->tick.max_at, 0, oc, 0, nc);
+	e->render.max_at = move_off(e->render.max_at, 0, oc, 0, nc);
+	e->gpu.max_at = move_off(e->gpu.max_at, ogs, og, ngs, ng);
+	for (uint32_t p = 0; p + 1 < n; p++) {
+		ps[p].cpu.max_at = move_off(ps[p].cpu.max_at, 0, oc, 0, nc);
+		ps[p].gpu.max_at = move_off(ps[p].gpu.max_at, ogs, og, ngs, ng);
+	}
+	e->cpu_off = move_off(e->cpu_off, 0, oc, 0, nc);
+	e->gpu_off = move_off(e->gpu_off, ogs, og, ngs, ng);
+	sp_retire_arena(e->rings, sp_rings_bytes(capacity, n - 1));
+	__atomic_store_n(&e->rings, rings, __ATOMIC_RELEASE);
+	/* The new column holds a 0 in each record already in the window: its
+	 * maximum, whose newest copy is the newest record. */
+	ps[n - 1].cpu.max_at = (e->cpu_off ? e->cpu_off : ngs) - nc;
+	ps[n - 1].gpu.max_at = (e->gpu_off != ngs ? e->gpu_off : ngs + capacity * ng) - ng;
+}
+
+bool sp_window_add_pass(sp_entry *e, uint32_t capacity, uint32_t pass)
+{
+	uint32_t passes = SP_LOAD(e->n_passes);
+	uint32_t n = passes + 1;
+	sp_pass *old = atomic_load_explicit(&e->passes, memory_order_relaxed);
+	bool grow = n > sp_passes_cap(e, old);
+	sp_pass *ps = grow ? pass_block_new(n) : old;
+	/* Rings exist once a frame was collected; before that there is
+	 * nothing to restride. */
+	uint32_t *rings = e->rings ? sp_arena_alloc(sp_rings_bytes(capacity, n)) : NULL;
+	if (!ps || (e->rings && !rings)) {
+		sp_arena_free(rings, sp_rings_bytes(capacity, n));
+		if (grow)
+			sp_pass_block_free(e, ps, false);
+		return false;
+	}
+
+	/* Readers take n_passes, the pass array and the rings under the
+	 * entry's seqlock; the array is published before the count that grows
+	 * into it. */
+	sp_seq_begin(e);
+	if (grow) {
+		for (uint32_t p = 0; p < passes; p++) {
+			SP_PUBLISH(ps[p].pass, SP_LOAD(old[p].pass));
+			memcpy(ps[p].cpu_ns, old[p].cpu_ns, sizeof ps[p].cpu_ns);
+			SP_PUBLISH(ps[p].cpu.sum, SP_LOAD(old[p].cpu.sum));
+			SP_PUBLISH(ps[p].cpu.max, SP_LOAD(old[p].cpu.max));
+			ps[p].cpu.max_at = old[p].cpu.max_at;
+			SP_PUBLISH(ps[p].gpu.sum, SP_LOAD(old[p].gpu.sum));
+			SP_PUBLISH(ps[p].gpu.max, SP_LOAD(old[p].gpu.max));
+			ps[p].gpu.max_at = old[p].gpu.max_at;
+		}
+		atomic_store_explicit(&e->passes, ps, memory_order_release);
+	}
+	sp_pass *np = &ps[passes];
+	SP_PUBLISH(np->pass, pass);
+	memset(np->cpu_ns, 0, sizeof np->cpu_ns);
+	SP_PUBLISH(np->cpu.sum, 0);
+	SP_PUBLISH(np->cpu.max, 0);
+	SP_PUBLISH(np->gpu.sum, 0);
+	SP_PUBLISH(np->gpu.max, 0);
+	np->cpu.max_at = np->gpu.max_at = 0;
+	if (rings)
+		rings_add_column(e, ps, rings, capacity, n);
+	SP_PUBLISH(e->n_passes, n);
+	sp_seq_end(e);
+	if (grow)
+		sp_pass_block_free(e, old, true);
+	return true;
 }
 
 sp_async *sp_async_create(uint32_t window_capacity)

@@ -126,8 +126,12 @@ TEST(video_sources_run_200_frames_with_async_rates)
 	 * out a producer woken late on a loaded machine. */
 	uint64_t start = srcprof_clock_monotonic_ns();
 	CHECK(tfx_frames(e, 200));
-	while (srcprof_clock_monotonic_ns() - start < 1500000000ull)
+	int frames = 200;
+	while (srcprof_clock_monotonic_ns() - start < 1500000000ull) {
 		CHECK(tfx_frames(e, 10));
+		frames += 10;
+	}
+	double fps = frames / ((srcprof_clock_monotonic_ns() - start) * 1e-9);
 	profiler_result_t a = tfx_result(v30), b = tfx_result(starved);
 	CHECK(a.render_gpu_avg > 0);
 	/* The producer runs at 30 fps on its own clock. */
@@ -135,7 +139,16 @@ TEST(video_sources_run_200_frames_with_async_rates)
 	CHECK(b.async_input > 25 && b.async_input < 35);
 	/* The starved one is drawn from half its frames. */
 	CHECK(b.async_rendered > 0 && b.async_rendered < b.async_input * 0.7);
-	CHECK(a.async_rendered > b.async_rendered);
+	/* The other is drawn from every frame it gets, at most one a frame: more
+	 * than the starved one while the engine runs faster than half the
+	 * producer's rate (under a parallel ASan suite it ran at 12 fps once, and
+	 * then both read the frame rate). */
+	printf("engine %.1f fps, drawn %.1f and %.1f fps\n", fps, a.async_rendered,
+	       b.async_rendered);
+	if (fps > 20)
+		CHECK(a.async_rendered > b.async_rendered);
+	else
+		CHECK(a.async_rendered >= b.async_rendered * 0.9);
 	CHECK_EQ(tfx_finish(e), 0);
 }
 

@@ -4,6 +4,7 @@
 #include "check.h"
 
 #include "srcprof/gl.h"
+#include "srcprof/machine.h"
 #include "srcprof/source_profiler.h"
 
 #define GL_GLEXT_PROTOTYPES
@@ -204,8 +205,11 @@ TEST(frames_are_timed_and_work_reads_longer_than_none)
 {
 	CHECK(setup(2));
 	CHECK(make_timer(egl_proc, 0));
+	srcprof_load_meter m;
+	srcprof_load_start(&m);
 	for (int f = 0; f < 12; f++)
 		frame();
+	double busy = srcprof_load_others_pct(&m);
 	CHECK_EQ(gpu_samples(&heavy), 11);
 	CHECK_EQ(gpu_samples(&empty), 11);
 	source_profiler_stats_t st;
@@ -213,12 +217,22 @@ TEST(frames_are_timed_and_work_reads_longer_than_none)
 	CHECK_EQ(st.gpu_frames_disjoint, 0);
 	/* Twenty full-target clears against nothing (the empty timer's cost
 	 * is subtracted: nothing reads at or near 1 ns). */
-	printf("heavy %llu ns, empty %llu ns, empty timer %llu ns\n",
-	       (unsigned long long)result(&heavy).render_gpu_avg,
-	       (unsigned long long)result(&empty).render_gpu_avg,
-	       (unsigned long long)st.gpu_timer_overhead_ns);
-	CHECK(result(&heavy).render_gpu_avg > 100000);
-	CHECK(result(&heavy).render_gpu_avg > 10 * result(&empty).render_gpu_avg);
+	uint64_t heavy_ns = result(&heavy).render_gpu_avg, empty_ns = result(&empty).render_gpu_avg;
+	printf("heavy %llu ns, empty %llu ns, empty timer %llu ns; other processes used %.1f%% "
+	       "of the CPU meanwhile\n",
+	       (unsigned long long)heavy_ns, (unsigned long long)empty_ns,
+	       (unsigned long long)st.gpu_timer_overhead_ns, busy);
+	CHECK(heavy_ns > 100000);
+	/* llvmpipe runs on the CPU: other processes' load lands between two
+	 * flushed stamps and inflates the empty one unevenly (778 us against
+	 * 5.7 ms heavy under a parallel ASan suite), so the ratio proves
+	 * nothing on a busy machine. */
+	if (heavy_ns <= 10 * empty_ns && busy > SRCPROF_BUSY_PCT) {
+		teardown();
+		CHECK_SKIP("machine busy: other processes used %.1f%% of the CPU (threshold %.0f%%)",
+			   busy, SRCPROF_BUSY_PCT);
+	}
+	CHECK(heavy_ns > 10 * empty_ns);
 	CHECK_EQ(teardown(), 0);
 }
 
