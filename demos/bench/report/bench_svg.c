@@ -1,213 +1,8 @@
-#include "bench_svg.h"
+/* The charts (bench_svg.h), drawn with bench_svg_draw.h's pieces. */
+#include "bench_svg_draw.h"
 
 #include <math.h>
 #include <string.h>
-
-#define FONT 12.0
-#define TITLE_H 22.0   /* a title line */
-#define LINE_H 17.0    /* a line of 12 px text */
-#define AXIS_H 30.0    /* ticks and their labels under a plot */
-
-static const char *const INK = "#222", *const MUTED = "#666", *const GRID = "#e4e4e4";
-
-void svg_text(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
-
-/* Characters, not bytes (names may be UTF-8). */
-static size_t chars(const char *s)
-{
-	size_t n = 0;
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
-}
-
-static double text_w(const char *s)
-{
-	return (double)chars(s) * SVG_CHAR_W;
-}
-
-/* s, shortened with an ellipsis to fit max_px. */
-static void text_fit(FILE *f, const char *s, double max_px)
-{
-	size_t fit = (size_t)(max_px / SVG_CHAR_W);
-	if (chars(s) <= fit || fit < 2) {
-		svg_text(f, s);
-		return;
-	}
-	char buf[256];
-	size_t at = 0, seen = 0;
-	for (const char *p = s; *p && at < sizeof buf - 4; p++) {
-		bool lead = ((unsigned char)*p & 0xc0) != 0x80;
-		if (lead && ++seen > fit - 1)
-			break;
-		buf[at++] = *p;
-	}
-	memcpy(buf + at, "\xe2\x80\xa6", 4); /* ... */
-	svg_text(f, buf);
-}
-
-/* A figure in 3 significant digits, without a trailing ".0". */
-static void num_text(char *buf, size_t size, double v)
-{
-	double a = fabs(v);
-	if (a >= 1e5)
-		snprintf(buf, size, "%.0f", v);
-	else if (a >= 100 || a == 0)
-		snprintf(buf, size, "%.0f", v);
-	else if (a >= 10)
-		snprintf(buf, size, "%.1f", v);
-	else if (a >= 1)
-		snprintf(buf, size, "%.2f", v);
-	else
-		snprintf(buf, size, "%.3g", v);
-}
-
-/* A tick's label: as many decimals as the step between ticks needs. */
-static void tick_text(char *buf, size_t size, double v, double step)
-{
-	int decimals = step > 0 && step < 1 ? (int)ceil(-log10(step) - 1e-9) : 0;
-	snprintf(buf, size, "%.*f", decimals, fabs(v) < step * 1e-9 ? 0.0 : v);
-}
-
-/* Ticks at 1, 2 or 5 x 10^k covering [lo, hi], about `want` of them;
- * returns how many (at most 16). */
-static int nice_ticks(double lo, double hi, int want, double *out)
-{
-	if (!(hi > lo))
-		hi = lo + 1;
-	double raw = (hi - lo) / (want > 1 ? want - 1 : 1);
-	double mag = pow(10, floor(log10(raw))), step = mag;
-	if (raw / mag > 5)
-		step = 10 * mag;
-	else if (raw / mag > 2)
-		step = 5 * mag;
-	else if (raw / mag > 1)
-		step = 2 * mag;
-	int n = 0;
-	for (double t = ceil(lo / step - 1e-9) * step; t <= hi + step * 1e-9 && n < 16; t += step)
-		out[n++] = fabs(t) < step * 1e-9 ? 0 : t;
-	return n;
-}
-
-static void chart_open(FILE *f, const char *kind, double x, double y, const char *attrs)
-{
-	fprintf(f, "<g class=\"chart %s\" transform=\"translate(%.1f,%.1f)\"%s%s>\n", kind, x, y,
-		attrs ? " " : "", attrs ? attrs : "");
-}
-
-/* Title and subtitle; returns the height used. */
-static double heading(FILE *f, const char *title, const char *subtitle, double width)
-{
-	fprintf(f, "<text class=\"title\" x=\"0\" y=\"16\" font-size=\"15\" font-weight=\"bold\" "
-		   "fill=\"%s\">",
-		INK);
-	/* Bold titles are a little wider. */
-	text_fit(f, title, width * 0.9);
-	fputs("</text>\n", f);
-	double h = TITLE_H;
-	/* The subtitle wraps at spaces, two lines at most. */
-	const char *s = subtitle ? subtitle : "";
-	size_t fit = (size_t)(width / SVG_CHAR_W);
-	for (int line = 0; *s && line < 2; line++) {
-		size_t len = strlen(s), cut = len;
-		if (chars(s) > fit && line == 0) {
-			cut = 0;
-			for (size_t i = 0, seen = 0; s[i] && seen <= fit; i++) {
-				seen += ((unsigned char)s[i] & 0xc0) != 0x80;
-				if (s[i] == ' ' && seen <= fit)
-					cut = i;
-			}
-			if (!cut)
-				cut = len;
-		}
-		char buf[512];
-		snprintf(buf, sizeof buf, "%.*s", (int)(cut < sizeof buf ? cut : sizeof buf - 1), s);
-		fprintf(f, "<text class=\"subtitle\" x=\"0\" y=\"%.1f\" fill=\"%s\">", h + 12, MUTED);
-		text_fit(f, buf, width);
-		fputs("</text>\n", f);
-		h += LINE_H;
-		s += cut;
-		while (*s == ' ')
-			s++;
-	}
-	return h + 6;
-}
-
-/* A legend entry: a swatch (filled box, or a line, dashed or not) and a
- * name, at (x, y) (text baseline); returns its width. */
-static double legend_entry(FILE *f, double x, double y, const char *name, const char *color,
-			   bool line, bool dashed)
-{
-	if (line)
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-			   "stroke-width=\"2.5\"%s/>\n",
-			x, y - 4, x + 22, y - 4, color, dashed ? " stroke-dasharray=\"5,3\"" : "");
-	else
-		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"10\" fill=\"%s\"/>\n", x,
-			y - 9, color);
-	double sw = line ? 28 : 17;
-	fprintf(f, "<text class=\"legend\" x=\"%.1f\" y=\"%.1f\" fill=\"%s\">", x + sw, y, INK);
-	svg_text(f, name);
-	fputs("</text>\n", f);
-	return sw + text_w(name) + 16;
-}
-
-/* Entries laid out in rows within `width`; returns the height used. */
-typedef struct legend_item {
-	const char *name, *color;
-	bool line, dashed;
-} legend_item;
-
-static double legend_row(FILE *f, double y, double width, const legend_item *items, int n)
-{
-	double x = 0, h = LINE_H;
-	for (int i = 0; i < n; i++) {
-		double w = (items[i].line ? 28 : 17) + text_w(items[i].name) + 16;
-		if (x > 0 && x + w > width) {
-			x = 0;
-			y += LINE_H;
-			h += LINE_H;
-		}
-		x += legend_entry(f, x, y + 12, items[i].name, items[i].color, items[i].line,
-				  items[i].dashed);
-	}
-	return h + 4;
-}
-
-/* Vertical grid lines and labels of a linear value axis from 0 at x0 to
- * `max` at x0 + w, under rows from y0 to y1. */
-static void value_axis(FILE *f, double x0, double w, double y0, double y1, double max,
-		       const char *unit)
-{
-	double t[16];
-	int n = nice_ticks(0, max, 6, t);
-	for (int i = 0; i < n; i++) {
-		if (t[i] > max * 1.0001)
-			continue;
-		double x = x0 + t[i] / max * w;
-		char buf[32];
-		tick_text(buf, sizeof buf, t[i], n > 1 ? t[1] - t[0] : 1);
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", x,
-			y0, x, y1, GRID);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"%s\">%s</text>\n",
-			x, y1 + 14, MUTED, buf);
-	}
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"%s\">", x0 + w, y1 + 28,
-		MUTED);
-	svg_text(f, unit);
-	fputs("</text>\n", f);
-}
 
 static const char *const BAR_COLORS[2] = {"#3b7dd8", "#e8833a"};
 
@@ -215,19 +10,19 @@ double svg_bars(FILE *f, double x, double y, double width, const svg_bars_desc *
 {
 	if (!d->n)
 		return 0;
-	chart_open(f, "bars", x, y, d->attrs);
-	double h = heading(f, d->title, d->subtitle, width);
-	legend_item items[3] = {{d->legend[0], BAR_COLORS[0], false, false}};
+	svg_chart_open(f, "bars", x, y, d->attrs);
+	double h = svg_heading(f, d->title, d->subtitle, width);
+	svg_legend_item items[3] = {{d->legend[0], BAR_COLORS[0], false, false}};
 	int n_items = 1;
 	if (d->legend[1])
-		items[n_items++] = (legend_item){d->legend[1], BAR_COLORS[1], false, false};
+		items[n_items++] = (svg_legend_item){d->legend[1], BAR_COLORS[1], false, false};
 	if (d->whisker)
-		items[n_items++] = (legend_item){d->whisker, INK, true, false};
-	h += legend_row(f, h, width, items, n_items);
+		items[n_items++] = (svg_legend_item){d->whisker, SVG_INK, true, false};
+	h += svg_legend_row(f, h, width, items, n_items);
 	/* The label column fits the longest name, up to a third of the width. */
 	double label_w = 0;
 	for (uint32_t i = 0; i < d->n; i++)
-		label_w = fmax(label_w, text_w(d->rows[i].label));
+		label_w = fmax(label_w, svg_text_w(d->rows[i].label));
 	label_w = fmin(label_w + 10, width / 3);
 	double max = 0;
 	for (uint32_t i = 0; i < d->n; i++)
@@ -246,8 +41,8 @@ double svg_bars(FILE *f, double x, double y, double width, const svg_bars_desc *
 				   "fill=\"#f6f6f6\"/>\n",
 				ry, width, row_h);
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"%s\">", label_w,
-			ry + row_h / 2 + 4, INK);
-		text_fit(f, r->label, label_w - 4);
+			ry + row_h / 2 + 4, SVG_INK);
+		svg_text_fit(f, r->label, label_w - 4);
 		fputs("<title>", f);
 		svg_text(f, r->label);
 		fputs("</title></text>\n", f);
@@ -257,7 +52,7 @@ double svg_bars(FILE *f, double x, double y, double width, const svg_bars_desc *
 			double bh = two ? 9 : 12, by = ry + 3 + k * (bh + 1);
 			double bw = r->v[k] / max * w;
 			char buf[80];
-			num_text(buf, sizeof buf, r->v[k]);
+			svg_num_text(buf, sizeof buf, r->v[k]);
 			fprintf(f, "<rect class=\"bar %s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 				   "height=\"%.1f\" fill=\"%s\"><title>",
 				k ? "alone" : "frame", x0, by, bw > 0.5 ? bw : 0.5, bh, BAR_COLORS[k]);
@@ -268,25 +63,25 @@ double svg_bars(FILE *f, double x, double y, double width, const svg_bars_desc *
 				double wx = x0 + r->whisker / max * w;
 				fprintf(f, "<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 					   "y2=\"%.1f\" stroke=\"%s\"/>\n",
-					x0 + bw, by + bh / 2, wx, by + bh / 2, INK);
+					x0 + bw, by + bh / 2, wx, by + bh / 2, SVG_INK);
 				fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 					   "stroke=\"%s\"/>\n",
-					wx, by + 1, wx, by + bh - 1, INK);
+					wx, by + 1, wx, by + bh - 1, SVG_INK);
 				tip = fmax(tip, r->whisker / max * w);
 				char p95[32];
-				num_text(p95, sizeof p95, r->whisker);
+				svg_num_text(p95, sizeof p95, r->whisker);
 				size_t at = strlen(buf);
 				snprintf(buf + at, sizeof buf - at, " (p95 %s)", p95);
 			}
 			/* The value after the bar and its whisker, never on them. */
 			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"%s\">%s</text>\n",
-				x0 + tip + 4, by + bh - 1, MUTED, buf);
+				x0 + tip + 4, by + bh - 1, SVG_MUTED, buf);
 		}
 	}
 	double y1 = y0 + d->n * row_h;
-	value_axis(f, x0, w, y0, y1, max, d->unit);
+	svg_value_axis(f, x0, w, y0, y1, max, d->unit);
 	fputs("</g>\n", f);
-	return y1 + AXIS_H + 10;
+	return y1 + SVG_AXIS_H + 10;
 }
 
 /* The x positions of a log axis over [lo, hi] (lo > 0). */
@@ -324,12 +119,12 @@ double svg_lines(FILE *f, double x, double y, double width, const svg_lines_desc
 	}
 	if (n_x < 2)
 		return 0;
-	chart_open(f, "lines", x, y, d->attrs);
-	double h = heading(f, d->title, d->subtitle, width);
+	svg_chart_open(f, "lines", x, y, d->attrs);
+	double h = svg_heading(f, d->title, d->subtitle, width);
 	/* The legend, a column on the right, as wide as its longest name. */
 	double legend_w = 0;
 	for (uint32_t s = 0; s < d->n; s++)
-		legend_w = fmax(legend_w, 28 + text_w(d->series[s].name) + 10);
+		legend_w = fmax(legend_w, 28 + svg_text_w(d->series[s].name) + 10);
 	legend_w = fmin(legend_w, width * 0.4);
 	double x0 = 64, plot_w = width - x0 - legend_w - 16, plot_h = 240, y0 = h + 22;
 	double xmin = INFINITY, xmax = 0;
@@ -354,7 +149,7 @@ double svg_lines(FILE *f, double x, double y, double width, const svg_lines_desc
 	} else {
 		/* From 0, up to the first tick above every value. */
 		ylo = 0;
-		n_t = nice_ticks(0, ymax > 0 ? ymax : 1, 6, t);
+		n_t = svg_nice_ticks(0, ymax > 0 ? ymax : 1, 6, t);
 		double step = n_t > 1 ? t[1] - t[0] : t[0];
 		if (t[n_t - 1] < ymax * 1.02 && n_t < 16) {
 			t[n_t] = t[n_t - 1] + step;
@@ -372,27 +167,27 @@ double svg_lines(FILE *f, double x, double y, double width, const svg_lines_desc
 		double ty = Y(t[i]);
 		char buf[32];
 		if (d->log_y)
-			num_text(buf, sizeof buf, t[i]);
+			svg_num_text(buf, sizeof buf, t[i]);
 		else
-			tick_text(buf, sizeof buf, t[i], n_t > 1 ? t[1] - t[0] : 1);
+			svg_tick_text(buf, sizeof buf, t[i], n_t > 1 ? t[1] - t[0] : 1);
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", x0,
-			ty, x0 + plot_w, ty, GRID);
+			ty, x0 + plot_w, ty, SVG_GRID);
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"%s\">%s</text>\n",
-			x0 - 6, ty + 4, MUTED, buf);
+			x0 - 6, ty + 4, SVG_MUTED, buf);
 	}
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">", 0.0, y0 - 8, MUTED);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">", 0.0, y0 - 8, SVG_MUTED);
 	svg_text(f, d->y_unit);
 	fputs("</text>\n", f);
 	/* x ticks: the counts measured. */
 	for (int k = 0; k < n_x; k++) {
 		double tx = log_x(&ax, xs[k]);
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", tx,
-			y0, tx, y0 + plot_h, GRID);
+			y0, tx, y0 + plot_h, SVG_GRID);
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"%s\">%.0f</text>\n",
-			tx, y0 + plot_h + 14, MUTED, xs[k]);
+			tx, y0 + plot_h + 14, SVG_MUTED, xs[k]);
 	}
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"%s\">", x0 + plot_w,
-		y0 + plot_h + 28, MUTED);
+		y0 + plot_h + 28, SVG_MUTED);
 	svg_text(f, d->x_unit);
 	fputs(" (log scale)</text>\n", f);
 	for (uint32_t s = 0; s < d->n; s++) {
@@ -414,7 +209,7 @@ double svg_lines(FILE *f, double x, double y, double width, const svg_lines_desc
 					px, Y(se->lo[i]), Y(se->hi[i]), px - 3, Y(se->lo[i]), px - 3,
 					Y(se->hi[i]), se->color);
 			char buf[32];
-			num_text(buf, sizeof buf, se->y[i]);
+			svg_num_text(buf, sizeof buf, se->y[i]);
 			fprintf(f, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\">"
 				   "<title>",
 				px, Y(se->y[i]), se->color);
@@ -428,12 +223,13 @@ double svg_lines(FILE *f, double x, double y, double width, const svg_lines_desc
 	for (uint32_t s = 0; s < d->n; s++) {
 		const svg_series *se = &d->series[s];
 		fprintf(f, "<g class=\"legend-entry\">");
-		legend_entry(f, lx, y0 + 12 + s * LINE_H, se->name, se->color, true, se->dashed);
+		svg_legend_entry(f, lx, y0 + 12 + s * SVG_LINE_H, se->name, se->color, true,
+				 se->dashed);
 		fputs("</g>\n", f);
 	}
 	fputs("</g>\n", f);
-	double legend_h = 12 + d->n * LINE_H;
-	return y0 + fmax(plot_h, legend_h) + AXIS_H + 10;
+	double legend_h = 12 + d->n * SVG_LINE_H;
+	return y0 + fmax(plot_h, legend_h) + SVG_AXIS_H + 10;
 }
 
 double svg_strips(FILE *f, double x, double y, double width, const svg_strips_desc *d)
@@ -450,17 +246,17 @@ double svg_strips(FILE *f, double x, double y, double width, const svg_strips_de
 	}
 	if (!values)
 		return 0;
-	chart_open(f, "strips", x, y, d->attrs);
-	double h = heading(f, d->title, d->subtitle, width);
+	svg_chart_open(f, "strips", x, y, d->attrs);
+	double h = svg_heading(f, d->title, d->subtitle, width);
 	double label_w = 0;
 	for (uint32_t i = 0; i < d->n; i++)
-		label_w = fmax(label_w, text_w(d->rows[i].label));
+		label_w = fmax(label_w, svg_text_w(d->rows[i].label));
 	label_w = fmin(label_w + 10, width / 3);
 	double span = hi - lo > 0 ? hi - lo : fabs(hi) > 0 ? fabs(hi) : 1;
 	lo -= span * 0.08;
 	hi += span * 0.08;
 	double t[16];
-	int n_t = nice_ticks(lo, hi, 7, t);
+	int n_t = svg_nice_ticks(lo, hi, 7, t);
 	double x0 = label_w + 10, w = width - x0 - 20, row_h = 26, y0 = h + 4;
 #define X(v) (x0 + ((v) - lo) / (hi - lo) * w)
 	double y1 = y0 + d->n * row_h;
@@ -468,11 +264,11 @@ double svg_strips(FILE *f, double x, double y, double width, const svg_strips_de
 		if (t[i] < lo || t[i] > hi)
 			continue;
 		char buf[32];
-		tick_text(buf, sizeof buf, t[i], n_t > 1 ? t[1] - t[0] : 1);
+		svg_tick_text(buf, sizeof buf, t[i], n_t > 1 ? t[1] - t[0] : 1);
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
-			X(t[i]), y0, X(t[i]), y1, GRID);
+			X(t[i]), y0, X(t[i]), y1, SVG_GRID);
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"%s\">%s</text>\n",
-			X(t[i]), y1 + 14, MUTED, buf);
+			X(t[i]), y1 + 14, SVG_MUTED, buf);
 	}
 	if (isfinite(d->reference))
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#999\" "
@@ -482,12 +278,12 @@ double svg_strips(FILE *f, double x, double y, double width, const svg_strips_de
 		const svg_strip *r = &d->rows[i];
 		double cy = y0 + i * row_h + row_h / 2;
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"%s\">", label_w,
-			cy + 4, INK);
-		text_fit(f, r->label, label_w - 4);
+			cy + 4, SVG_INK);
+		svg_text_fit(f, r->label, label_w - 4);
 		fputs("</text>\n", f);
 		for (uint32_t k = 0; k < r->n; k++) {
 			char buf[32];
-			num_text(buf, sizeof buf, r->v[k]);
+			svg_num_text(buf, sizeof buf, r->v[k]);
 			fprintf(f, "<circle class=\"pair\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
 				   "fill=\"#3b7dd8\" fill-opacity=\"0.6\"><title>pair %u: %s %s"
 				   "</title></circle>\n",
@@ -496,14 +292,14 @@ double svg_strips(FILE *f, double x, double y, double width, const svg_strips_de
 		if (r->n)
 			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
 				   "stroke-width=\"2.5\"/>\n",
-				X(r->median), cy - 9, X(r->median), cy + 9, INK);
+				X(r->median), cy - 9, X(r->median), cy + 9, SVG_INK);
 	}
 #undef X
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"%s\">", x0 + w, y1 + 28,
-		MUTED);
+		SVG_MUTED);
 	svg_text(f, d->unit);
 	fputs("; dots: pairs, bar: median</text>\n</g>\n", f);
-	return y1 + AXIS_H + 10;
+	return y1 + SVG_AXIS_H + 10;
 }
 
 /* Ratio-scale position of a relative change c (> -1). */
@@ -535,16 +331,16 @@ double svg_forest(FILE *f, double x, double y, double width, const svg_forest_de
 	double pad = (lmax - lmin) * 0.05;
 	lmin -= pad;
 	lmax += pad;
-	chart_open(f, "forest", x, y, d->attrs);
-	double h = heading(f, d->title, d->subtitle, width);
+	svg_chart_open(f, "forest", x, y, d->attrs);
+	double h = svg_heading(f, d->title, d->subtitle, width);
 	static const char *const colors[3] = {"#8a8a8a", "#c0392b", "#1e8449"};
-	legend_item items[3] = {{"costlier", colors[1], false, false},
+	svg_legend_item items[3] = {{"costlier", colors[1], false, false},
 				{"cheaper", colors[2], false, false},
 				{"no significant change", colors[0], false, false}};
-	h += legend_row(f, h, width, items, 3);
+	h += svg_legend_row(f, h, width, items, 3);
 	double label_w = 0;
 	for (uint32_t i = 0; i < d->n; i++)
-		label_w = fmax(label_w, text_w(d->rows[i].label));
+		label_w = fmax(label_w, svg_text_w(d->rows[i].label));
 	label_w = fmin(label_w + 10, width * 0.4);
 	double x0 = label_w + 10, w = width - x0 - 16, row_h = 18, y0 = h + 2;
 	double y1 = y0 + d->n * row_h;
@@ -566,9 +362,9 @@ double svg_forest(FILE *f, double x, double y, double width, const svg_forest_de
 		else
 			snprintf(buf, sizeof buf, "%+.0f%%", (ratios[i] - 1) * 100);
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", tx,
-			y0, tx, y1, ratios[i] == 1 ? "#888" : GRID);
+			y0, tx, y1, ratios[i] == 1 ? "#888" : SVG_GRID);
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"%s\">%s</text>\n",
-			tx, y1 + 14, MUTED, buf);
+			tx, y1 + 14, SVG_MUTED, buf);
 	}
 	for (int s = -1; s <= 1; s += 2) {
 		double tx = ratio_pos(s * d->threshold, lmin, lmax, x0, w);
@@ -581,8 +377,8 @@ double svg_forest(FILE *f, double x, double y, double width, const svg_forest_de
 		double cy = y0 + i * row_h + row_h / 2;
 		const char *c = colors[r->kind >= 0 && r->kind < 3 ? r->kind : 0];
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"%s\">", label_w,
-			cy + 4, INK);
-		text_fit(f, r->label, label_w - 4);
+			cy + 4, SVG_INK);
+		svg_text_fit(f, r->label, label_w - 4);
 		fputs("</text>\n", f);
 		/* Ends beyond the domain (or unbounded) stop at its edge, with
 		 * an arrow head saying so. */
@@ -609,6 +405,6 @@ double svg_forest(FILE *f, double x, double y, double width, const svg_forest_de
 	}
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"%s\">change, ratio scale; "
 		   "dashed: the threshold</text>\n</g>\n",
-		x0 + w, y1 + 28, MUTED);
-	return y1 + AXIS_H + 10;
+		x0 + w, y1 + 28, SVG_MUTED);
+	return y1 + SVG_AXIS_H + 10;
 }

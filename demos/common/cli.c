@@ -8,15 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *cli_value(const char *prog, int argc, char **argv, int *i)
-{
-	if (*i + 1 >= argc || argv[*i + 1][0] == '\0') {
-		fprintf(stderr, "%s: %s needs a value (see --help)\n", prog, argv[*i]);
-		return NULL;
-	}
-	return argv[++*i];
-}
-
 bool cli_u32(const char *prog, const char *opt, const char *value, uint32_t min, uint32_t max,
 	     uint32_t *out)
 {
@@ -99,19 +90,4 @@ bool cli_list(const char *prog, const char *opt, const char *value, size_t max_l
 		ok = item(t, user);
 	free(buf);
 	return ok;
-}
-
-int cli_choice(const char *prog, const char *opt, const char *value, const char *const *names,
-	       int n)
-{
-	for (int i = 0; i < n; i++)
-		if (!strcmp(value, names[i]))
-			return i;
-	char list[256] = "";
-	size_t used = 0;
-	for (int i = 0; i < n && used < sizeof list; i++)
-		used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
-					 i == 0 ? "" : i + 1 == n ? " or " : ", ", names[i]);
-	fprintf(stderr, "%s: %s: '%s' is not %s\n", prog, opt, value, list);
-	return -1;
 }

@@ -26,10 +26,6 @@
  * double. */
 #define BSTAT_EXACT_MAX 25
 
-/* The median of sorted[0..n-1] (the mean of the middle two for even n);
- * 0 for n = 0. */
-double bstat_median(const double *sorted, uint32_t n);
-
 typedef struct bstat_test {
 	double u;   /* pairs (base_i, new_j) with new_j > base_i, ties counted 1/2 */
 	double z;   /* the normal approximation's z (0 when exact) */

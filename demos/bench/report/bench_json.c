@@ -2,23 +2,10 @@
  * them that `srcprof-bench compare` tests (docs/bench.md lists the keys). */
 #include "bench.h"
 #include "bench_scaling.h"
+#include "json_out.h"
 
 #include <math.h>
 #include <stdio.h>
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
 
 /* A mode's frame statistics; with samples (b->frames of them), each
  * frame's time in run order too. */
@@ -81,11 +68,11 @@ bool bench_write_json(const char *path, const bench_opts *o, const bench_result 
 	if (!f)
 		return false;
 	fprintf(f, "{\n  \"generator\": \"srcprof-bench\",\n  \"machine\": ");
-	json_str(f, r->machine);
+	json_string(f, r->machine);
 	fprintf(f, ",\n  \"git\": ");
-	json_str(f, r->git);
+	json_string(f, r->git);
 	fprintf(f, ",\n  \"scene\": ");
-	json_str(f, o->scene->name);
+	json_string(f, o->scene->name);
 	fprintf(f, ",\n  \"frames\": %u, \"warmup\": %u, \"repeat\": %u, \"gpu_budget\": %.4f, "
 		   "\"size\": [%u, %u], \"isolate\": %s, \"isolate_rounds\": %u,\n  \"wall_s\": %.1f, ",
 		o->frames, o->warmup, o->repeat, o->gpu_budget, o->width, o->height,
@@ -94,21 +81,21 @@ bool bench_write_json(const char *path, const bench_opts *o, const bench_result 
 	fprintf(f, "\"interrupted\": %s, ", r->interrupted ? "true" : "false");
 	if (r->interrupted) {
 		fprintf(f, "\"interrupted_by\": ");
-		json_str(f, bench_signal_name(r->interrupted));
+		json_string(f, bench_signal_name(r->interrupted));
 		fprintf(f, ", ");
 	}
 	fprintf(f, "\"points_planned\": %u,\n  \"points\": [", r->planned);
 	for (uint32_t i = 0; i < r->n_points; i++) {
 		const bench_point *p = &r->points[i];
 		fprintf(f, "%s\n    {\"api\": ", i ? "," : "");
-		json_str(f, p->api);
+		json_string(f, p->api);
 		fprintf(f, ", \"sources\": %u, \"sources_held\": %.0f, \"pairs\": %u, \"device\": ",
 			p->sources, bench_held(p), p->pairs);
-		json_str(f, p->device);
+		json_string(f, p->device);
 		fprintf(f, ", \"driver\": ");
-		json_str(f, p->driver);
+		json_string(f, p->driver);
 		fprintf(f, ", \"gpu_timing\": ");
-		json_str(f, p->mode);
+		json_string(f, p->mode);
 		fprintf(f, ", \"software\": %s, \"frame_gpu_us\": %.3f, \"timer_overhead_us\": %.3f, "
 			   "\"gpu_resolution_us\": %.3f, \"gpu_timed_every\": %u, "
 			   "\"validation_messages\": %u,\n     ",
@@ -156,9 +143,9 @@ bool bench_write_json(const char *path, const bench_opts *o, const bench_result 
 		for (uint32_t k = 0; k < p->n_src; k++) {
 			const bench_source *b = &p->src[k];
 			fprintf(f, "%s\n       {\"name\": ", k ? "," : "");
-			json_str(f, b->name);
+			json_string(f, b->name);
 			fprintf(f, ", \"type\": ");
-			json_str(f, b->type);
+			json_string(f, b->type);
 			fprintf(f, ", \"gpu_avg_us\": %.3f, \"gpu_p50_us\": %.3f, \"gpu_p95_us\": %.3f, "
 				   "\"gpu_max_us\": %.3f, \"gpu_samples\": %u, \"cpu_samples\": %u, "
 				   "\"share\": %.5f, \"tick_avg_us\": %.3f, \"render_avg_us\": %.3f, "

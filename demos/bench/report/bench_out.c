@@ -2,6 +2,7 @@
  * and how it says a figure is not reliable. */
 #include "bench.h"
 #include "bench_scaling.h"
+#include "csv.h"
 #include "srcprof/machine.h"
 
 #include <math.h>
@@ -284,21 +285,6 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 		print_scaling(out, o, r);
 	fprintf(out, "\n%s; git %s; %.0f s%s\n", r->machine, r->git, r->wall_s,
 		r->interrupted ? "; INTERRUPTED, the points finished only" : "");
-}
-
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
 }
 
 bool bench_write_csv(const char *path, const bench_result *r)

@@ -1,9 +1,9 @@
 /* srcprof-bench: what each source costs on this GPU, and what profiling
  * costs; `srcprof-bench compare` tells two runs apart (bench_compare.h).
- * bench_run.c measures, bench_scaling.c judges a sweep, bench_out.c
- * writes the table and CSV, bench_json.c the JSON, bench_svg.c and
- * bench_html.c the charts and the page, bench_args.c parses the command
- * line, bench.c runs it all. */
+ * measure/ measures (bench_measure.h); report/ judges a sweep
+ * (bench_scaling.c) and writes the table and CSV (bench_out.c), the JSON
+ * (bench_json.c), the charts and the page (bench_svg.c, bench_html.c);
+ * bench_args.c parses the command line, bench.c runs it all. */
 #ifndef DEMOS_BENCH_H
 #define DEMOS_BENCH_H
 
@@ -165,13 +165,6 @@ const char *bench_noise_text(unsigned why, uint32_t n, const char *unit, double 
  * already reported on stderr (exit 2). */
 void bench_opts_init(bench_opts *o);
 int bench_parse_args(int argc, char **argv, bench_opts *o);
-
-/* Runs one (api, source count) point; false when the API cannot start. */
-bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, bench_point *pt);
-void bench_point_free(bench_point *pt);
-/* The profiler's own cost (prof_cpu_ns, prof_gpu_ns) of every point in r;
- * false (with a message) when out of memory. */
-bool bench_replay_points(const bench_opts *o, bench_result *r);
 
 /* The outputs; each returns false when writing failed. The files of an
  * interrupted run hold the points it finished and say so. */

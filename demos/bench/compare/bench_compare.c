@@ -1,5 +1,6 @@
 #include "bench_compare.h"
 #include "bench_stats.h"
+#include "stats.h"
 #include "srcprof/machine.h"
 
 #include <math.h>
@@ -19,12 +20,6 @@ const char *cmp_unit(cmp_figure f)
 	return f == CMP_FRAME ? "ms" : "us";
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* The values tested for a series: its medians over `blocks` blocks of
  * consecutive samples (sizes differing by one at most), or the samples
  * themselves (blocks 0, or no more samples than blocks); sorted. Returns
@@ -33,17 +28,16 @@ static uint32_t tested(const brun_series *s, uint32_t blocks, double *out, doubl
 {
 	if (!blocks || s->n <= blocks) {
 		memcpy(out, s->v, s->n * sizeof *out);
-		qsort(out, s->n, sizeof *out, cmp_double);
+		stats_sort(out, s->n);
 		return s->n;
 	}
 	for (uint32_t b = 0; b < blocks; b++) {
 		uint32_t from = (uint32_t)((uint64_t)s->n * b / blocks);
 		uint32_t to = (uint32_t)((uint64_t)s->n * (b + 1) / blocks);
 		memcpy(scratch, s->v + from, (to - from) * sizeof *scratch);
-		qsort(scratch, to - from, sizeof *scratch, cmp_double);
-		out[b] = bstat_median(scratch, to - from);
+		out[b] = stats_median_of(scratch, to - from);
 	}
-	qsort(out, blocks, sizeof *out, cmp_double);
+	stats_sort(out, blocks);
 	return blocks;
 }
 
@@ -123,8 +117,8 @@ static int measure(const cmp_opts *o, work *w, cmp_row *row)
 	bstat_shift s;
 	bstat_mann_whitney(w->a, n, w->b, m, &t);
 	bstat_shift_of(w->a, n, w->b, m, 1 - o->alpha, &s);
-	row->base_med = bstat_median(w->a, n);
-	row->new_med = bstat_median(w->b, m);
+	row->base_med = stats_median(w->a, n);
+	row->new_med = stats_median(w->b, m);
 	row->n_base = n;
 	row->n_new = m;
 	row->blocked = blocks && (base->n > blocks || nw->n > blocks);
@@ -202,12 +196,6 @@ static void finish(const cmp_opts *o, double cut, cmp_row *row)
 		row->noisy |= CMP_NOISY_REACHES;
 }
 
-static int cmp_up(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* Benjamini-Hochberg over the k figures' p_beyond: the largest p(i) with
  * p(i) <= i / k x alpha (p sorted ascending), or -1 when none is; every
  * figure at or under it is kept. With nothing changed anywhere it keeps
@@ -215,7 +203,7 @@ static int cmp_up(const void *a, const void *b)
  * among them it keeps them at a false-discovery rate of alpha. */
 static double fdr_cut(double *p, uint32_t k, double alpha)
 {
-	qsort(p, k, sizeof *p, cmp_up);
+	stats_sort(p, k);
 	double cut = -1;
 	for (uint32_t i = 0; i < k; i++)
 		if (p[i] <= (double)(i + 1) / k * alpha)

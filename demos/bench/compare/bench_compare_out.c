@@ -2,6 +2,8 @@
 #include "bench_compare.h"
 #include "bench_page.h"
 #include "bench_svg.h"
+#include "json_out.h"
+#include "stats.h"
 #include "srcprof/machine.h"
 
 #include <math.h>
@@ -126,20 +128,6 @@ void cmp_print(FILE *out, const cmp_result *r)
 		r->n_points, r->costlier ? 1 : 0);
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 /* A percent, or null where it is unbounded (no interval, or from 0). */
 static void json_pct(FILE *f, double v)
 {
@@ -152,11 +140,11 @@ static void json_pct(FILE *f, double v)
 static void json_run(FILE *f, const char *key, const brun *b)
 {
 	fprintf(f, "  \"%s\": {\"file\": ", key);
-	json_str(f, b->path);
+	json_string(f, b->path);
 	fprintf(f, ", \"git\": ");
-	json_str(f, b->git);
+	json_string(f, b->git);
 	fprintf(f, ", \"machine\": ");
-	json_str(f, b->machine);
+	json_string(f, b->machine);
 	fprintf(f, ", \"size\": [%u, %u], \"frames\": %u, \"warmup\": %u, \"repeat\": %u, "
 		   "\"isolate\": %s, \"interrupted\": %s},\n",
 		b->width, b->height, b->frames, b->warmup, b->repeat, b->isolate ? "true" : "false",
@@ -170,7 +158,7 @@ bool cmp_write_json(const char *path, const cmp_result *r)
 		return false;
 	const cmp_opts *o = r->o;
 	fprintf(f, "{\n  \"generator\": \"srcprof-bench compare\",\n  \"scene\": ");
-	json_str(f, r->base->scene);
+	json_string(f, r->base->scene);
 	fprintf(f, ",\n");
 	json_run(f, "base", r->base);
 	json_run(f, "new", r->nw);
@@ -178,12 +166,12 @@ bool cmp_write_json(const char *path, const cmp_result *r)
 		   "\"figures\": %u, \"fdr_cut\": %.6g,\n",
 		o->threshold * 100, o->alpha, o->floor_us, o->blocks, r->figures, r->cut);
 	fprintf(f, "  \"settings_differ\": ");
-	json_str(f, r->settings);
+	json_string(f, r->settings);
 	fprintf(f, ",\n  \"points\": [");
 	for (uint32_t i = 0; i < r->n_points; i++) {
 		const cmp_point *p = &r->points[i];
 		fprintf(f, "%s\n    {\"api\": ", i ? "," : "");
-		json_str(f, p->base->api);
+		json_string(f, p->base->api);
 		fprintf(f, ", \"sources\": %u, \"base_busy_pct\": %.2f, \"new_busy_pct\": %.2f, "
 			   "\"only_base\": %u, \"only_new\": %u, \"changes\": [",
 			p->base->sources, p->base->busy_pct, p->nw->busy_pct, p->only_base, p->only_new);
@@ -192,7 +180,7 @@ bool cmp_write_json(const char *path, const cmp_result *r)
 			char why[512];
 			fprintf(f, "%s\n      {\"source\": ", k ? "," : "");
 			if (row->source)
-				json_str(f, row->source);
+				json_string(f, row->source);
 			else
 				fputs("null", f);
 			fprintf(f, ", \"figure\": \"%s\", \"unit\": \"%s\", \"base_median\": %.4f, "
@@ -213,7 +201,7 @@ bool cmp_write_json(const char *path, const cmp_result *r)
 				: row->verdict == CMP_CHEAPER ? "cheaper"
 							      : "no significant change",
 				row->noisy ? "false" : "true");
-			json_str(f, cmp_noise_text(r, p, row, why, sizeof why));
+			json_string(f, cmp_noise_text(r, p, row, why, sizeof why));
 			fputc('}', f);
 		}
 		fprintf(f, "]}");
@@ -260,13 +248,6 @@ static void html_meta(FILE *f, const cmp_result *r)
 	fputs("</table>\n", f);
 }
 
-/* Ascending; the callers store -|change| to sort the largest first. */
-static int cmp_down(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 static void html_point(FILE *f, const cmp_result *r, const cmp_point *p)
 {
 	fprintf(f, "<section class=\"point\" data-api=\"%s\" data-sources=\"%u\">\n<h2>",
@@ -295,7 +276,7 @@ static void html_point(FILE *f, const cmp_result *r, const cmp_point *p)
 	uint32_t quota = changed < CHART_ROWS ? CHART_ROWS - changed : 0;
 	double cutoff = INFINITY; /* |change| a shown unchanged row reaches */
 	if (moved && quota && n_same) {
-		qsort(moved, n_same, sizeof *moved, cmp_down);
+		stats_sort(moved, n_same); /* -|change|: the largest first */
 		cutoff = -moved[(quota < n_same ? quota : n_same) - 1];
 	}
 	uint32_t same_shown = 0;

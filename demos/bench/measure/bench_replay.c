@@ -1,25 +1,12 @@
 /* The profiler's own CPU cost per source and frame, for srcprof-bench:
  * its calls replayed without the engine or any drawing (replay.h). */
-#include "bench.h"
+#include "bench_measure.h"
 #include "bench_progress.h"
-#include "bench_stats.h"
 #include "replay.h"
+#include "stats.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* The median of a round's figures (sorted in place). */
-static double median_of(double *v)
-{
-	qsort(v, BENCH_REPLAY_ROUNDS, sizeof *v, cmp_double);
-	return bstat_median(v, BENCH_REPLAY_ROUNDS);
-}
 
 /* The profiler's own CPU cost per source and frame at each point's source
  * count and the scene's views, with nothing else in the frame (replay.h):
@@ -67,9 +54,9 @@ bool bench_replay_points(const bench_opts *o, bench_result *r)
 	replay_free();
 	for (uint32_t i = 0; i < r->n_points; i++) {
 		double (*v)[BENCH_REPLAY_ROUNDS] = ns[at[i]];
-		double loop = median_of(v[0]);
-		r->points[i].prof_cpu_ns = median_of(v[1]) - loop;
-		r->points[i].prof_gpu_ns = median_of(v[2]) - loop;
+		double loop = stats_median_of(v[0], BENCH_REPLAY_ROUNDS);
+		r->points[i].prof_cpu_ns = stats_median_of(v[1], BENCH_REPLAY_ROUNDS) - loop;
+		r->points[i].prof_gpu_ns = stats_median_of(v[2], BENCH_REPLAY_ROUNDS) - loop;
 	}
 	r->replayed = true;
 	bench_progress_clear(o->progress);

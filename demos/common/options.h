@@ -1,4 +1,7 @@
-/* One table-driven command-line parser for the demo programs.
+/* One table-driven command-line parser for the demo programs: srcprof-demo,
+ * srcprof-bench, its compare, and srcprof-soak each describe their options
+ * in a table of their own (demo_args.c, bench/bench_args.c,
+ * bench/compare/bench_compare_args.c, soak_args.c).
  *
  * A program describes each option as a row: its name, the kind of value it
  * takes, the accepted range, where the value goes (an offset into the
@@ -56,11 +59,17 @@ struct opt_parser {
 	size_t n_opts;
 	const char *usage; /* printed before the options by opt_print_help */
 	const char *tail;  /* and after them (may be NULL) */
+	/* Each argument that is not an option (it does not start with '-',
+	 * or it is "-" alone), in order; false after printing why. NULL: such
+	 * an argument is an unknown option. */
+	bool (*positional)(const opt_parser *p, const char *arg, void *opts);
+	unsigned help_column; /* where opt_print_help starts the help texts (0: 26) */
 };
 
 /* Parses argv[1..argc-1] into *opts. Returns 0 to run, 1 when an OPT_EXIT
  * option ran (exit 0), -1 after a usage error was printed (exit 2). Later
- * options win over earlier ones. */
+ * options win over earlier ones; arguments that are not options go to
+ * p->positional in order. */
 int opt_parse(const opt_parser *p, int argc, char **argv, void *opts);
 
 /* Prints usage, every option with its help, and tail. */
@@ -80,5 +89,10 @@ unsigned opt_edit_distance(const char *a, const char *b);
  * them is near, "; did you mean '<x>'?". */
 void opt_bad_choice(const char *prog, const char *opt, const char *value,
 		    const char *const *names, size_t n);
+
+/* The index of value among choices (NULL-terminated), for an OPT_CUSTOM
+ * parser that stores more than an int; else -1 after opt_bad_choice. */
+int opt_choice(const char *prog, const char *opt, const char *value,
+	       const char *const *choices);
 
 #endif

@@ -2,6 +2,7 @@
  * costs; how both grow with the number of sources. Headless. */
 #include "bench.h"
 #include "bench_compare.h"
+#include "bench_measure.h"
 #include "bench_progress.h"
 #include "cli.h"
 

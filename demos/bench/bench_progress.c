@@ -13,8 +13,9 @@ static double weight_of(uint32_t sources)
 	return (double)sources + 30.0;
 }
 
-/* The frames a point runs, as bench_run.c runs them: warm-up, the timed
- * frames, --isolate's rounds (a 7-frame window, then each of the costliest
+/* The frames a point runs, as measure/ runs them (bench_run.c,
+ * bench_isolate.c, bench_overhead.c): warm-up, the timed frames,
+ * --isolate's rounds (a 7-frame window, then each of the costliest
  * sources alone, about a frame each), the overhead's settling and its
  * pairs (4 modes, --frames each in blocks of 8 with 2 washout frames). An
  * estimate: cheap frames run more (0.3 s at least per mode). */

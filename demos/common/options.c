@@ -125,6 +125,17 @@ static size_t count_choices(const char *const *choices)
 	return n;
 }
 
+int opt_choice(const char *prog, const char *opt, const char *value,
+	       const char *const *choices)
+{
+	size_t n = count_choices(choices);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(value, choices[i]))
+			return (int)i;
+	opt_bad_choice(prog, opt, value, choices, n);
+	return -1;
+}
+
 static const opt_def *find(const opt_parser *p, const char *name)
 {
 	for (size_t i = 0; i < p->n_opts; i++) {
@@ -211,18 +222,14 @@ static bool apply(const opt_parser *p, const opt_def *d, const char *v, void *op
 		return true;
 	}
 	case OPT_CHOICE: {
-		size_t n = count_choices(d->choices);
-		for (size_t i = 0; i < n; i++) {
-			if (strcmp(v, d->choices[i]) != 0)
-				continue;
-			/* The field is an int or an enum of int's size (the
-			 * table's owner asserts so). */
-			int value = d->values ? d->values[i] : (int)i;
-			store(opts, d->offset, &value, sizeof value);
-			return true;
-		}
-		opt_bad_choice(p->prog, d->name, v, d->choices, n);
-		return false;
+		int i = opt_choice(p->prog, d->name, v, d->choices);
+		if (i < 0)
+			return false;
+		/* The field is an int or an enum of int's size (the table's
+		 * owner asserts so). */
+		int value = d->values ? d->values[i] : i;
+		store(opts, d->offset, &value, sizeof value);
+		return true;
 	}
 	case OPT_CUSTOM:
 		return d->parse(p, d->name, v, opts);
@@ -238,6 +245,11 @@ static bool apply(const opt_parser *p, const opt_def *d, const char *v, void *op
 int opt_parse(const opt_parser *p, int argc, char **argv, void *opts)
 {
 	for (int i = 1; i < argc; i++) {
+		if (p->positional && (argv[i][0] != '-' || !argv[i][1])) {
+			if (!p->positional(p, argv[i], opts))
+				return -1;
+			continue;
+		}
 		char name[OPT_MAX_NAME];
 		const char *inline_value;
 		bool fits = split(argv[i], name, &inline_value);
@@ -284,11 +296,13 @@ int opt_parse(const opt_parser *p, int argc, char **argv, void *opts)
 	return 0;
 }
 
-/* Where help texts start: options and their values fit in 24 columns. */
+/* Where help texts start by default: options and their values fit in 24
+ * columns. */
 #define HELP_COLUMN 26
 
 void opt_print_help(const opt_parser *p, FILE *f)
 {
+	const int column = p->help_column ? (int)p->help_column : HELP_COLUMN;
 	if (p->usage)
 		fputs(p->usage, f);
 	for (size_t i = 0; i < p->n_opts; i++) {
@@ -307,14 +321,14 @@ void opt_print_help(const opt_parser *p, FILE *f)
 			}
 		}
 		fputs(left, f);
-		if (len >= HELP_COLUMN - 1)
-			fprintf(f, "\n%*s", HELP_COLUMN, "");
+		if (len >= column - 1)
+			fprintf(f, "\n%*s", column, "");
 		else
-			fprintf(f, "%*s", HELP_COLUMN - len, "");
+			fprintf(f, "%*s", column - len, "");
 		for (const char *h = d->help ? d->help : ""; *h; h++) {
 			fputc(*h, f);
 			if (*h == '\n' && h[1])
-				fprintf(f, "%*s", HELP_COLUMN, "");
+				fprintf(f, "%*s", column, "");
 		}
 		fputc('\n', f);
 	}

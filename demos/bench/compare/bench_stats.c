@@ -3,13 +3,6 @@
 #include <assert.h>
 #include <math.h>
 
-double bstat_median(const double *sorted, uint32_t n)
-{
-	if (!n)
-		return 0;
-	return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-}
-
 /* The number of arrangements of n base and m new values giving each U is
  * the coefficient of q^U in the Gaussian binomial [n+m choose n]_q, the
  * product over i = 1..n of (1 - q^(m+i)) / (1 - q^i). Each step stays a

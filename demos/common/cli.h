@@ -1,4 +1,5 @@
-/* Command-line value parsing with messages that name the option. */
+/* Command-line value parsing with messages that name the option: what the
+ * option parser (options.h) checks each value with. */
 #ifndef DEMOS_CLI_H
 #define DEMOS_CLI_H
 
@@ -17,13 +18,8 @@ bool cli_size(const char *prog, const char *opt, const char *value, uint32_t *w,
  * when item returns false (it prints). */
 bool cli_list(const char *prog, const char *opt, const char *value, size_t max_len,
 	      bool (*item)(char *piece, void *user), void *user);
-/* value is one of names[0..n-1]: its index, else prints the choices and -1. */
-int cli_choice(const char *prog, const char *opt, const char *value, const char *const *names,
-	       int n);
 /* An output file can be written (made and removed if it was not there),
  * so that a bad path fails before minutes of work; else prints and false. */
 bool cli_check_writable(const char *prog, const char *opt, const char *path);
-/* argv[*i] needs a value: returns it and advances *i, or prints and NULL. */
-const char *cli_value(const char *prog, int argc, char **argv, int *i);
 
 #endif
