@@ -1,5 +1,6 @@
 /* Capture names and the record of what a file measured (capture.h). */
 #include "capture.h"
+#include "json_out.h"
 
 #include "engine/gfx.h"
 #include "srcprof/clock.h"
@@ -92,21 +93,6 @@ void capture_write_csv_header(FILE *f, const capture_meta *m, const char *what)
 	record(f, m, "# ");
 	fprintf(f, "# units: each column name ends in its unit: _ns nanoseconds, _fps frames per "
 		   "second, _s seconds\n");
-}
-
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
 }
 
 /* The record's lines as a JSON object: {"program":"...",...}. */

@@ -60,16 +60,8 @@ static bool parse_script(const opt_parser *p, const char *opt, const char *value
 static bool parse_scene(const opt_parser *p, const char *opt, const char *value, void *opts)
 {
 	demo_options *o = opts;
-	o->scene = scene_find(value);
-	if (o->scene)
-		return true;
-	int near = opt_suggest(value, scene_names(), scene_count());
-	if (near >= 0)
-		fprintf(stderr, "%s: %s: no scene '%s'; did you mean '%s'? (see --list-scenes)\n",
-			p->prog, opt, value, scene_names()[near]);
-	else
-		fprintf(stderr, "%s: %s: no scene '%s' (see --list-scenes)\n", p->prog, opt, value);
-	return false;
+	o->scene = scene_parse(p->prog, opt, value, "see --list-scenes");
+	return o->scene != NULL;
 }
 
 static void print_help(const opt_parser *p, void *opts)

@@ -2,6 +2,7 @@
  * the same function that draws it (engine/ui.h). */
 #include "overlay_layout.h"
 #include "sort.h"
+#include "stats.h"
 
 #include "engine/ui.h"
 
@@ -271,12 +272,6 @@ float ovl_auto_scale(uint32_t height)
 	return s < 1.0f ? 1.0f : s > 4.0f ? 4.0f : s;
 }
 
-static int cmp_float(const void *a, const void *b)
-{
-	float x = *(const float *)a, y = *(const float *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* The smallest of 1, 2, 2.5, 5 times a power of ten at or above x > 0. */
 static float nice_ceil(float x)
 {
@@ -297,8 +292,8 @@ void ovl_graph_scale(const float *v, uint32_t n, float min_top, float *scratch,
 			scratch[out->seen++] = v[i];
 	float want = min_top;
 	if (out->seen) {
-		sort_inplace(scratch, out->seen, sizeof *scratch, cmp_float);
-		out->p99 = scratch[(uint32_t)ceil(0.99 * (double)out->seen) - 1];
+		sort_inplace(scratch, out->seen, sizeof *scratch, stats_cmp_float);
+		out->p99 = scratch[stats_rank(out->seen, 0.99)];
 		out->max = scratch[out->seen - 1];
 		if (out->p99 * 1.1f > want)
 			want = out->p99 * 1.1f;

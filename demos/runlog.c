@@ -1,4 +1,5 @@
 #include "runlog.h"
+#include "csv.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,22 +22,6 @@ void runlog_start(runlog *l, FILE *f, const char *path, const capture_meta *m, u
 	      "render_sum_p50_ns,render_gpu_sum_p50_ns,gpu_resolution_ns\n",
 	      f);
 	fflush(f);
-}
-
-/* A CSV field: quoted when it holds a comma, a quote or a line break. */
-static void field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
 }
 
 /* A row for every source with results, at now_ns. */
@@ -63,16 +48,16 @@ static void write_rows(runlog *l, eng_engine *e, uint64_t now_ns)
 			continue;
 		const profiler_result_t *r = &w->r;
 		fprintf(l->f, "%.3f,%llu,", t, frame);
-		field(l->f, w->source ? w->name : "overlay"); /* as the snapshots name it */
+		csv_field(l->f, w->source ? w->name : "overlay"); /* as the snapshots name it */
 		fputc(',', l->f);
-		field(l->f, w->type);
+		csv_field(l->f, w->type);
 		fprintf(l->f, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f,%.3f,%u,%u,",
 			(unsigned long long)r->tick_avg, (unsigned long long)r->tick_max,
 			(unsigned long long)r->render_avg, (unsigned long long)r->render_max,
 			(unsigned long long)r->render_sum, (unsigned long long)r->render_gpu_avg,
 			(unsigned long long)r->render_gpu_max, (unsigned long long)r->render_gpu_sum,
 			r->async_input, r->async_rendered, w->cpu_samples, w->gpu_samples);
-		field(l->f, mode);
+		csv_field(l->f, mode);
 		/* The overlay's row has no medians: empty fields. */
 		if (w->have_med)
 			fprintf(l->f, ",%llu,%llu,", (unsigned long long)w->m.render_sum_p50,

@@ -1,6 +1,7 @@
 /* The demo scenes. Every builder places sources on a grid around the
  * origin so the orbiting main camera and the top-down preview frame them. */
 #include "scenes.h"
+#include "options.h"
 
 #include "engine/log.h"
 #include "engine/sources.h"
@@ -212,6 +213,21 @@ const scene_def *scene_find(const char *name)
 	for (uint32_t i = 0; i < scene_count(); i++)
 		if (strcmp(g_scenes[i].name, name) == 0)
 			return &g_scenes[i];
+	return NULL;
+}
+
+const scene_def *scene_parse(const char *prog, const char *opt, const char *name,
+			     const char *list_hint)
+{
+	const scene_def *s = scene_find(name);
+	if (s)
+		return s;
+	int near = opt_suggest(name, scene_names(), scene_count());
+	if (near >= 0)
+		fprintf(stderr, "%s: %s: no scene '%s'; did you mean '%s'? (%s)\n", prog, opt, name,
+			scene_names()[near], list_hint);
+	else
+		fprintf(stderr, "%s: %s: no scene '%s' (%s)\n", prog, opt, name, list_hint);
 	return NULL;
 }
 

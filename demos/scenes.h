@@ -23,6 +23,12 @@ typedef struct scene_def {
 uint32_t scene_count(void);
 const scene_def *scene_at(uint32_t i);
 const scene_def *scene_find(const char *name);
+/* The scene called `name`, given to option `opt` of `prog`; else NULL
+ * after printing "<prog>: <opt>: no scene '<name>'", the nearest name
+ * ("; did you mean 'x'?") and where the names are listed (`list_hint`,
+ * e.g. "see --list-scenes"). */
+const scene_def *scene_parse(const char *prog, const char *opt, const char *name,
+			     const char *list_hint);
 /* The scene names, in order, NULL-terminated (for suggestions). */
 const char *const *scene_names(void);
 /* How many sources the scene holds when built with `sources` (0: its

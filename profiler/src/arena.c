@@ -18,7 +18,8 @@
  * from small pages. One huge page per burst is split, not every one a
  * slowly growing arena passes. */
 #define _GNU_SOURCE
-#include "internal.h"
+#include "sp_arena.h"
+#include "sp_util.h"
 
 #include <string.h>
 #include <sys/mman.h>

@@ -1,7 +1,8 @@
 /* CSV snapshots of every source's results. */
 #include "srcprof/export.h"
 
-#include "internal.h"
+#include "sp_gpu.h"
+#include "sp_profiler.h"
 
 #include <errno.h>
 #include <string.h>

@@ -7,10 +7,31 @@
  * than the slot holds, the extra renders get no timer, the frame's GPU
  * samples are dropped (gpu_disjoint_overflow) and the slot grows before its
  * next use: pools never overrun and never grow in the middle of a frame. */
-#include "internal.h"
+#include "sp_clock.h"
+#include "sp_gpu.h"
+#include "sp_profiler.h"
+#include "sp_trace.h"
+#include "sp_util.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+enum { SP_TIMER_BEGUN = 1, SP_TIMER_ENDED, SP_TIMER_ORPHAN, SP_TIMER_EMPTY };
+
+typedef struct sp_gpu_slot {
+	uint64_t frame;    /* frame recorded into this slot */
+	bool on;           /* GPU timing was on for that frame */
+	bool closed;       /* render_end wrote the range end */
+	bool overflow;     /* a render found the pool full */
+	bool forced;       /* test hook: treat as disjoint */
+	uint32_t used;     /* timers handed out */
+	uint32_t open;     /* begun, not ended */
+	uint32_t denied;   /* renders that found the pool full */
+	uint32_t capacity; /* timers the backend holds for this slot */
+	uint32_t backend_gen;
+	sp_gpu_timer *timers;
+	uint32_t timers_cap;
+} sp_gpu_slot;
 
 _Atomic uint32_t sp_gpu_capacity_pub;
 static _Atomic(const char *) g_mode = "none";

@@ -3,7 +3,9 @@
  * its entry is created, and survives enable/disable, until remove_source.
  * Names are retired, not freed, because entries and exporters on other
  * threads may be reading them. */
-#include "internal.h"
+#include "sp_meta.h"
+#include "sp_rcu.h"
+#include "sp_util.h"
 
 #include <pthread.h>
 #include <string.h>

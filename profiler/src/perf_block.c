@@ -3,7 +3,9 @@
  * static TLS in a shared library), freed when the thread exits. */
 #include "srcprof/perf_block.h"
 
-#include "internal.h"
+#include "sp_clock.h"
+#include "sp_perf_block.h"
+#include "sp_trace.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -17,7 +17,9 @@
  *
  * Only sp_rcu_synchronize waits (a reader spinning, then yielding): for
  * disable, reset_video and shutdown, which free everything at once. */
-#include "internal.h"
+#include "sp_arena.h"
+#include "sp_rcu.h"
+#include "sp_util.h"
 
 #include <pthread.h>
 #include <sched.h>

@@ -2,7 +2,10 @@
  * time. An entry's sums, maxima and counts are published under its
  * seqlock; a reader copies them until it gets a copy no write overlapped,
  * then divides. Async windows are read under the entry's spin lock. */
-#include "internal.h"
+#include "sp_profiler.h"
+#include "sp_rcu.h"
+#include "sp_table.h"
+#include "sp_window.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -77,7 +80,7 @@ static bool take_snapshot(sp_entry *e, uintptr_t key, snapshot *s, bool with_pas
 	}
 }
 
-bool sp_entry_result(sp_entry *e, uintptr_t key, profiler_result_t *out)
+static bool entry_result(sp_entry *e, uintptr_t key, profiler_result_t *out)
 {
 	snapshot s;
 	/* No sample collected yet: "no data yet", as OBS says, not zeros. */
@@ -121,7 +124,7 @@ bool source_profiler_fill_result(const void *source, profiler_result_t *result)
 	unsigned idx = sp_rcu_enter();
 	if (sp_live()) {
 		sp_entry *e = sp_entry_at(sp_table_find(key));
-		ok = e && sp_entry_result(e, key, &r);
+		ok = e && entry_result(e, key, &r);
 	}
 	sp_rcu_exit(idx);
 	if (ok)

@@ -21,7 +21,10 @@
  * benchmark's unprofiled blocks) are neither seen nor mismeasured. A frame
  * the renderer keeps untimed (gpu_skip_frame) is measured as an untimed
  * frame but does not count towards N. */
-#include "internal.h"
+#include "sp_gpu.h"
+#include "sp_profiler.h"
+#include "sp_sampler.h"
+#include "sp_trace.h"
 
 #include <math.h>
 #include <stdlib.h>

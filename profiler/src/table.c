@@ -4,7 +4,9 @@
  * a reader that sees the key sees a value that was valid for it; callers
  * re-check the entry's own key, which covers a slot reused meanwhile.
  * Growth builds a new table and retires the old one. */
-#include "internal.h"
+#include "sp_rcu.h"
+#include "sp_table.h"
+#include "sp_util.h"
 
 #define EMPTY ((uintptr_t)0)
 #define TOMB UINTPTR_MAX

@@ -8,7 +8,14 @@
  * RCU section so discard can wait for them. */
 #include "srcprof/export.h"
 
-#include "internal.h"
+#include "sp_clock.h"
+#include "sp_gpu.h"
+#include "sp_perf_block.h"
+#include "sp_profiler.h"
+#include "sp_rcu.h"
+#include "sp_trace.h"
+#include "sp_util.h"
+#include "sp_window.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -150,7 +157,7 @@ static const char *copy_name(const char *s)
 	return d;
 }
 
-const char *sp_trace_entry_name(sp_entry *e)
+static const char *trace_entry_name(sp_entry *e)
 {
 	if (e->trace_gen == g_capture_id)
 		return e->trace_name;
@@ -169,13 +176,13 @@ void sp_trace_cpu(const sp_entry *e, int kind, uint32_t pass, uint64_t start, ui
 		  uint32_t frame)
 {
 	put(kind == SP_TRACE_TICK ? EV_TICK : EV_RENDER, thread_track(),
-	    sp_trace_entry_name((sp_entry *)e), start, end - start, frame, pass, 0);
+	    trace_entry_name((sp_entry *)e), start, end - start, frame, pass, 0);
 }
 
 void sp_trace_gpu(sp_entry *e, uint32_t pass, uint64_t begin, uint64_t end, uint32_t frame)
 {
 	int64_t off = sp_gpu_cpu_offset();
-	put(EV_GPU, TRACK_GPU, sp_trace_entry_name(e), begin + (uint64_t)off, end - begin, frame,
+	put(EV_GPU, TRACK_GPU, trace_entry_name(e), begin + (uint64_t)off, end - begin, frame,
 	    pass, 0);
 }
 

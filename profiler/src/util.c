@@ -1,7 +1,7 @@
 /* Counted allocation and the log hook. Every heap block the profiler holds
  * goes through sp_alloc, so source_profiler_get_stats can say how many
  * allocations were made and how many bytes are held. */
-#include "internal.h"
+#include "sp_util.h"
 
 #include <stdarg.h>
 #include <stdio.h>

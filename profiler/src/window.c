@@ -15,8 +15,11 @@
  * come zeroed and fill from their start, so a cell not written yet reads 0
  * and a push subtracts what it overwrites without asking whether the ring
  * is full. */
-#include "internal.h"
-#include "window_push.h"
+#include "sp_arena.h"
+#include "sp_rcu.h"
+#include "sp_util.h"
+#include "sp_window.h"
+#include "sp_window_push.h"
 
 #include <string.h>
 

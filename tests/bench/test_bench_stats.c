@@ -1,10 +1,12 @@
-/* srcprof-bench compare's statistics (demos/bench_stats.c) with exact
- * numbers: the Mann-Whitney U, its exact and approximate p-values, the
- * Hodges-Lehmann shift and its interval. Where a figure comes from a
+/* srcprof-bench compare's statistics (demos/bench/compare/bench_stats.c;
+ * the median is tests/demos/test_stats.c's) with exact numbers: the
+ * Mann-Whitney U, its exact and approximate p-values, the Hodges-Lehmann
+ * shift and its interval. Where a figure comes from a
  * formula, the formula's inputs (U, the tie groups, the interval's order
  * statistics) were worked out by hand, as the comments show. */
 #include "bench_stats.h"
 #include "check.h"
+#include "stats.h"
 
 #include <stdlib.h>
 
@@ -13,20 +15,6 @@ static uint32_t lcg(uint32_t *state)
 {
 	*state = *state * 1664525u + 1013904223u;
 	return *state >> 8;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-TEST(median_of_odd_and_even_counts)
-{
-	const double odd[] = {1, 2, 7}, even[] = {1, 2, 4, 10};
-	CHECK_NEAR(bstat_median(odd, 3), 2, 0);
-	CHECK_NEAR(bstat_median(even, 4), 3, 0);
-	CHECK_NEAR(bstat_median(odd, 0), 0, 0);
 }
 
 /* [10 choose 5]_q: the arrangements of 5 and 5 values by U are the
@@ -179,12 +167,12 @@ TEST(kth_difference_matches_sorting_every_difference)
 		a[i] = (double)(lcg(&st) % 500) / 4;
 	for (int j = 0; j < M; j++)
 		b[j] = (double)(lcg(&st) % 700) / 4 - 20;
-	qsort(a, N, sizeof *a, cmp_double);
-	qsort(b, M, sizeof *b, cmp_double);
+	stats_sort(a, N);
+	stats_sort(b, M);
 	for (int i = 0; i < N; i++)
 		for (int j = 0; j < M; j++)
 			all[i * M + j] = b[j] - a[i];
-	qsort(all, N * M, sizeof *all, cmp_double);
+	stats_sort(all, N * M);
 	const uint64_t ks[] = {1, 2, 3, 777, N * M / 2, N * M / 2 + 1, 41234, N * M - 1, N * M};
 	for (size_t k = 0; k < sizeof ks / sizeof *ks; k++)
 		CHECK_NEAR(bstat_kth_difference(a, N, b, M, ks[k]), all[ks[k] - 1], 0);
@@ -245,8 +233,8 @@ TEST(a_shift_of_nothing_is_estimated_as_nothing)
 	uint32_t st = 99;
 	for (int i = 0; i < 40; i++)
 		a[i] = b[i] = (double)(lcg(&st) % 1000);
-	qsort(a, 40, sizeof *a, cmp_double);
-	qsort(b, 40, sizeof *b, cmp_double);
+	stats_sort(a, 40);
+	stats_sort(b, 40);
 	bstat_shift s;
 	bstat_shift_of(a, 40, b, 40, 0.95, &s);
 	CHECK_NEAR(s.est, 0, 0); /* the differences are symmetric about 0 */

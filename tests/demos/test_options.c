@@ -171,3 +171,66 @@ TEST(help_lists_every_option_with_its_value)
 	CHECK(strstr(buf, "  --mode auto|plain|flushed\n                          a mode\n"));
 	CHECK(strstr(buf, "  --flag                  a flag\n"));
 }
+
+/* A parser that takes files between its options, as compare does. */
+typedef struct files {
+	const char *name[2];
+	uint32_t n;
+	bool flag;
+} files;
+
+static bool file_arg(const opt_parser *p, const char *arg, void *o)
+{
+	(void)p;
+	files *f = o;
+	if (f->n == 2)
+		return false;
+	f->name[f->n++] = arg;
+	return true;
+}
+
+static const opt_def g_file_defs[] = {
+	{"--flag", NULL, OPT_FLAG, offsetof(files, flag), .help = "a flag"},
+};
+
+static const opt_parser g_file_parser = {.prog = "test",
+					 .opts = g_file_defs,
+					 .n_opts = 1,
+					 .positional = file_arg,
+					 .help_column = 12};
+
+TEST(positional_arguments_go_to_their_callback_in_order)
+{
+	files f = {0};
+	CHECK_EQ(opt_parse(&g_file_parser, 4, (char *[]){"test", "a", "--flag", "-", NULL}, &f), 0);
+	CHECK_EQ(f.n, 2);
+	CHECK_STR(f.name[0], "a");
+	CHECK_STR(f.name[1], "-"); /* "-" alone is an argument, not an option */
+	CHECK(f.flag);
+	f = (files){0};
+	CHECK_EQ(opt_parse(&g_file_parser, 4, (char *[]){"test", "a", "b", "c", NULL}, &f), -1);
+	f = (files){0};
+	CHECK_EQ(opt_parse(&g_file_parser, 3, (char *[]){"test", "a", "-x", NULL}, &f), -1);
+	/* Without a callback, a word is an unknown option (see above). */
+	opts o;
+	CHECK_EQ(PARSE(&o, "a.csv"), -1);
+}
+
+TEST(help_starts_at_the_parsers_column)
+{
+	char buf[256];
+	FILE *f = fmemopen(buf, sizeof buf, "w");
+	CHECK(f);
+	opt_print_help(&g_file_parser, f);
+	fputc('\0', f);
+	fclose(f);
+	CHECK_STR(buf, "  --flag    a flag\n");
+}
+
+TEST(choices_are_looked_up_by_name)
+{
+	CHECK_EQ(opt_choice("test", "--mode", "plain", g_modes), 1);
+	CHECK_EQ(opt_choice("test", "--mode", "auto", g_modes), 0);
+	CHECK_EQ(opt_choice("test", "--mode", "plian", g_modes), -1);
+	CHECK_EQ(opt_choice("test", "--mode", "", g_modes), -1);
+}

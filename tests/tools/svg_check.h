@@ -1,4 +1,4 @@
-/* What bench_check reads from srcprof-bench's SVG (demos/bench_svg.c):
+/* What bench_check reads from srcprof-bench's SVG (demos/bench/report/bench_svg.c):
  * well-formed XML, its charts (<g class="chart KIND" data-api data-sources>)
  * with what each draws, and any text that would be clipped by the image's
  * edges (measured at 7.2 px a character at 12 px, as the bench lays it

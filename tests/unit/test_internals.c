@@ -2,7 +2,9 @@
  * library (whose internal names are hidden): reclamation that never waits
  * for a reader, and frame counters past 32 bits. */
 #include "check.h"
-#include "internal.h"
+#include "sp_profiler.h"
+#include "sp_rcu.h"
+#include "sp_util.h"
 
 #include <pthread.h>
 #include <unistd.h>

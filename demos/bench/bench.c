@@ -1,0 +1,196 @@
+/* srcprof-bench: the GPU cost of each source, measured; what profiling
+ * costs; how both grow with the number of sources. Headless. */
+#include "bench.h"
+#include "bench_compare.h"
+#include "bench_measure.h"
+#include "bench_progress.h"
+#include "cli.h"
+
+#include "engine/log.h"
+#include "srcprof/clock.h"
+#include "srcprof/source_profiler.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#define PROG BENCH_PROG
+
+#ifndef SRCPROF_GIT_REVISION
+#define SRCPROF_GIT_REVISION "unknown"
+#endif
+
+static void machine_line(char *out, size_t size)
+{
+	char model[160] = "unknown CPU";
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256];
+	while (f && fgets(line, sizeof line, f)) {
+		if (!strncmp(line, "model name", 10)) {
+			char *c = strchr(line, ':');
+			if (c) {
+				snprintf(model, sizeof model, "%s", c + 2);
+				model[strcspn(model, "\n")] = '\0';
+			}
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	struct utsname u;
+	uname(&u);
+	snprintf(out, size, "%s, %ld cores, %s %s", model, sysconf(_SC_NPROCESSORS_ONLN), u.sysname,
+		 u.release);
+}
+
+/* srcprof-bench compare ...: the exit status. */
+static int compare_main(int argc, char **argv)
+{
+	cmp_opts o;
+	int p = cmp_parse_args(argc, argv, &o);
+	if (p != 0)
+		return p > 0 ? 0 : 2;
+	if (!cli_check_writable(CMP_PROG, "--json", o.json) ||
+	    !cli_check_writable(CMP_PROG, "--html", o.html))
+		return 2;
+	static brun base, nw;
+	if (!brun_load(o.base, "BASE", &base))
+		return 2;
+	if (!brun_load(o.nw, "NEW", &nw)) {
+		brun_free(&base);
+		return 2;
+	}
+	int status = 2;
+	cmp_result r = {0};
+	if (strcmp(base.scene, nw.scene) != 0) {
+		fprintf(stderr, CMP_PROG ": BASE '%s' ran scene '%s', NEW '%s' scene '%s': different "
+				 "scenes cannot be compared\n",
+			o.base, base.scene, o.nw, nw.scene);
+		goto done;
+	}
+	if (!cmp_run(&o, &base, &nw, &r))
+		goto done;
+	if (!r.n_points) {
+		fprintf(stderr, CMP_PROG ": BASE '%s' and NEW '%s' have no point in common (API and "
+				 "source count)\n",
+			o.base, o.nw);
+		goto done;
+	}
+	cmp_print(stdout, &r);
+	status = r.costlier ? 1 : 0;
+	if (o.json && !cmp_write_json(o.json, &r)) {
+		fprintf(stderr, CMP_PROG ": --json: writing '%s' failed\n", o.json);
+		status = 2;
+	}
+	if (o.html && !cmp_write_html(o.html, &r)) {
+		fprintf(stderr, CMP_PROG ": --html: writing '%s' failed\n", o.html);
+		status = 2;
+	}
+done:
+	cmp_free(&r);
+	brun_free(&base);
+	brun_free(&nw);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "compare"))
+		return compare_main(argc - 1, argv + 1);
+	eng_pin_allocator();
+	bench_opts o;
+	bench_opts_init(&o);
+	int p = bench_parse_args(argc, argv, &o);
+	if (p != 0)
+		return p > 0 ? 0 : 2;
+	if (!o.n_points) {
+		o.sources[0] = o.scene->default_sources;
+		o.n_points = 1;
+	}
+	if (!cli_check_writable(PROG, "--json", o.json) || !cli_check_writable(PROG, "--csv", o.csv) ||
+	    !cli_check_writable(PROG, "--svg", o.svg) || !cli_check_writable(PROG, "--html", o.html))
+		return 2;
+	static bench_progress progress;
+	bench_progress_init(&progress, &o, isatty(STDERR_FILENO));
+	o.progress = &progress;
+	eng_log_set_level(ENG_LOG_WARNING);
+	bench_signals_install();
+
+	static bench_result r;
+	machine_line(r.machine, sizeof r.machine);
+	snprintf(r.git, sizeof r.git, "%s", SRCPROF_GIT_REVISION);
+	r.planned = o.n_apis * o.n_points;
+	uint64_t t0 = srcprof_clock_monotonic_ns();
+	int status = 0;
+	for (uint32_t a = 0; a < o.n_apis && !bench_interrupted(); a++) {
+		for (uint32_t i = 0; i < o.n_points; i++) {
+			bench_point *pt = &r.points[r.n_points];
+			bench_progress_point(&progress, o.apis[a] == ENG_API_GL ? "gl" : "vulkan",
+					     o.sources[i], a * o.n_points + i);
+			bool ok = bench_run_point(&o, o.apis[a], o.sources[i], pt);
+			if (bench_interrupted()) {
+				/* The point in progress is not finished: left out. */
+				bench_point_free(pt);
+				break;
+			}
+			bench_progress_point_done(&progress, ok);
+			if (!ok) {
+				status = 1;
+				bench_point_free(pt);
+				if (i + 1 < o.n_points)
+					fprintf(stderr, PROG ": %s: skipping its remaining source counts\n",
+						pt->api);
+				break;
+			}
+			if (pt->failures)
+				status = 1;
+			r.n_points++;
+		}
+	}
+	r.interrupted = bench_interrupted();
+	if (r.interrupted)
+		fprintf(stderr, PROG ": interrupted (%s): writing the %u points finished, marked "
+				 "interrupted; a second signal ends at once\n",
+			bench_signal_name(r.interrupted), r.n_points);
+	if (!r.n_points) {
+		fprintf(stderr, PROG ": nothing was measured; no results written\n");
+		return r.interrupted ? 128 + r.interrupted : 1;
+	}
+	if (!r.interrupted && !bench_replay_points(&o, &r) && !bench_interrupted())
+		status = 1;
+	/* Interrupted during the replay: the points stand, the replay not. */
+	if (!r.interrupted && bench_interrupted()) {
+		r.interrupted = bench_interrupted();
+		fprintf(stderr, PROG ": interrupted (%s) while replaying the profiler's calls: "
+				 "writing the %u points without it; a second signal ends at once\n",
+			bench_signal_name(r.interrupted), r.n_points);
+	}
+	bench_progress_clear(&progress);
+	r.wall_s = (double)(srcprof_clock_monotonic_ns() - t0) / 1e9;
+	bench_print(stdout, &o, &r);
+	if (o.json && !bench_write_json(o.json, &o, &r)) {
+		fprintf(stderr, PROG ": --json: writing '%s' failed\n", o.json);
+		status = 1;
+	}
+	if (o.csv && !bench_write_csv(o.csv, &r)) {
+		fprintf(stderr, PROG ": --csv: writing '%s' failed\n", o.csv);
+		status = 1;
+	}
+	if (o.svg && !bench_write_svg(o.svg, &o, &r)) {
+		fprintf(stderr, PROG ": --svg: writing '%s' failed\n", o.svg);
+		status = 1;
+	}
+	if (o.html && !bench_write_html(o.html, &o, &r)) {
+		fprintf(stderr, PROG ": --html: writing '%s' failed\n", o.html);
+		status = 1;
+	}
+	for (uint32_t i = 0; i < r.n_points; i++)
+		bench_point_free(&r.points[i]);
+	/* Interrupted: 128 + the signal, as a shell reports a process it
+	 * killed (130 for SIGINT, 143 for SIGTERM), though the files are
+	 * written; a failure to write them still reads 1. */
+	return status ? status : r.interrupted ? 128 + r.interrupted : 0;
+}

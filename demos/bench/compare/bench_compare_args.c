@@ -1,0 +1,90 @@
+/* `srcprof-bench compare`'s options, one row each (options.h), and its two
+ * files, BASE and NEW, in that order. */
+#include "bench_compare.h"
+#include "cli.h"
+#include "options.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* --blocks N: 0 (every frame) or 3 or more; one or two medians a side
+ * cannot be tested. */
+static bool parse_blocks(const opt_parser *p, const char *opt, const char *value, void *opts)
+{
+	cmp_opts *o = opts;
+	if (!cli_u32(p->prog, opt, value, 0, 1000, &o->blocks))
+		return false;
+	if (o->blocks == 1 || o->blocks == 2) {
+		fprintf(stderr, "%s: %s: %u blocks cannot be tested (0, or 3 or more)\n", p->prog,
+			opt, o->blocks);
+		return false;
+	}
+	return true;
+}
+
+static bool file_arg(const opt_parser *p, const char *arg, void *opts)
+{
+	cmp_opts *o = opts;
+	if (!o->base) {
+		o->base = arg;
+	} else if (!o->nw) {
+		o->nw = arg;
+	} else {
+		fprintf(stderr, "%s: one BASE and one NEW file, not '%s' too\n", p->prog, arg);
+		return false;
+	}
+	return true;
+}
+
+static void print_help(const opt_parser *p, void *opts)
+{
+	(void)opts;
+	opt_print_help(p, stdout);
+}
+
+#define AT(field) offsetof(cmp_opts, field)
+
+static const opt_def g_opts[] = {
+	{"--threshold", NULL, OPT_DOUBLE, AT(threshold), .min = 0, .max = 1000, .scale = 0.01,
+	 .arg = "PCT", .help = "a change must exceed this to count (default 5)"},
+	{"--alpha", NULL, OPT_DOUBLE, AT(alpha), .min = 1e-6, .max = 0.5, .arg = "A",
+	 .help = "the interval's level is 1 - A (default 0.05: 95%)"},
+	{"--floor-us", NULL, OPT_DOUBLE, AT(floor_us), .min = 0, .max = 1e9, .arg = "US",
+	 .help = "nor one the interval puts under this, us a frame (default 1)"},
+	{"--blocks", NULL, OPT_CUSTOM, .parse = parse_blocks, .arg = "N",
+	 .help = "test the medians of N blocks of consecutive frames per\n"
+		 "run (default 8; 0: every frame, as if independent)"},
+	{"--json", NULL, OPT_STRING, AT(json), .arg = "FILE", .help = "the comparison as JSON"},
+	{"--html", NULL, OPT_STRING, AT(html), .arg = "FILE",
+	 .help = "the comparison as one self-contained HTML page"},
+	{"--help", "-h", OPT_EXIT, .run = print_help, .help = "this help"},
+};
+
+static const opt_parser g_parser = {
+	.prog = CMP_PROG,
+	.opts = g_opts,
+	.n_opts = sizeof g_opts / sizeof g_opts[0],
+	.usage = "usage: " CMP_PROG " BASE.json NEW.json [options]\n"
+		 "Compares two srcprof-bench --json runs (the same scene): per point (API and\n"
+		 "source count) and source (by name), the change of its GPU cost (alone where\n"
+		 "both ran --isolate, else in frame), CPU render and tick time, and the frame\n"
+		 "time, with a 95% interval and a Mann-Whitney U test; sorted by change.\n"
+		 "Costlier (cheaper): the whole interval above the threshold (below minus it).\n"
+		 "Exit status: 0 nothing got significantly costlier, 1 something did, 2 bad\n"
+		 "input. Options take their value as --opt VALUE or --opt=VALUE.\n\n",
+	.positional = file_arg,
+	.help_column = 20,
+};
+
+int cmp_parse_args(int argc, char **argv, cmp_opts *o)
+{
+	*o = (cmp_opts){.threshold = 0.05, .alpha = 0.05, .floor_us = 1.0, .blocks = 8};
+	int r = opt_parse(&g_parser, argc, argv, o);
+	if (r != 0)
+		return r;
+	if (!o->nw) {
+		fprintf(stderr, CMP_PROG ": needs BASE.json and NEW.json (see --help)\n");
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,405 @@
+/* srcprof-bench compare's outputs: the table on stdout, --json, --html. */
+#include "bench_compare.h"
+#include "bench_page.h"
+#include "bench_svg.h"
+#include "json_out.h"
+#include "stats.h"
+#include "srcprof/machine.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Rows printed per point beyond the costlier and cheaper ones. */
+#define SHOWN_SAME 20
+/* Rows in a point's interval chart at most. */
+#define CHART_ROWS 60
+
+static void pct_text(char *buf, size_t size, double v)
+{
+	if (isinf(v))
+		snprintf(buf, size, "%s", v > 0 ? "+inf" : "-inf");
+	else
+		snprintf(buf, size, "%+.1f", v * 100);
+}
+
+/* "COSTLIER", "cheaper", or "-"; a "?" where it is not reliable. */
+static const char *verdict_text(const cmp_row *row)
+{
+	static const char *const text[3][2] = {
+		{"-", "- ?"}, {"COSTLIER", "COSTLIER ?"}, {"cheaper", "cheaper ?"}};
+	return text[row->verdict][row->noisy != 0];
+}
+
+static void row_name(char *buf, size_t size, const cmp_row *row)
+{
+	if (row->source)
+		snprintf(buf, size, "%s: %s", row->source, cmp_figure_names[row->figure]);
+	else
+		snprintf(buf, size, "%s (profiler off)", cmp_figure_names[row->figure]);
+}
+
+static void run_line(FILE *out, const char *label, const brun *b)
+{
+	fprintf(out, "%-4s %s: git %s, %ux%u, %u frames, %u warm-up, %u pairs%s%s\n", label, b->path,
+		b->git, b->width, b->height, b->frames, b->warmup, b->repeat,
+		b->isolate ? ", --isolate" : "",
+		b->interrupted ? ", INTERRUPTED (the points it finished)" : "");
+}
+
+static void print_row(FILE *out, const cmp_result *r, const cmp_row *row)
+{
+	char name[160], ch[16], lo[16], hi[16], notes[256];
+	row_name(name, sizeof name, row);
+	pct_text(ch, sizeof ch, row->change);
+	pct_text(lo, sizeof lo, row->lo);
+	pct_text(hi, sizeof hi, row->hi);
+	fprintf(out, "%7s%% %7s .. %-7s %7.4f %7.4f %10.2f %10.2f %-2s  %-10s %-32s %s\n", ch, lo,
+		hi, row->p, row->p_beyond, row->base_med, row->new_med, cmp_unit(row->figure),
+		verdict_text(row), name, cmp_short_notes(r, row, notes, sizeof notes));
+}
+
+void cmp_print(FILE *out, const cmp_result *r)
+{
+	const cmp_opts *o = r->o;
+	fprintf(out, CMP_PROG ": scene %s\n", r->base->scene);
+	run_line(out, "BASE", r->base);
+	run_line(out, "NEW", r->nw);
+	if (r->settings[0])
+		fprintf(out, "settings differ: %s\n", r->settings);
+	fprintf(out, "Each figure: the change of NEW from BASE (Hodges-Lehmann, relative to BASE's "
+		     "median) with its %g%%\ninterval, and a Mann-Whitney U test (p) on ",
+		(1 - o->alpha) * 100);
+	if (o->blocks)
+		fprintf(out, "the medians of %u blocks of consecutive frames\nper run", o->blocks);
+	else
+		fprintf(out, "every frame\n(as if independent)");
+	fprintf(out, " (GPU alone: the --isolate rounds). Costlier / cheaper: a change beyond\n"
+		     "+-%.0f%% and %g us a frame, tested (p>thr: BASE moved by that margin) and kept at a "
+		     "false-\ndiscovery rate of %g over the %u figures (Benjamini-Hochberg: ",
+		o->threshold * 100, o->floor_us, o->alpha, r->figures);
+	if (r->cut >= 0)
+		fprintf(out, "kept at p>thr <= %.4g).\n", r->cut);
+	else
+		fprintf(out, "none kept).\n");
+	for (uint32_t i = 0; i < r->n_points; i++) {
+		const cmp_point *p = &r->points[i];
+		fprintf(out, "\n== %s, %u sources: %s", p->base->api, p->base->sources, p->base->device);
+		if (strcmp(p->base->device, p->nw->device) != 0)
+			fprintf(out, " -> %s", p->nw->device);
+		fputc('\n', out);
+		if (strcmp(p->base->mode, p->nw->mode) != 0)
+			fprintf(out, "GPU timing mode differs: %s -> %s\n", p->base->mode, p->nw->mode);
+		if (p->base->busy_pct > SRCPROF_BUSY_PCT || p->nw->busy_pct > SRCPROF_BUSY_PCT)
+			fprintf(out, "machine busy: other processes used %.0f%% (BASE) and %.0f%% (NEW) "
+				     "of the CPU; %s\n",
+				p->base->busy_pct, p->nw->busy_pct,
+				p->base->software ? "software-device GPU times are inflated"
+						  : "timings are inflated");
+		fprintf(out, "%8s %-18s %7s %7s %10s %10s %-2s  %-10s %-32s %s\n", "change",
+			"  95% interval", "p", "p>thr", "base", "new", "", "verdict", "figure", "notes");
+		uint32_t same = 0, hidden = 0;
+		for (uint32_t k = 0; k < p->n_rows; k++) {
+			const cmp_row *row = &p->rows[k];
+			if (row->verdict == CMP_SAME && !row->held_back && same++ >= SHOWN_SAME) {
+				hidden++;
+				continue;
+			}
+			print_row(out, r, row);
+		}
+		if (hidden)
+			fprintf(out, "... %u more with no significant change (all in --json and "
+				     "--html)\n",
+				hidden);
+		if (p->only_base || p->only_new)
+			fprintf(out, "sources in one run only (%u in BASE, %u in NEW): %s\n", p->only_base,
+				p->only_new, p->only_names);
+	}
+	if (r->unmatched_base || r->unmatched_new)
+		fprintf(out, "\npoints in one run only (not compared): %u in BASE, %u in NEW\n",
+			r->unmatched_base, r->unmatched_new);
+	fprintf(out, "\n?: not reliable. busy: a run's machine was busy (above); reaches: the interval "
+		     "does not\nrule out a change beyond the threshold; wide: the interval is wider than "
+		     "the change;\nfew samples: fewer than 3 (or no interval). --json and --html say it in "
+		     "full.\n");
+	fprintf(out, "\nsummary: %u costlier, %u cheaper, %u no significant change; %u of the %u "
+		     "figures not reliable;\n%u points compared; exit %d\n",
+		r->costlier, r->cheaper, r->same, r->noisy, r->costlier + r->cheaper + r->same,
+		r->n_points, r->costlier ? 1 : 0);
+}
+
+/* A percent, or null where it is unbounded (no interval, or from 0). */
+static void json_pct(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.4f", v * 100);
+	else
+		fputs("null", f);
+}
+
+static void json_run(FILE *f, const char *key, const brun *b)
+{
+	fprintf(f, "  \"%s\": {\"file\": ", key);
+	json_string(f, b->path);
+	fprintf(f, ", \"git\": ");
+	json_string(f, b->git);
+	fprintf(f, ", \"machine\": ");
+	json_string(f, b->machine);
+	fprintf(f, ", \"size\": [%u, %u], \"frames\": %u, \"warmup\": %u, \"repeat\": %u, "
+		   "\"isolate\": %s, \"interrupted\": %s},\n",
+		b->width, b->height, b->frames, b->warmup, b->repeat, b->isolate ? "true" : "false",
+		b->interrupted ? "true" : "false");
+}
+
+bool cmp_write_json(const char *path, const cmp_result *r)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return false;
+	const cmp_opts *o = r->o;
+	fprintf(f, "{\n  \"generator\": \"srcprof-bench compare\",\n  \"scene\": ");
+	json_string(f, r->base->scene);
+	fprintf(f, ",\n");
+	json_run(f, "base", r->base);
+	json_run(f, "new", r->nw);
+	fprintf(f, "  \"threshold_pct\": %.4f, \"alpha\": %.6f, \"floor_us\": %.4f, \"blocks\": %u, "
+		   "\"figures\": %u, \"fdr_cut\": %.6g,\n",
+		o->threshold * 100, o->alpha, o->floor_us, o->blocks, r->figures, r->cut);
+	fprintf(f, "  \"settings_differ\": ");
+	json_string(f, r->settings);
+	fprintf(f, ",\n  \"points\": [");
+	for (uint32_t i = 0; i < r->n_points; i++) {
+		const cmp_point *p = &r->points[i];
+		fprintf(f, "%s\n    {\"api\": ", i ? "," : "");
+		json_string(f, p->base->api);
+		fprintf(f, ", \"sources\": %u, \"base_busy_pct\": %.2f, \"new_busy_pct\": %.2f, "
+			   "\"only_base\": %u, \"only_new\": %u, \"changes\": [",
+			p->base->sources, p->base->busy_pct, p->nw->busy_pct, p->only_base, p->only_new);
+		for (uint32_t k = 0; k < p->n_rows; k++) {
+			const cmp_row *row = &p->rows[k];
+			char why[512];
+			fprintf(f, "%s\n      {\"source\": ", k ? "," : "");
+			if (row->source)
+				json_string(f, row->source);
+			else
+				fputs("null", f);
+			fprintf(f, ", \"figure\": \"%s\", \"unit\": \"%s\", \"base_median\": %.4f, "
+				   "\"new_median\": %.4f, \"shift\": %.4f, \"change_pct\": ",
+				cmp_figure_keys[row->figure], cmp_unit(row->figure), row->base_med,
+				row->new_med, row->shift);
+			json_pct(f, row->change);
+			fprintf(f, ", \"ci_low_pct\": ");
+			json_pct(f, row->lo);
+			fprintf(f, ", \"ci_high_pct\": ");
+			json_pct(f, row->hi);
+			fprintf(f, ", \"p_beyond\": %.6g, \"beyond_side\": \"%s\"", row->p_beyond,
+				row->side > 0 ? "up" : "down");
+			fprintf(f, ", \"p\": %.6g, \"n_base\": %u, \"n_new\": %u, \"verdict\": \"%s\", "
+				   "\"reliable\": %s, \"not_reliable_because\": ",
+				row->p, row->n_base, row->n_new,
+				row->verdict == CMP_COSTLIER  ? "costlier"
+				: row->verdict == CMP_CHEAPER ? "cheaper"
+							      : "no significant change",
+				row->noisy ? "false" : "true");
+			json_string(f, cmp_noise_text(r, p, row, why, sizeof why));
+			fputc('}', f);
+		}
+		fprintf(f, "]}");
+	}
+	fprintf(f, "\n  ],\n  \"unmatched_points\": {\"base\": %u, \"new\": %u},\n",
+		r->unmatched_base, r->unmatched_new);
+	fprintf(f, "  \"costlier\": %u, \"cheaper\": %u, \"no_significant_change\": %u, "
+		   "\"not_reliable\": %u,\n  \"exit_status\": %d\n}\n",
+		r->costlier, r->cheaper, r->same, r->noisy, r->costlier ? 1 : 0);
+	bool ok = !ferror(f);
+	return (fclose(f) == 0) && ok;
+}
+
+#define PAGE_W 944.0
+
+static void html_meta(FILE *f, const cmp_result *r)
+{
+	const brun *runs[2] = {r->base, r->nw};
+	fputs("<table class=\"meta\">\n<tr><td></td><td><b>BASE</b></td><td><b>NEW</b></td></tr>\n",
+	      f);
+	static const char *const keys[] = {"file", "git", "machine", "size", "frames", "isolate"};
+	for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+		fprintf(f, "<tr><td>%s</td>", keys[k]);
+		for (int i = 0; i < 2; i++) {
+			const brun *b = runs[i];
+			char buf[600];
+			switch (k) {
+			case 0: snprintf(buf, sizeof buf, "%s", b->path); break;
+			case 1: snprintf(buf, sizeof buf, "%s", b->git); break;
+			case 2: snprintf(buf, sizeof buf, "%s", b->machine); break;
+			case 3: snprintf(buf, sizeof buf, "%ux%u", b->width, b->height); break;
+			case 4:
+				snprintf(buf, sizeof buf, "%u measured, %u warm-up, %u pairs%s", b->frames,
+					 b->warmup, b->repeat, b->interrupted ? "; INTERRUPTED" : "");
+				break;
+			default: snprintf(buf, sizeof buf, "%s", b->isolate ? "yes" : "no");
+			}
+			fputs("<td>", f);
+			page_text(f, buf);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+static void html_point(FILE *f, const cmp_result *r, const cmp_point *p)
+{
+	fprintf(f, "<section class=\"point\" data-api=\"%s\" data-sources=\"%u\">\n<h2>",
+		p->base->api, p->base->sources);
+	page_text(f, p->base->api);
+	fprintf(f, ", %u sources</h2>\n", p->base->sources);
+	if (p->base->busy_pct > SRCPROF_BUSY_PCT || p->nw->busy_pct > SRCPROF_BUSY_PCT)
+		fprintf(f, "<div class=\"warn\">machine busy: other processes used %.0f%% (BASE) and "
+			   "%.0f%% (NEW) of the CPU; %s</div>\n",
+			p->base->busy_pct, p->nw->busy_pct,
+			p->base->software ? "software-device GPU times are inflated"
+					  : "timings are inflated");
+	/* The chart: every changed row and, up to CHART_ROWS in all, the
+	 * others that moved most, in the rows' order (costliest first). */
+	size_t cap = p->n_rows ? p->n_rows : 1;
+	svg_interval *iv = malloc(cap * sizeof *iv);
+	char(*names)[160] = malloc(cap * sizeof *names);
+	double *moved = malloc(cap * sizeof *moved);
+	uint32_t n = 0, changed = 0, n_same = 0;
+	for (uint32_t k = 0; moved && k < p->n_rows; k++) {
+		if (p->rows[k].verdict != CMP_SAME)
+			changed++;
+		else
+			moved[n_same++] = -fabs(p->rows[k].change);
+	}
+	uint32_t quota = changed < CHART_ROWS ? CHART_ROWS - changed : 0;
+	double cutoff = INFINITY; /* |change| a shown unchanged row reaches */
+	if (moved && quota && n_same) {
+		stats_sort(moved, n_same); /* -|change|: the largest first */
+		cutoff = -moved[(quota < n_same ? quota : n_same) - 1];
+	}
+	uint32_t same_shown = 0;
+	for (uint32_t k = 0; iv && names && moved && k < p->n_rows; k++) {
+		const cmp_row *row = &p->rows[k];
+		if (row->verdict == CMP_SAME) {
+			if (same_shown == quota || !(fabs(row->change) >= cutoff))
+				continue;
+			same_shown++;
+		}
+		row_name(names[n], sizeof names[n], row);
+		iv[n] = (svg_interval){names[n], row->change, row->lo, row->hi, (int)row->verdict};
+		n++;
+	}
+	free(moved);
+	char sub[200];
+	snprintf(sub, sizeof sub, "change of NEW from BASE with its 95%% interval; %u of %u figures%s",
+		 n, p->n_rows, n < p->n_rows ? " (every change, then the largest others)" : "");
+	page_chart c;
+	if (iv && names && page_chart_open(&c))
+		page_chart_close(f, &c, PAGE_W,
+				 svg_forest(c.f, 0, 0, PAGE_W,
+					    &(svg_forest_desc){.title = "Changes",
+							       .subtitle = sub,
+							       .threshold = r->o->threshold,
+							       .rows = iv,
+							       .n = n}));
+	free(iv);
+	free(names);
+	fprintf(f, "<div class=\"scroll\"><table class=\"sortable changes\" data-api=\"%s\" "
+		   "data-sources=\"%u\">\n<thead><tr><th class=\"t\">source</th><th class=\"t\">"
+		   "figure</th><th>base</th><th>new</th><th class=\"t\">unit</th>"
+		   "<th data-default=\"desc\">change %%</th><th>95%% interval</th><th>p</th>"
+		   "<th>p&gt;thr</th>"
+		   "<th class=\"t\">verdict</th><th class=\"t\">reliability</th></tr></thead>\n"
+		   "<tbody>\n",
+		p->base->api, p->base->sources);
+	for (uint32_t k = 0; k < p->n_rows; k++) {
+		const cmp_row *row = &p->rows[k];
+		char lo[16], hi[16], why[512];
+		pct_text(lo, sizeof lo, row->lo);
+		pct_text(hi, sizeof hi, row->hi);
+		fputs("<tr class=\"change\"><td class=\"t\">", f);
+		page_text(f, row->source ? row->source : "(the frame)");
+		fprintf(f, "</td><td class=\"t\">%s</td>", cmp_figure_names[row->figure]);
+		page_num(f, "%.2f", row->base_med);
+		page_num(f, "%.2f", row->new_med);
+		fprintf(f, "<td class=\"t\">%s</td>", cmp_unit(row->figure));
+		/* An infinite change (from 0) sorts first. */
+		fprintf(f, "<td data-v=\"%.9g\">", isinf(row->change) ? copysign(1e300, row->change)
+								     : row->change * 100);
+		if (isinf(row->change))
+			fputs(row->change > 0 ? "from 0" : "to 0", f);
+		else
+			fprintf(f, "%+.1f", row->change * 100);
+		fprintf(f, "</td><td>%s .. %s</td>", lo, hi);
+		page_num(f, "%.4f", row->p);
+		page_num(f, "%.4f", row->p_beyond);
+		fprintf(f, "<td class=\"t v %s\">%s</td><td class=\"t%s\">",
+			row->verdict == CMP_COSTLIER  ? "costlier"
+			: row->verdict == CMP_CHEAPER ? "cheaper"
+						      : "",
+			cmp_verdict_names[row->verdict], row->noisy ? " noisy" : "");
+		if (row->noisy) {
+			fputs("not reliable: ", f);
+			page_text(f, cmp_noise_text(r, p, row, why, sizeof why));
+		}
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</tbody></table></div>\n", f);
+	if (p->only_base || p->only_new) {
+		fprintf(f, "<p>Sources in one run only (%u in BASE, %u in NEW): ", p->only_base,
+			p->only_new);
+		page_text(f, p->only_names);
+		fputs("</p>\n", f);
+	}
+	fputs("</section>\n", f);
+}
+
+bool cmp_write_html(const char *path, const cmp_result *r)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return false;
+	const cmp_opts *o = r->o;
+	char title[128];
+	snprintf(title, sizeof title, "srcprof-bench compare: scene %s", r->base->scene);
+	page_begin(f, title);
+	fputs("<h1>", f);
+	page_text(f, title);
+	fputs("</h1>\n<p class=\"lead\">What got costlier from BASE to NEW, what got cheaper, and "
+	      "how sure the figures are.</p>\n",
+	      f);
+	if (r->costlier)
+		fprintf(f, "<div class=\"bad\"><b>%u figure%s got significantly costlier</b> (exit "
+			   "status 1); %u cheaper.</div>\n",
+			r->costlier, r->costlier == 1 ? "" : "s", r->cheaper);
+	else
+		fprintf(f, "<div class=\"good\"><b>Nothing got significantly costlier</b> (exit "
+			   "status 0); %u cheaper.</div>\n",
+			r->cheaper);
+	html_meta(f, r);
+	if (r->settings[0]) {
+		fputs("<div class=\"warn\">settings differ: ", f);
+		page_text(f, r->settings);
+		fputs("</div>\n", f);
+	}
+	fprintf(f, "<p>Each figure: the change of NEW from BASE (Hodges-Lehmann shift over BASE's "
+		   "median) with its 95%% interval, and a Mann-Whitney U test on %s (GPU alone: "
+		   "the --isolate rounds). Costlier or cheaper: a change beyond &plusmn;%.0f%% and %g us "
+		   "a frame, tested (p&gt;thr: BASE moved by that margin) and kept at a false-discovery "
+		   "rate of %g over the %u figures (Benjamini-Hochberg). %u of %u figures are not "
+		   "reliable (the reason is in the table).</p>\n",
+		o->blocks ? "the medians of blocks of consecutive frames" : "every frame",
+		o->threshold * 100, o->floor_us, o->alpha, r->figures, r->noisy,
+		r->costlier + r->cheaper + r->same);
+	for (uint32_t i = 0; i < r->n_points; i++)
+		html_point(f, r, &r->points[i]);
+	if (r->unmatched_base || r->unmatched_new)
+		fprintf(f, "<p>Points in one run only (not compared): %u in BASE, %u in NEW.</p>\n",
+			r->unmatched_base, r->unmatched_new);
+	fputs("<footer>srcprof-bench compare; one self-contained page (no network).</footer>\n", f);
+	page_end(f);
+	bool ok = !ferror(f);
+	return (fclose(f) == 0) && ok;
+}

@@ -1,0 +1,93 @@
+#include "cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+bool cli_u32(const char *prog, const char *opt, const char *value, uint32_t min, uint32_t max,
+	     uint32_t *out)
+{
+	char *end = NULL;
+	errno = 0;
+	unsigned long long v = strtoull(value, &end, 10);
+	if (!isdigit((unsigned char)value[0]) || *end || errno || v < min || v > max) {
+		fprintf(stderr, "%s: %s: '%s' is not a whole number from %u to %u\n", prog, opt,
+			value, min, max);
+		return false;
+	}
+	*out = (uint32_t)v;
+	return true;
+}
+
+bool cli_double(const char *prog, const char *opt, const char *value, double min, double max,
+		double *out)
+{
+	char *end = NULL;
+	errno = 0;
+	double v = strtod(value, &end);
+	if (!*value || isspace((unsigned char)value[0]) || *end || errno || !isfinite(v) || v < min ||
+	    v > max) {
+		fprintf(stderr, "%s: %s: '%s' is not a number from %g to %g\n", prog, opt, value, min,
+			max);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+bool cli_size(const char *prog, const char *opt, const char *value, uint32_t *w, uint32_t *h)
+{
+	const char *x = strchr(value, 'x');
+	char wbuf[16];
+	if (!x || (size_t)(x - value) >= sizeof wbuf) {
+		fprintf(stderr, "%s: %s: '%s' is not WIDTHxHEIGHT (e.g. 1280x720)\n", prog, opt,
+			value);
+		return false;
+	}
+	memcpy(wbuf, value, (size_t)(x - value));
+	wbuf[x - value] = '\0';
+	return cli_u32(prog, opt, wbuf, 64, 8192, w) && cli_u32(prog, opt, x + 1, 64, 8192, h);
+}
+
+bool cli_check_writable(const char *prog, const char *opt, const char *path)
+{
+	if (!path)
+		return true;
+	bool existed = access(path, F_OK) == 0;
+	FILE *f = fopen(path, "a");
+	if (!f) {
+		fprintf(stderr, "%s: %s: cannot write '%s': %s\n", prog, opt, path, strerror(errno));
+		return false;
+	}
+	fclose(f);
+	if (!existed)
+		remove(path);
+	return true;
+}
+
+bool cli_list(const char *prog, const char *opt, const char *value, size_t max_len,
+	      bool (*item)(char *piece, void *user), void *user)
+{
+	size_t len = strlen(value);
+	if (len > max_len) {
+		fprintf(stderr, "%s: %s: the list is longer than %zu characters\n", prog, opt,
+			max_len);
+		return false;
+	}
+	char *buf = malloc(len + 1);
+	if (!buf) {
+		fprintf(stderr, "%s: %s: out of memory\n", prog, opt);
+		return false;
+	}
+	memcpy(buf, value, len + 1);
+	bool ok = true;
+	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t && ok;
+	     t = strtok_r(NULL, ",", &save))
+		ok = item(t, user);
+	free(buf);
+	return ok;
+}

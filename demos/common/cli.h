@@ -1,0 +1,25 @@
+/* Command-line value parsing with messages that name the option: what the
+ * option parser (options.h) checks each value with. */
+#ifndef DEMOS_CLI_H
+#define DEMOS_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Each returns false after printing "<prog>: <option>: <why>" to stderr. */
+bool cli_u32(const char *prog, const char *opt, const char *value, uint32_t min, uint32_t max,
+	     uint32_t *out);
+bool cli_double(const char *prog, const char *opt, const char *value, double min, double max,
+		double *out);
+bool cli_size(const char *prog, const char *opt, const char *value, uint32_t *w, uint32_t *h);
+/* Calls item(piece, user) for each comma-separated piece of value (empty
+ * pieces skipped); false when value is longer than max_len (printed) or
+ * when item returns false (it prints). */
+bool cli_list(const char *prog, const char *opt, const char *value, size_t max_len,
+	      bool (*item)(char *piece, void *user), void *user);
+/* An output file can be written (made and removed if it was not there),
+ * so that a bad path fails before minutes of work; else prints and false. */
+bool cli_check_writable(const char *prog, const char *opt, const char *path);
+
+#endif

@@ -1,0 +1,36 @@
+/* The order statistics the demo programs report: one comparison, one
+ * median, one quantile rule, so that the bench's tables, its JSON, compare
+ * and the overlay compute a "p50" or a "p95" the same way.
+ *
+ * Medians take the mean of the middle two of an even count; quantiles are
+ * nearest rank (the value at rank ceil(q * n), so p95 of 20 values is the
+ * 19th). Nothing here allocates: the callers own every array, and the
+ * functions that sort say so.
+ */
+#ifndef DEMOS_STATS_H
+#define DEMOS_STATS_H
+
+#include <stdint.h>
+
+/* qsort comparisons, ascending: doubles and floats (NaN compares equal to
+ * everything, as the callers never hold one). */
+int stats_cmp_double(const void *a, const void *b);
+int stats_cmp_float(const void *a, const void *b);
+
+/* Sorts v[0..n-1] ascending (qsort, stats_cmp_double). */
+void stats_sort(double *v, uint32_t n);
+
+/* The median of sorted[0..n-1]; 0 for n = 0. */
+double stats_median(const double *sorted, uint32_t n);
+
+/* The median of v[0..n-1], sorting v in place first; 0 for n = 0. */
+double stats_median_of(double *v, uint32_t n);
+
+/* The 0-based index of the q-quantile (0 < q <= 1) among n >= 1 sorted
+ * values, nearest rank: ceil(q * n) - 1, at least 0. */
+uint32_t stats_rank(uint32_t n, double q);
+
+/* The q-quantile of sorted[0..n-1], nearest rank; 0 for n = 0. */
+double stats_quantile(const double *sorted, uint32_t n, double q);
+
+#endif

@@ -1,0 +1,20 @@
+/* trace.c: hooks called while a capture records. Not installed. */
+#ifndef SRCPROF_SP_TRACE_H
+#define SRCPROF_SP_TRACE_H
+
+#include "sp_common.h"
+
+typedef struct sp_entry sp_entry;
+
+enum { SP_TRACE_TICK, SP_TRACE_RENDER };
+
+extern SP_HIDDEN _Atomic bool sp_trace_recording;
+void sp_trace_frame(uint32_t frame, uint64_t begin_ns);
+void sp_trace_cpu(const sp_entry *e, int kind, uint32_t pass, uint64_t start, uint64_t end,
+		  uint32_t frame);
+void sp_trace_gpu(sp_entry *e, uint32_t pass, uint64_t begin, uint64_t end, uint32_t frame);
+void sp_trace_gpu_frame(uint32_t frame, uint64_t begin, uint64_t end);
+void sp_trace_block(const char *name, unsigned depth, uint64_t begin, uint64_t end);
+void sp_trace_maintain(uint64_t now); /* graphics thread: ends a capture whose span is over */
+
+#endif
