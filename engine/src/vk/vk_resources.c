@@ -45,8 +45,12 @@ void vk_defer(vk_ctx *c, vk_deferred d)
 		vk_deferred *n = realloc(c->deferred, cap * sizeof *n);
 		if (!n) {
 			eng_error("vulkan: out of memory queueing a destruction; waiting instead");
-			vkDeviceWaitIdle(c->dev.device);
-			vk_destroy_now(c, &d);
+			/* Destroyed only once the device is idle (or lost: then
+			 * nothing runs); after a failed wait the object is leaked
+			 * (the wait's error said so) rather than freed in use. */
+			if (vk_wait_idle(c, "a destruction with no room to queue it") == ENG_OK ||
+			    c->device_lost)
+				vk_destroy_now(c, &d);
 			return;
 		}
 		c->deferred = n;
