@@ -13,6 +13,8 @@
  * --interrupted: the run was stopped by a signal, and says so. */
 #include "svg_check.h"
 
+#include "json_check.h"
+
 #include <cjson/cJSON.h>
 
 #include <math.h>
@@ -21,42 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
-
-#define EXPECT(cond, ...)                                    \
-	do {                                                 \
-		if (!(cond)) {                               \
-			fprintf(stderr, "bench_check: " __VA_ARGS__); \
-			fputc('\n', stderr);                 \
-			failures++;                          \
-		}                                            \
-	} while (0)
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
-	if (s && fread(s, 1, (size_t)n, f) == (size_t)n) {
-		s[n] = '\0';
-	} else {
-		free(s);
-		s = NULL;
-	}
-	fclose(f);
-	return s;
-}
-
-static double num(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItem(o, key);
-	EXPECT(cJSON_IsNumber(v), "missing number '%s'", key);
-	return cJSON_IsNumber(v) ? v->valuedouble : 0;
-}
+const char *check_program = "bench_check";
 
 /* A range's "flat within 20%" verdict against its min and max. The bench
  * judged the unrounded values and printed them to 4 decimals: a verdict
