@@ -4,8 +4,9 @@
  * and renders it twice (passes "main" and "preview"), then collects. It
  * prints ns per source per frame with CPU timing and with a fake GPU timer
  * backend, fill_result ns per call at windows of 300 and 720 samples, bytes
- * per source, heap allocations per frame, and the clock reads that bound it
- * all from below. Every figure is the median of several repetitions in
+ * per source, heap allocations per frame, the clock reads that bound it
+ * all from below, and how long frame_begin takes while 0-3 threads read
+ * results (--readers: that table alone). Every figure is the median of several repetitions in
  * this run. */
 #include "alloc_count.h"
 #include "replay.h"
@@ -13,6 +14,8 @@
 #include "srcprof/gpu_timer.h"
 #include "srcprof/source_profiler.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,6 +246,79 @@ static int instructions(const char *self)
 	return 0;
 }
 
+/* --- frame_begin while readers read ------------------------------------ */
+
+#define READER_FRAMES 3000
+
+static atomic_bool g_readers_stop;
+
+/* A reader: fill_result of every source in turn until told to stop. */
+static void *reader(void *arg)
+{
+	uint32_t n = (uint32_t)(uintptr_t)arg, i = 0;
+	volatile uint64_t sink = 0;
+	while (!atomic_load_explicit(&g_readers_stop, memory_order_relaxed)) {
+		profiler_result_t r;
+		if (source_profiler_fill_result(replay_source(i), &r))
+			sink += r.render_avg;
+		i = i + 1 == n ? 0 : i + 1;
+	}
+	(void)sink;
+	return NULL;
+}
+
+/* frame_begin's p50, p99 and longest, in us, over READER_FRAMES frames of
+ * n sources with `readers` threads reading throughout; every frame one
+ * source is removed and one renamed, so that every frame_begin retires
+ * memory the readers may be reading. */
+static bool frame_begin_with_readers(uint32_t n, int readers, double out[3])
+{
+	static double begin_us[READER_FRAMES];
+	pthread_t th[4];
+	atomic_store(&g_readers_stop, false);
+	for (int t = 0; t < readers; t++)
+		if (pthread_create(&th[t], NULL, reader, (void *)(uintptr_t)n) != 0)
+			return false;
+	for (int f = 0; f < READER_FRAMES; f++) {
+		char name[32];
+		snprintf(name, sizeof name, "source-%d", f);
+		source_profiler_set_source_name(replay_source((uint32_t)(f + 1) % n), name);
+		source_profiler_remove_source(replay_source((uint32_t)f % n));
+		begin_us[f] = (double)replay_frame_timing_begin() / 1e3;
+	}
+	atomic_store(&g_readers_stop, true);
+	for (int t = 0; t < readers; t++)
+		pthread_join(th[t], NULL);
+	qsort(begin_us, READER_FRAMES, sizeof *begin_us, cmp_double);
+	out[0] = begin_us[READER_FRAMES / 2];
+	out[1] = begin_us[READER_FRAMES * 99 / 100];
+	out[2] = begin_us[READER_FRAMES - 1];
+	return true;
+}
+
+static bool readers_table(void)
+{
+	enum { N = 1000 };
+	printf("frame_begin while readers read (1,000 sources, one removed and one renamed a "
+	       "frame, %d frames):\n",
+	       READER_FRAMES);
+	printf("%8s %10s %10s %10s\n", "readers", "p50 us", "p99 us", "max us");
+	if (!replay_init(N, 2))
+		return false;
+	replay_setup(REPLAY_CPU, 60, false);
+	for (int readers = 0; readers <= 3; readers++) {
+		double v[3];
+		if (!frame_begin_with_readers(N, readers, v))
+			return false;
+		printf("%8d %10.2f %10.2f %10.2f\n", readers, v[0], v[1], v[2]);
+	}
+	printf("  frame_begin never waits for a reader (retired memory is freed a grace period\n"
+	       "  later); with more threads than cores a longest time can still hold the\n"
+	       "  graphics thread's own preemption\n");
+	replay_free();
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	int counts[] = {10, 100, 1000, 10000};
@@ -254,6 +330,8 @@ int main(int argc, char **argv)
 		return rss_only(argv[2]);
 	if (argc == 2 && strcmp(argv[1], "--instructions") == 0)
 		return instructions(argv[0]);
+	if (argc == 2 && strcmp(argv[1], "--readers") == 0)
+		return readers_table() ? 0 : 1;
 	if (argc == 2 && strcmp(argv[1], "--quick") == 0) {
 		n_counts = 2;
 	} else if (argc == 3 && strcmp(argv[1], "--sources") == 0) {
@@ -268,7 +346,7 @@ int main(int argc, char **argv)
 		n_counts = 1;
 		frames_only = true;
 	} else if (argc > 1) {
-		fprintf(stderr, "usage: %s [--quick | --sources N | --instructions]\n", argv[0]);
+		fprintf(stderr, "usage: %s [--quick | --sources N | --instructions | --readers]\n", argv[0]);
 		return 2;
 	}
 	printf("srcprof-microbench: 1 tick + 2 renders (passes main, preview) per source per "
@@ -331,7 +409,9 @@ int main(int argc, char **argv)
 		replay_free();
 		return 0;
 	}
-	printf("fill_result, 1,000 sources, windows full:\n");
+	if (!readers_table())
+		return 1;
+	printf("\nfill_result, 1,000 sources, windows full:\n");
 	printf("%8s %10s %10s\n", "window", "plain ns", "async ns");
 	uint32_t rates[] = {60, 144};
 	if (!replay_init(1000, 2))

@@ -102,6 +102,8 @@ bool replay_init(uint32_t sources, uint32_t passes)
 	return true;
 }
 
+static void frame_rest(void);
+
 void replay_frame(void)
 {
 	if (g.mode == REPLAY_LOOP) {
@@ -113,6 +115,21 @@ void replay_frame(void)
 		return;
 	}
 	source_profiler_frame_begin();
+	frame_rest();
+}
+
+uint64_t replay_frame_timing_begin(void)
+{
+	uint64_t t0 = srcprof_clock_monotonic_ns();
+	source_profiler_frame_begin();
+	uint64_t t1 = srcprof_clock_monotonic_ns();
+	frame_rest();
+	return t1 - t0;
+}
+
+/* The frame after frame_begin: ticks, renders in every pass, collect. */
+static void frame_rest(void)
+{
 	for (uint32_t i = 0; i < g.sources; i++) {
 		uint64_t t = source_profiler_source_tick_start();
 		tick(&g.src[i]);

@@ -33,6 +33,9 @@ void replay_setup(replay_mode mode, uint32_t fps, bool async);
 /* One frame in the mode of the last replay_setup. */
 void replay_frame(void);
 
+/* One frame as replay_frame; returns how long its frame_begin took, ns. */
+uint64_t replay_frame_timing_begin(void);
+
 /* Runs `frames` frames; ns per source and frame. */
 double replay_run(uint32_t frames);
 
