@@ -56,22 +56,26 @@ static int compare_main(int argc, char **argv)
 	if (!cli_check_writable(CMP_PROG, "--json", o.json) ||
 	    !cli_check_writable(CMP_PROG, "--html", o.html))
 		return 2;
-	static brun base, nw;
-	if (!brun_load(o.base, "BASE", &base))
-		return 2;
-	if (!brun_load(o.nw, "NEW", &nw)) {
-		brun_free(&base);
-		return 2;
-	}
+	static brun base[CMP_MAX_RUNS], nw[CMP_MAX_RUNS];
+	uint32_t loaded_base = 0, loaded_new = 0;
 	int status = 2;
 	cmp_result r = {0};
-	if (strcmp(base.scene, nw.scene) != 0) {
-		fprintf(stderr, CMP_PROG ": BASE '%s' ran scene '%s', NEW '%s' scene '%s': different "
-				 "scenes cannot be compared\n",
-			o.base, base.scene, o.nw, nw.scene);
-		goto done;
+	for (; loaded_base < o.n_base; loaded_base++)
+		if (!brun_load(o.base_files[loaded_base], "BASE", &base[loaded_base]))
+			goto done;
+	for (; loaded_new < o.n_new; loaded_new++)
+		if (!brun_load(o.new_files[loaded_new], "NEW", &nw[loaded_new]))
+			goto done;
+	for (uint32_t i = 0; i < o.n_base + o.n_new; i++) {
+		const brun *x = i < o.n_base ? &base[i] : &nw[i - o.n_base];
+		if (strcmp(x->scene, base[0].scene) != 0) {
+			fprintf(stderr, CMP_PROG ": BASE '%s' ran scene '%s', %s '%s' scene '%s': "
+					 "different scenes cannot be compared\n",
+				o.base, base[0].scene, i < o.n_base ? "BASE" : "NEW", x->path, x->scene);
+			goto done;
+		}
 	}
-	if (!cmp_run(&o, &base, &nw, &r))
+	if (!cmp_run(&o, base, o.n_base, nw, o.n_new, &r))
 		goto done;
 	if (!r.n_points) {
 		fprintf(stderr, CMP_PROG ": BASE '%s' and NEW '%s' have no point in common (API and "
@@ -91,8 +95,10 @@ static int compare_main(int argc, char **argv)
 	}
 done:
 	cmp_free(&r);
-	brun_free(&base);
-	brun_free(&nw);
+	for (uint32_t i = 0; i < loaded_base; i++)
+		brun_free(&base[i]);
+	for (uint32_t i = 0; i < loaded_new; i++)
+		brun_free(&nw[i]);
 	return status;
 }
 

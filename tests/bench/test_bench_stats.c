@@ -8,6 +8,7 @@
 #include "check.h"
 #include "stats.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 /* A fixed pseudo-random sequence, so that failures repeat. */
@@ -243,4 +244,65 @@ TEST(a_shift_of_nothing_is_estimated_as_nothing)
 	bstat_mann_whitney(a, 40, b, 40, &t);
 	CHECK_NEAR(t.u, 800, 0);
 	CHECK_NEAR(t.p, 1, 0);
+}
+
+/* Student's t against closed forms: df = 1 is Cauchy (1/2 + atan(t) / pi),
+ * df = 2 has P(T <= t) = 1/2 + t / (2 sqrt(2 + t^2)); tables give the
+ * 97.5% points 12.7062 (df 1), 4.3027 (2), 2.2281 (10), and 1.96 for a
+ * very large df. */
+TEST(t_distribution_matches_closed_forms_and_tables)
+{
+	const double pi = 3.14159265358979323846;
+	for (double t = -30; t <= 30; t += 0.37) {
+		CHECK_NEAR(bstat_t_cdf(t, 1), 0.5 + atan(t) / pi, 1e-12);
+		CHECK_NEAR(bstat_t_cdf(t, 2), 0.5 + t / (2 * sqrt(2 + t * t)), 1e-12);
+	}
+	CHECK_NEAR(bstat_t_cdf(0, 3.7), 0.5, 1e-15);
+	CHECK_NEAR(bstat_t_quantile(0.975, 1), 12.7062, 1e-4);
+	CHECK_NEAR(bstat_t_quantile(0.975, 2), 4.3027, 1e-4);
+	CHECK_NEAR(bstat_t_quantile(0.975, 10), 2.2281, 1e-4);
+	CHECK_NEAR(bstat_t_quantile(0.975, 1e7), 1.95996, 1e-4);
+	CHECK_NEAR(bstat_t_quantile(0.025, 2), -4.3027, 1e-4);
+}
+
+/* Runs' medians 10, 12 against 20, 22: the difference 10, variances 2 and
+ * 2, se = sqrt(2/2 + 2/2) = sqrt(2), df = 2^2 / (1 + 1) = 2, t = 5 sqrt(2);
+ * p = 1 - t / sqrt(2 + t^2) = 1 - 7.0711 / 7.2111 = 0.019419; the 95%
+ * interval 10 +- 4.30265 sqrt(2) = 10 +- 6.08488. */
+TEST(welch_of_two_runs_a_side_by_hand)
+{
+	const double a[] = {12, 10}, b[] = {20, 22};
+	bstat_welch_t w;
+	bstat_welch(a, 2, b, 2, 0.95, &w);
+	CHECK_NEAR(w.diff, 10, 1e-12);
+	CHECK_NEAR(w.se, sqrt(2), 1e-12);
+	CHECK_NEAR(w.df, 2, 1e-12);
+	CHECK_NEAR(w.t, 5 * sqrt(2), 1e-12);
+	CHECK_NEAR(w.p, 1 - 5 * sqrt(2) / sqrt(52), 1e-12);
+	CHECK_NEAR(w.p_greater, w.p / 2, 1e-12);
+	CHECK_NEAR(w.p_less, 1 - w.p / 2, 1e-12);
+	CHECK_NEAR(w.lo, 10 - 6.08488, 1e-4);
+	CHECK_NEAR(w.hi, 10 + 6.08488, 1e-4);
+	/* Unequal spreads and sizes: 1, 2, 3 (var 1) against 10, 30 (var
+	 * 200): se^2 = 1/3 + 100, df = (100 1/3)^2 / ((1/3)^2 / 2 + 100^2)
+	 * = 1.00665. */
+	const double c[] = {1, 2, 3}, d[] = {10, 30};
+	bstat_welch(c, 3, d, 2, 0.95, &w);
+	CHECK_NEAR(w.diff, 18, 1e-12);
+	CHECK_NEAR(w.se, sqrt(100 + 1.0 / 3), 1e-12);
+	CHECK_NEAR(w.df, (100 + 1.0 / 3) * (100 + 1.0 / 3) / (1.0 / 18 + 10000), 1e-12);
+}
+
+TEST(welch_without_spread)
+{
+	const double a[] = {5, 5}, b[] = {5, 5}, c[] = {6, 6};
+	bstat_welch_t w;
+	bstat_welch(a, 2, b, 2, 0.95, &w);
+	CHECK_NEAR(w.p, 1, 0);
+	CHECK_NEAR(w.diff, 0, 0);
+	bstat_welch(a, 2, c, 2, 0.95, &w);
+	CHECK_NEAR(w.p, 0, 0);
+	CHECK_NEAR(w.p_greater, 0, 0);
+	CHECK_NEAR(w.lo, 1, 0);
+	CHECK_NEAR(w.hi, 1, 0);
 }

@@ -172,6 +172,50 @@ bad() { # NAME PATTERN ARGS...
 	has "$name.txt" "$pattern"
 }
 run "$out/grid.json" grid "$(point vulkan 2 0 "$same_frames" "$(source a "$flat8" "$flat8" "$flat8")")"
+# Two runs a side (BASE1 BASE2 vs NEW1 NEW2): each run's median is one
+# sample and Welch's t weighs the change against the runs' own spread.
+# GPU medians 10 and 10.2 us against 20 and 20.2: the mean 10.1, the
+# change 10 us = +99.0099%; se = sqrt(0.02/2 + 0.02/2) = 0.141421, df 2,
+# t = 70.71, p = 1 - t / sqrt(2 + t^2) = 0.00019994; the 95% interval
+# 10 +- 4.302653 x 0.141421 = +92.9853% .. +105.0345%; BASE moved up by
+# the margin (the 1 us floor over 5% of 10.1): t = 63.64, p_beyond =
+# 0.000246822, kept over the 4 figures (<= 0.05 / 4). The other figures
+# do not move at all (p 1).
+rep() { local v="$1" n="$2" out=""; for ((i = 0; i < n; i++)); do out+="${out:+,}$v"; done; echo "$out"; }
+for spec in "r-b1 10000" "r-b2 10200" "r-n1 20000" "r-n2 20200" "w-b1 10000" "w-b2 12000" \
+	"w-n1 20000" "w-n2 22000"; do
+	set -- $spec
+	run "$out/$1.json" default "$(point vulkan 1 0 "$same_frames" \
+		"$(source a "$(rep "$2" 8)" "$flat8" "$flat8")")"
+done
+expect 1 runs "$out/r-b1.json" "$out/r-b2.json" vs "$out/r-n1.json" "$out/r-n2.json" \
+	--json "$out/runs.out.json" --html "$out/runs.html"
+has runs.out.json '"source": "a", "figure": "gpu_in_frame", "unit": "us", "base_median": 10.1000, "new_median": 20.1000, "shift": 10.0000, "change_pct": 99.0099, "ci_low_pct": 92.9853, "ci_high_pct": 105.0345, "p_beyond": 0.000246822, "beyond_side": "up", "p": 0.00019994, "n_base": 2, "n_new": 2, "verdict": "costlier", "reliable": true'
+has runs.out.json '"source": "a", "figure": "cpu_tick", .*"change_pct": 0.0000, .*"p": 1, .*"verdict": "no significant change"'
+has runs.out.json '"test": "welch-t over runs. medians"'
+has runs.out.json '"new_runs": \[".*r-n1.json", ".*r-n2.json"\]'
+has runs.txt "Welch's t test \(p\) over the 2 and 2 runs"
+has runs.txt 'BASE .*r-b2.json'
+has runs.html 'r-b1.json, .*r-b2.json'
+"$check" compare "$out/runs.out.json" 1 || fails=1
+# Medians 10 and 12 against 20 and 22: the same +10 us, but the runs
+# spread by 2 us: se = sqrt(2), t = 7.07, p = 0.0194193, p_beyond
+# 0.0238129, not under 0.05 / 4: no verdict from two runs this far apart.
+expect 0 runs-wide "$out/w-b1.json" "$out/w-b2.json" vs "$out/w-n1.json" "$out/w-n2.json" \
+	--json "$out/runs-wide.out.json"
+has runs-wide.out.json '"source": "a", "figure": "gpu_in_frame", .*"change_pct": 90.9091, "ci_low_pct": 35.5921, "ci_high_pct": 146.2261, "p_beyond": 0.0238129, .*"p": 0.0194193, "n_base": 2, "n_new": 2, "verdict": "no significant change"'
+# One run a side says what it cannot see.
+has costlier.txt 'One run a side: the test sees the spread within each run, not between runs'
+run "$out/r-other.json" default "$(point vulkan 1 0 "$same_frames" "$(source b "$flat8" "$flat8" "$flat8")")"
+bad runs-one "BASE... vs NEW... needs two or more runs a side \(2 and 1 given\)" \
+	"$out/r-b1.json" "$out/r-b2.json" vs "$out/r-n1.json"
+bad runs-source "NEW '$out/r-other.json' \(vulkan, 1 sources\) has no source 'a', which the first runs have" \
+	"$out/r-b1.json" "$out/r-b2.json" vs "$out/r-n1.json" "$out/r-other.json"
+run "$out/r-gl.json" default "$(point gl 1 0 "$same_frames" "$(source a "$flat8" "$flat8" "$flat8")")"
+bad runs-point "BASE '$out/r-gl.json' has no point vulkan, 1 sources" \
+	"$out/r-b1.json" "$out/r-gl.json" vs "$out/r-n1.json" "$out/r-n2.json"
+bad vs-twice "'vs' given twice" "$out/r-b1.json" vs "$out/r-b2.json" vs "$out/r-n1.json"
+
 printf '{"generator": "srcprof-bench", "scene": ' >"$out/broken.json"
 sed 's/"samples": {[^}]*}/"nothing": 1/' "$out/base.json" >"$out/nosamples.json"
 sed 's/"machine_busy_pct": [0-9.]*, //' "$out/base.json" >"$out/nobusy.json"
@@ -188,7 +232,7 @@ bad negative "sources_detail\[0\] \('a'\): 'tick_ns'\[0\] is not a number from 0
 bad generator "written by 'other', not srcprof-bench" "$out/base.json" "$out/other-gen.json"
 bad no-common "have no point in common \(API and source count\)" "$out/base.json" "$out/gl-only.json"
 bad one-file "needs BASE.json and NEW.json" "$out/base.json"
-bad three-files "one BASE and one NEW file, not '$out/base.json' too" "$out/base.json" "$out/base.json" "$out/base.json"
+bad three-files "one BASE and one NEW file, or BASE... vs NEW..." "$out/base.json" "$out/base.json" "$out/base.json"
 bad option "unknown option '--fast'" "$out/base.json" "$out/base.json" --fast
 bad threshold "--threshold: 'x' is not a number from 0 to 1000" "$out/base.json" "$out/base.json" --threshold x
 bad alpha "--alpha: '0.9' is not a number from 1e-06 to 0.5" "$out/base.json" "$out/base.json" --alpha 0.9

@@ -104,8 +104,31 @@ static void relative(double base_med, double lo, double hi, double *rlo, double 
  * compare: no samples on a side, or nothing but zeros on both (a logic
  * source's GPU time); -1 out of memory; 1 a row. The verdict waits for
  * the number of figures. */
-static int measure(const cmp_opts *o, work *w, cmp_row *row)
+static int measure_runs(const cmp_opts *o, const cmp_result *r, cmp_row *row)
 {
+	bstat_welch_t t;
+	bstat_welch(row->ra, r->n_base, row->rb, r->n_new, 1 - o->alpha, &t);
+	double mean = 0, mean_new = 0;
+	for (uint32_t i = 0; i < r->n_base; i++)
+		mean += row->ra[i] / r->n_base;
+	for (uint32_t i = 0; i < r->n_new; i++)
+		mean_new += row->rb[i] / r->n_new;
+	row->base_med = mean; /* the runs' mean of medians, which the test compares */
+	row->new_med = mean_new;
+	row->n_base = r->n_base;
+	row->n_new = r->n_new;
+	row->p = t.p;
+	row->shift = t.diff;
+	row->change = mean > 0 ? t.diff / mean : t.diff > 0 ? INFINITY : t.diff < 0 ? -INFINITY : 0;
+	relative(mean, t.lo, t.hi, &row->lo, &row->hi);
+	row->bounded = true;
+	return 1;
+}
+
+static int measure(const cmp_opts *o, const cmp_result *r, work *w, cmp_row *row)
+{
+	if (row->by_runs)
+		return measure_runs(o, r, row);
 	const brun_series *base = row->sa, *nw = row->sb;
 	if (!base->n || !nw->n || (all_zero(base) && all_zero(nw)))
 		return 0;
@@ -152,13 +175,26 @@ static int beyond(const cmp_opts *o, double lo, double hi, double lo_us, double 
  * the floor. The margin, the larger of threshold x BASE's median and the
  * floor, is added to (taken from) BASE's samples and the test asks whether
  * NEW still tends to be larger (smaller): p_beyond, two-sided as p is. */
-static bool test_beyond(const cmp_opts *o, work *w, cmp_row *row)
+static bool test_beyond(const cmp_opts *o, const cmp_result *r, work *w, cmp_row *row)
 {
+	double unit_us = row->figure == CMP_FRAME ? 1000 : 1;
+	double margin = fmax(o->threshold * row->base_med, o->floor_us / unit_us);
+	if (row->by_runs) {
+		double moved[CMP_MAX_RUNS];
+		bstat_welch_t up, down;
+		for (uint32_t i = 0; i < r->n_base; i++)
+			moved[i] = row->ra[i] + margin;
+		bstat_welch(moved, r->n_base, row->rb, r->n_new, 1 - o->alpha, &up);
+		for (uint32_t i = 0; i < r->n_base; i++)
+			moved[i] = row->ra[i] - margin;
+		bstat_welch(moved, r->n_base, row->rb, r->n_new, 1 - o->alpha, &down);
+		row->p_beyond = fmin(1, 2 * fmin(up.p_greater, down.p_less));
+		row->side = up.p_greater <= down.p_less ? 1 : -1;
+		return true;
+	}
 	uint32_t n, m;
 	if (!row_samples(o, row, w, &n, &m))
 		return false;
-	double unit_us = row->figure == CMP_FRAME ? 1000 : 1;
-	double margin = fmax(o->threshold * row->base_med, o->floor_us / unit_us);
 	bstat_test up, down;
 	for (uint32_t i = 0; i < n; i++)
 		w->scratch[i] = w->a[i] + margin;
@@ -232,19 +268,132 @@ static void note_only(cmp_point *cp, const char *side, const char *name)
 			 side, name);
 }
 
+/* The point of `run` matching `like` (API and source count), or NULL. */
+static const brun_point *find_point(const brun *run, const brun_point *like)
+{
+	for (uint32_t k = 0; k < run->n_points; k++)
+		if (!strcmp(run->points[k].api, like->api) && run->points[k].sources == like->sources)
+			return &run->points[k];
+	return NULL;
+}
+
+/* The `nth` (0-based) source named `name` in p, or NULL. */
+static const brun_source *find_source(const brun_point *p, const char *name, uint32_t nth)
+{
+	for (uint32_t k = 0; k < p->n_src; k++)
+		if (!strcmp(p->src[k].name, name) && nth-- == 0)
+			return &p->src[k];
+	return NULL;
+}
+
+/* One figure's series in a run's point: the frame time (name NULL) or a
+ * source's figure (k: 0 GPU, 1 render, 2 tick; alone: the rounds). */
+static const brun_series *series_of(const brun_point *p, const char *name, uint32_t nth, int k,
+				    bool alone)
+{
+	if (!name)
+		return &p->frames;
+	const brun_source *s = find_source(p, name, nth);
+	if (!s)
+		return NULL;
+	return k == 0 ? (alone ? &s->alone : &s->gpu) : k == 1 ? &s->render : &s->tick;
+}
+
+/* With runs as samples: each run's median of the row's figure into
+ * ra / rb. 0: a run has no samples of it (no row); 1: filled; -1 out of
+ * memory. The runs were checked to hold the point and the source. */
+static int run_medians(const cmp_result *r, const brun_point *a, cmp_row *row, uint32_t nth,
+		       int k, bool alone, work *w)
+{
+	bool zeros = true;
+	for (uint32_t side = 0; side < 2; side++) {
+		const brun *runs = side ? r->news : r->bases;
+		uint32_t n = side ? r->n_new : r->n_base;
+		double *out = side ? row->rb : row->ra;
+		for (uint32_t i = 0; i < n; i++) {
+			const brun_series *s =
+				series_of(find_point(&runs[i], a), row->source, nth, k, alone);
+			if (!s->n)
+				return 0;
+			if (!work_fit(w, s->n + 1))
+				return -1;
+			memcpy(w->scratch, s->v, s->n * sizeof *w->scratch);
+			out[i] = stats_median_of(w->scratch, s->n);
+			zeros &= all_zero(s);
+		}
+	}
+	if (zeros)
+		return 0;
+	row->by_runs = true;
+	return 1;
+}
+
+/* Whether every run holds the point, and each source of BASE's first run
+ * that NEW's first run has too (said when not). */
+static bool runs_hold(const cmp_result *r, const brun_point *a, const brun_point *b)
+{
+	for (uint32_t side = 0; side < 2; side++) {
+		const brun *runs = side ? r->news : r->bases;
+		uint32_t n = side ? r->n_new : r->n_base;
+		for (uint32_t i = 1; i < n; i++) {
+			const brun_point *p = find_point(&runs[i], a);
+			if (!p) {
+				fprintf(stderr, PROG ": %s '%s' has no point %s, %u sources, which '%s' "
+						  "has\n",
+					side ? "NEW" : "BASE", runs[i].path, a->api, a->sources,
+					runs[0].path);
+				return false;
+			}
+			for (uint32_t s = 0; s < a->n_src; s++) {
+				uint32_t nth = 0;
+				for (uint32_t q = 0; q < s; q++)
+					nth += !strcmp(a->src[q].name, a->src[s].name);
+				if (!find_source(b, a->src[s].name, nth))
+					continue; /* in BASE only: not compared */
+				if (!find_source(p, a->src[s].name, nth)) {
+					fprintf(stderr, PROG ": %s '%s' (%s, %u sources) has no source "
+							  "'%s', which the first runs have\n",
+						side ? "NEW" : "BASE", runs[i].path, a->api, a->sources,
+						a->src[s].name);
+					return false;
+				}
+			}
+		}
+	}
+	return true;
+}
+
+/* Whether every run of both sides has --isolate rounds for the source. */
+static bool all_alone(const cmp_result *r, const brun_point *a, const char *name, uint32_t nth)
+{
+	for (uint32_t side = 0; side < 2; side++) {
+		const brun *runs = side ? r->news : r->bases;
+		uint32_t n = side ? r->n_new : r->n_base;
+		for (uint32_t i = 0; i < n; i++)
+			if (!series_of(find_point(&runs[i], a), name, nth, 0, true)->n)
+				return false;
+	}
+	return true;
+}
+
 /* The rows of one matched point. */
-static bool compare_point(const cmp_opts *o, cmp_point *cp, work *w)
+static bool compare_point(const cmp_opts *o, const cmp_result *r, cmp_point *cp, work *w)
 {
 	const brun_point *a = cp->base, *b = cp->nw;
+	if (r->by_runs && !runs_hold(r, a, b))
+		return false;
 	cp->rows = calloc(3 * (size_t)a->n_src + 1, sizeof *cp->rows);
 	bool *used = calloc(b->n_src ? b->n_src : 1, sizeof *used);
 	if (!cp->rows || !used) {
 		free(used);
+		fprintf(stderr, PROG ": out of memory comparing\n");
 		return false;
 	}
 	cmp_row *row = &cp->rows[cp->n_rows];
 	*row = (cmp_row){.figure = CMP_FRAME, .sa = &a->frames, .sb = &b->frames, .in_blocks = true};
-	int got = measure(o, w, row);
+	int got = r->by_runs ? run_medians(r, a, row, 0, 0, false, w) : 1;
+	if (got > 0)
+		got = measure(o, r, w, row);
 	cp->n_rows += got > 0;
 	for (uint32_t i = 0; got >= 0 && i < a->n_src; i++) {
 		const brun_source *s = &a->src[i], *t = NULL;
@@ -260,7 +409,10 @@ static bool compare_point(const cmp_opts *o, cmp_point *cp, work *w)
 			note_only(cp, "BASE", s->name);
 			continue;
 		}
-		bool alone = s->alone.n && t->alone.n;
+		uint32_t nth = 0;
+		for (uint32_t q = 0; q < i; q++)
+			nth += !strcmp(a->src[q].name, s->name);
+		bool alone = r->by_runs ? all_alone(r, a, s->name, nth) : s->alone.n && t->alone.n;
 		const brun_series *sa[3] = {alone ? &s->alone : &s->gpu, &s->render, &s->tick};
 		const brun_series *sb[3] = {alone ? &t->alone : &t->gpu, &t->render, &t->tick};
 		const cmp_figure fig[3] = {alone ? CMP_GPU_ALONE : CMP_GPU_FRAME, CMP_RENDER, CMP_TICK};
@@ -273,7 +425,9 @@ static bool compare_point(const cmp_opts *o, cmp_point *cp, work *w)
 					 .sa = sa[k],
 					 .sb = sb[k],
 					 .in_blocks = fig[k] != CMP_GPU_ALONE};
-			got = measure(o, w, row);
+			got = r->by_runs ? run_medians(r, a, row, nth, k, alone, w) : 1;
+			if (got > 0)
+				got = measure(o, r, w, row);
 			cp->n_rows += got > 0;
 		}
 	}
@@ -284,9 +438,15 @@ static bool compare_point(const cmp_opts *o, cmp_point *cp, work *w)
 		}
 	}
 	free(used);
+	bool any_busy = busy(a) || busy(b);
+	for (uint32_t side = 0; r->by_runs && side < 2; side++)
+		for (uint32_t i = 0; i < (side ? r->n_new : r->n_base); i++)
+			any_busy |= busy(find_point(side ? &r->news[i] : &r->bases[i], a));
 	for (uint32_t i = 0; i < cp->n_rows; i++)
-		if (busy(a) || busy(b))
+		if (any_busy)
 			cp->rows[i].noisy |= CMP_NOISY_BUSY;
+	if (got < 0)
+		fprintf(stderr, PROG ": out of memory comparing\n");
 	return got >= 0;
 }
 
@@ -314,13 +474,22 @@ static void settings(const brun *a, const brun *b, char *out, size_t size)
 #undef DIFF
 }
 
-bool cmp_run(const cmp_opts *o, const brun *base, const brun *nw, cmp_result *r)
+bool cmp_run(const cmp_opts *o, const brun *base, uint32_t n_base, const brun *nw,
+	     uint32_t n_new, cmp_result *r)
 {
-	*r = (cmp_result){.o = o, .base = base, .nw = nw};
+	*r = (cmp_result){.o = o,
+			  .base = base,
+			  .nw = nw,
+			  .bases = base,
+			  .news = nw,
+			  .n_base = n_base,
+			  .n_new = n_new,
+			  .by_runs = n_base >= 2 && n_new >= 2};
 	settings(base, nw, r->settings, sizeof r->settings);
 	r->points = calloc(base->n_points, sizeof *r->points);
 	bool *used = calloc(nw->n_points, sizeof *used);
 	work w = {0};
+	bool said = false;
 	bool ok = r->points && used;
 	for (uint32_t i = 0; ok && i < base->n_points; i++) {
 		const brun_point *a = &base->points[i], *b = NULL;
@@ -338,7 +507,8 @@ bool cmp_run(const cmp_opts *o, const brun *base, const brun *nw, cmp_result *r)
 		cmp_point *cp = &r->points[r->n_points++];
 		cp->base = a;
 		cp->nw = b;
-		ok = compare_point(o, cp, &w);
+		ok = compare_point(o, r, cp, &w);
+		said = !ok; /* compare_point says why */
 	}
 	for (uint32_t k = 0; ok && k < nw->n_points; k++)
 		r->unmatched_new += !used[k];
@@ -354,7 +524,7 @@ bool cmp_run(const cmp_opts *o, const brun *base, const brun *nw, cmp_result *r)
 	for (uint32_t i = 0; ok && i < r->n_points; i++) {
 		cmp_point *cp = &r->points[i];
 		for (uint32_t k = 0; ok && k < cp->n_rows; k++) {
-			ok = test_beyond(o, &w, &cp->rows[k]);
+			ok = test_beyond(o, r, &w, &cp->rows[k]);
 			ps[at++] = cp->rows[k].p_beyond;
 		}
 	}
@@ -379,7 +549,7 @@ bool cmp_run(const cmp_opts *o, const brun *base, const brun *nw, cmp_result *r)
 			r->noisy += row->noisy != 0;
 		}
 	}
-	if (!ok)
+	if (!ok && !said)
 		fprintf(stderr, PROG ": out of memory comparing\n");
 	return ok;
 }

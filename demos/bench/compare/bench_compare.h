@@ -29,8 +29,15 @@
 
 #define CMP_PROG "srcprof-bench compare"
 
+/* Runs a side at most (compare B1 B2 ... vs N1 N2 ...). */
+#define CMP_MAX_RUNS 16
+
 typedef struct cmp_opts {
-	const char *base, *nw;  /* the two bench JSON files */
+	const char *base, *nw;  /* the first BASE and NEW files */
+	/* Every file a side, in order; n_base = n_new = 1 without "vs". */
+	const char *base_files[CMP_MAX_RUNS], *new_files[CMP_MAX_RUNS];
+	uint32_t n_base, n_new;
+	bool vs;                /* the files were given as BASE... vs NEW... */
 	double threshold;       /* fraction (0.05: 5%) */
 	double alpha;           /* significance level */
 	double floor_us;        /* a change must exceed this too, us a frame */
@@ -84,6 +91,10 @@ typedef struct cmp_row {
 	/* What was tested, for the second pass (cmp_run). */
 	const brun_series *sa, *sb;
 	bool in_blocks;
+	/* Two or more runs a side: each run's median of the figure, tested
+	 * with Welch's t (bench_stats.h) instead of sa / sb. */
+	bool by_runs;
+	double ra[CMP_MAX_RUNS], rb[CMP_MAX_RUNS];
 } cmp_row;
 
 typedef struct cmp_point {
@@ -96,7 +107,10 @@ typedef struct cmp_point {
 
 typedef struct cmp_result {
 	const cmp_opts *o;
-	const brun *base, *nw;
+	const brun *base, *nw;         /* the first run of each side */
+	const brun *bases, *news;      /* every run, n_base and n_new of them */
+	uint32_t n_base, n_new;
+	bool by_runs;                  /* two or more runs a side: runs are the samples */
 	cmp_point *points;
 	uint32_t n_points;
 	uint32_t unmatched_base, unmatched_new; /* points in one run only */
@@ -110,9 +124,15 @@ typedef struct cmp_result {
  * --help printed (exit 0); -1: a usage error, already reported (exit 2). */
 int cmp_parse_args(int argc, char **argv, cmp_opts *o);
 
-/* Compares two loaded runs (same scene: checked by the caller) into r;
- * false when out of memory (said). */
-bool cmp_run(const cmp_opts *o, const brun *base, const brun *nw, cmp_result *r);
+/* Compares loaded runs (same scene: checked by the caller), n_base of
+ * BASE and n_new of NEW, into r. With one a side the frames (blocks) and
+ * rounds of the two runs are the samples; with two or more a side, each
+ * run's median of each figure is one sample, so that the spread between
+ * runs of one build counts. A point or source of the first runs that
+ * another run lacks is bad input. False (said) on bad input or out of
+ * memory. */
+bool cmp_run(const cmp_opts *o, const brun *base, uint32_t n_base, const brun *nw,
+	     uint32_t n_new, cmp_result *r);
 void cmp_free(cmp_result *r);
 
 /* The row's reasons as one clause, into buf. */

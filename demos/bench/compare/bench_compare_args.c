@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 /* --blocks N: 0 (every frame) or 3 or more; one or two medians a side
  * cannot be tested. */
@@ -22,17 +23,28 @@ static bool parse_blocks(const opt_parser *p, const char *opt, const char *value
 	return true;
 }
 
+/* BASE.json NEW.json, or BASE.json... vs NEW.json... (a file named "vs":
+ * ./vs). Files are kept in order; which side they are on is settled at
+ * the end (cmp_parse_args). */
 static bool file_arg(const opt_parser *p, const char *arg, void *opts)
 {
 	cmp_opts *o = opts;
-	if (!o->base) {
-		o->base = arg;
-	} else if (!o->nw) {
-		o->nw = arg;
-	} else {
-		fprintf(stderr, "%s: one BASE and one NEW file, not '%s' too\n", p->prog, arg);
+	if (!strcmp(arg, "vs")) {
+		if (o->vs) {
+			fprintf(stderr, "%s: 'vs' given twice\n", p->prog);
+			return false;
+		}
+		o->vs = true;
+		return true;
+	}
+	const char **side = o->vs ? o->new_files : o->base_files;
+	uint32_t *n = o->vs ? &o->n_new : &o->n_base;
+	if (*n == CMP_MAX_RUNS) {
+		fprintf(stderr, "%s: at most %d runs a side, not '%s' too\n", p->prog, CMP_MAX_RUNS,
+			arg);
 		return false;
 	}
+	side[(*n)++] = arg;
 	return true;
 }
 
@@ -65,10 +77,14 @@ static const opt_parser g_parser = {
 	.opts = g_opts,
 	.n_opts = sizeof g_opts / sizeof g_opts[0],
 	.usage = "usage: " CMP_PROG " BASE.json NEW.json [options]\n"
+		 "       " CMP_PROG " BASE1.json BASE2.json... vs NEW1.json NEW2.json... [options]\n"
 		 "Compares two srcprof-bench --json runs (the same scene): per point (API and\n"
 		 "source count) and source (by name), the change of its GPU cost (alone where\n"
 		 "both ran --isolate, else in frame), CPU render and tick time, and the frame\n"
 		 "time, with a 95% interval and a Mann-Whitney U test; sorted by change.\n"
+		 "With two or more runs a side (vs), each run's median is one sample and the\n"
+		 "test is Welch's t: the spread between runs of one build, which one run's\n"
+		 "frames cannot show, then counts (docs/bench.md).\n"
 		 "Costlier (cheaper): the whole interval above the threshold (below minus it).\n"
 		 "Exit status: 0 nothing got significantly costlier, 1 something did, 2 bad\n"
 		 "input. Options take their value as --opt VALUE or --opt=VALUE.\n\n",
@@ -82,9 +98,24 @@ int cmp_parse_args(int argc, char **argv, cmp_opts *o)
 	int r = opt_parse(&g_parser, argc, argv, o);
 	if (r != 0)
 		return r;
-	if (!o->nw) {
-		fprintf(stderr, CMP_PROG ": needs BASE.json and NEW.json (see --help)\n");
+	if (!o->vs) {
+		/* BASE.json NEW.json */
+		if (o->n_base != 2) {
+			fprintf(stderr, o->n_base < 2 ? CMP_PROG ": needs BASE.json and NEW.json (see "
+							  "--help)\n"
+						      : CMP_PROG ": one BASE and one NEW file, or BASE... "
+								 "vs NEW... (see --help)\n");
+			return -1;
+		}
+		o->new_files[0] = o->base_files[1];
+		o->n_base = o->n_new = 1;
+	} else if (o->n_base < 2 || o->n_new < 2) {
+		fprintf(stderr, CMP_PROG ": BASE... vs NEW... needs two or more runs a side (%u and %u "
+				 "given); for one a side: BASE.json NEW.json\n",
+			o->n_base, o->n_new);
 		return -1;
 	}
+	o->base = o->base_files[0];
+	o->nw = o->new_files[0];
 	return 0;
 }

@@ -63,18 +63,31 @@ void cmp_print(FILE *out, const cmp_result *r)
 {
 	const cmp_opts *o = r->o;
 	fprintf(out, CMP_PROG ": scene %s\n", r->base->scene);
-	run_line(out, "BASE", r->base);
-	run_line(out, "NEW", r->nw);
+	for (uint32_t i = 0; i < r->n_base; i++)
+		run_line(out, "BASE", &r->bases[i]);
+	for (uint32_t i = 0; i < r->n_new; i++)
+		run_line(out, "NEW", &r->news[i]);
 	if (r->settings[0])
 		fprintf(out, "settings differ: %s\n", r->settings);
-	fprintf(out, "Each figure: the change of NEW from BASE (Hodges-Lehmann, relative to BASE's "
-		     "median) with its %g%%\ninterval, and a Mann-Whitney U test (p) on ",
-		(1 - o->alpha) * 100);
-	if (o->blocks)
-		fprintf(out, "the medians of %u blocks of consecutive frames\nper run", o->blocks);
-	else
-		fprintf(out, "every frame\n(as if independent)");
-	fprintf(out, " (GPU alone: the --isolate rounds). Costlier / cheaper: a change beyond\n"
+	if (r->by_runs) {
+		fprintf(out, "Each figure: each run's median of it is one sample; the change of NEW's "
+			     "mean from BASE's,\nwith its %g%% interval, and Welch's t test (p) over "
+			     "the %u and %u runs, so that the\nspread between runs of one build counts. "
+			     "Costlier / cheaper: a change beyond\n",
+			(1 - o->alpha) * 100, r->n_base, r->n_new);
+	} else {
+		fprintf(out, "Each figure: the change of NEW from BASE (Hodges-Lehmann, relative to "
+			     "BASE's median) with its %g%%\ninterval, and a Mann-Whitney U test (p) on ",
+			(1 - o->alpha) * 100);
+		if (o->blocks)
+			fprintf(out, "the medians of %u blocks of consecutive frames\nper run",
+				o->blocks);
+		else
+			fprintf(out, "every frame\n(as if independent)");
+		fprintf(out, " (GPU alone: the --isolate rounds). Costlier / cheaper: a change "
+			     "beyond\n");
+	}
+	fprintf(out, ""
 		     "+-%.0f%% and %g us a frame, tested (p>thr: BASE moved by that margin) and kept at a "
 		     "false-\ndiscovery rate of %g over the %u figures (Benjamini-Hochberg: ",
 		o->threshold * 100, o->floor_us, o->alpha, r->figures);
@@ -122,6 +135,11 @@ void cmp_print(FILE *out, const cmp_result *r)
 		     "does not\nrule out a change beyond the threshold; wide: the interval is wider than "
 		     "the change;\nfew samples: fewer than 3 (or no interval). --json and --html say it in "
 		     "full.\n");
+	if (!r->by_runs)
+		fprintf(out, "\nOne run a side: the test sees the spread within each run, not between "
+			     "runs. Here runs of\none build differ by up to 20-60%% in some CPU and "
+			     "GPU figures (docs/bench.md), so a\nverdict can be the machine; give "
+			     "two or more runs a side (BASE1 BASE2 vs NEW1 NEW2).\n");
 	fprintf(out, "\nsummary: %u costlier, %u cheaper, %u no significant change; %u of the %u "
 		     "figures not reliable;\n%u points compared; exit %d\n",
 		r->costlier, r->cheaper, r->same, r->noisy, r->costlier + r->cheaper + r->same,
@@ -162,6 +180,16 @@ bool cmp_write_json(const char *path, const cmp_result *r)
 	fprintf(f, ",\n");
 	json_run(f, "base", r->base);
 	json_run(f, "new", r->nw);
+	for (int side = 0; side < 2; side++) {
+		fprintf(f, "  \"%s_runs\": [", side ? "new" : "base");
+		for (uint32_t i = 0; i < (side ? r->n_new : r->n_base); i++) {
+			fputs(i ? ", " : "", f);
+			json_string(f, (side ? r->news : r->bases)[i].path);
+		}
+		fputs("],\n", f);
+	}
+	fprintf(f, "  \"test\": \"%s\",\n", r->by_runs ? "welch-t over runs' medians"
+						       : "mann-whitney-u within runs");
 	fprintf(f, "  \"threshold_pct\": %.4f, \"alpha\": %.6f, \"floor_us\": %.4f, \"blocks\": %u, "
 		   "\"figures\": %u, \"fdr_cut\": %.6g,\n",
 		o->threshold * 100, o->alpha, o->floor_us, o->blocks, r->figures, r->cut);
@@ -228,8 +256,16 @@ static void html_meta(FILE *f, const cmp_result *r)
 		for (int i = 0; i < 2; i++) {
 			const brun *b = runs[i];
 			char buf[600];
+			const brun *all = i ? r->news : r->bases;
+			uint32_t n = i ? r->n_new : r->n_base;
+			size_t at = 0;
 			switch (k) {
-			case 0: snprintf(buf, sizeof buf, "%s", b->path); break;
+			case 0:
+				buf[0] = '\0';
+				for (uint32_t q = 0; q < n && at < sizeof buf; q++)
+					at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%s",
+							       q ? ", " : "", all[q].path);
+				break;
 			case 1: snprintf(buf, sizeof buf, "%s", b->git); break;
 			case 2: snprintf(buf, sizeof buf, "%s", b->machine); break;
 			case 3: snprintf(buf, sizeof buf, "%ux%u", b->width, b->height); break;
@@ -384,13 +420,25 @@ bool cmp_write_html(const char *path, const cmp_result *r)
 		page_text(f, r->settings);
 		fputs("</div>\n", f);
 	}
-	fprintf(f, "<p>Each figure: the change of NEW from BASE (Hodges-Lehmann shift over BASE's "
-		   "median) with its 95%% interval, and a Mann-Whitney U test on %s (GPU alone: "
-		   "the --isolate rounds). Costlier or cheaper: a change beyond &plusmn;%.0f%% and %g us "
+	if (r->by_runs)
+		fprintf(f, "<p>%u BASE runs and %u NEW runs: each run's median of a figure is one "
+			   "sample; the change is NEW's mean over BASE's with its 95%% interval, tested "
+			   "with Welch's t over the runs, so that the spread between runs of one build "
+			   "counts. ",
+			r->n_base, r->n_new);
+	else
+		fprintf(f, "<p>One run a side: the test sees the spread within each run, not between "
+			   "runs of one build (up to 20-60%% here in some figures: docs/bench.md); give "
+			   "two or more runs a side for verdicts that hold across runs. ");
+	if (!r->by_runs)
+		fprintf(f, "Each figure: the change of NEW from BASE (Hodges-Lehmann shift over "
+			   "BASE's median) with its 95%% interval, and a Mann-Whitney U test on %s (GPU "
+			   "alone: the --isolate rounds). ",
+			o->blocks ? "the medians of blocks of consecutive frames" : "every frame");
+	fprintf(f, "Costlier or cheaper: a change beyond &plusmn;%.0f%% and %g us "
 		   "a frame, tested (p&gt;thr: BASE moved by that margin) and kept at a false-discovery "
 		   "rate of %g over the %u figures (Benjamini-Hochberg). %u of %u figures are not "
 		   "reliable (the reason is in the table).</p>\n",
-		o->blocks ? "the medians of blocks of consecutive frames" : "every frame",
 		o->threshold * 100, o->floor_us, o->alpha, r->figures, r->noisy,
 		r->costlier + r->cheaper + r->same);
 	for (uint32_t i = 0; i < r->n_points; i++)

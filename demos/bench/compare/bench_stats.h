@@ -59,4 +59,25 @@ typedef struct bstat_shift {
 void bstat_shift_of(const double *base, uint32_t n, const double *nw, uint32_t m, double level,
 		    bstat_shift *out);
 
+/* Welch's t test of the means of new[] against base[] (n, m >= 2, in any
+ * order), for compare's runs: each value one run's median, so that the
+ * spread between runs of one build, which the frames of one run cannot
+ * show, is what a change is weighed against. */
+typedef struct bstat_welch_t {
+	double diff;       /* mean(new) - mean(base) */
+	double se, df;     /* the difference's standard error; Welch-Satterthwaite df */
+	double t;          /* diff / se (+-inf when se is 0 and diff is not) */
+	double p;          /* two-sided */
+	double p_greater, p_less;
+	double lo, hi;     /* the `level` interval of diff */
+} bstat_welch_t;
+
+void bstat_welch(const double *base, uint32_t n, const double *nw, uint32_t m, double level,
+		 bstat_welch_t *out);
+
+/* Student's t distribution with df > 0 degrees of freedom: P(T <= t),
+ * and the q-quantile (0 < q < 1). */
+double bstat_t_cdf(double t, double df);
+double bstat_t_quantile(double q, double df);
+
 #endif
