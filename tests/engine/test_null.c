@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* A null engine with these costs and `views` views; the profiler reads
  * the null device's CPU clock. */
@@ -223,6 +224,47 @@ TEST(isolated_and_marginal_costs_are_the_draws_alone)
 	CHECK(record().isolated > 0);
 	/* Frames go on after. */
 	CHECK(tfx_frames(e, 3));
+	CHECK_EQ(tfx_finish(e), 0);
+}
+
+/* A video uploads only in frames that got a new picture; measured alone it
+ * stands for its last frame, so its upload is in the figure exactly when
+ * the last frame had one (as the in-frame GPU time of that frame has). */
+TEST(isolating_a_video_repeats_its_last_frames_upload)
+{
+	eng_engine *e = null_engine(&(eng_null_desc){.draw_ns = 1000, .upload_ns = 5000}, 2);
+	CHECK(e != NULL);
+	eng_source *v = eng_video_create(&(eng_video_desc){.fps = 200});
+	CHECK(v != NULL);
+	eng_add_source(e, v);
+	/* A frame that uploads: the producer's next picture comes within 5 ms. */
+	bool uploaded = false;
+	for (int i = 0; i < 2000 && !uploaded; i++) {
+		uint64_t before = record().uploads;
+		CHECK(tfx_frames(e, 1));
+		uploaded = record().uploads > before;
+		if (!uploaded)
+			nanosleep(&(struct timespec){.tv_nsec = 500000}, NULL);
+	}
+	CHECK(uploaded);
+	uint64_t ns = 0, uploads = record().uploads;
+	CHECK(eng_measure_isolated(e, v, 3, &ns) == ENG_OK);
+	CHECK_EQ(ns, 5000 + 2 * 1000); /* the upload, a draw in each view */
+	CHECK_EQ(record().uploads - uploads, 3); /* once per run with the video */
+	CHECK(eng_measure_marginal(e, v, 2, 3, &ns) == ENG_OK);
+	CHECK_EQ(ns, 5000 + 2 * 1000); /* each copy prepares and draws */
+	/* A frame right after, before the next picture: the draw alone. */
+	bool idle = false;
+	for (int i = 0; i < 100 && !idle; i++) {
+		uint64_t before = record().uploads;
+		CHECK(tfx_frames(e, 1));
+		idle = record().uploads == before;
+	}
+	CHECK(idle);
+	uploads = record().uploads;
+	CHECK(eng_measure_isolated(e, v, 3, &ns) == ENG_OK);
+	CHECK_EQ(ns, 2 * 1000);
+	CHECK_EQ(record().uploads, uploads);
 	CHECK_EQ(tfx_finish(e), 0);
 }
 

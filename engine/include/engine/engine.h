@@ -181,6 +181,12 @@ void eng_set_profile(eng_engine *e, eng_profile profile);
 void eng_set_baseline(eng_engine *e, bool baseline);
 void eng_set_gpu_budget(eng_engine *e, double budget);
 
+/* True while eng_measure_isolated or eng_measure_marginal draws sources
+ * on their own. Such a measure stands for one frame of the source, so a
+ * prepare that works only on some frames (a video uploads when a new frame
+ * came) redoes what it did in the last frame. */
+bool eng_isolating(const eng_engine *e);
+
 /* The GPU cost of `s` alone: its prepare and its draws in every view,
  * submitted on their own and timed submit-to-fence on the CPU clock, minus
  * the same passes with nothing drawn; the median of `reps` runs. */

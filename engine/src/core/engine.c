@@ -209,6 +209,11 @@ bool eng_paused(const eng_engine *e)
 	return e->paused;
 }
 
+bool eng_isolating(const eng_engine *e)
+{
+	return e && e->isolating;
+}
+
 uint64_t eng_frame_index(const eng_engine *e)
 {
 	return e->frame;
