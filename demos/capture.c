@@ -14,9 +14,7 @@
 #ifndef SRCPROF_VERSION
 #error "SRCPROF_VERSION comes from CMake (the project's version)"
 #endif
-#ifndef SRCPROF_GIT_REVISION
-#define SRCPROF_GIT_REVISION "unknown"
-#endif
+#include "srcprof_git_revision.h" /* SRCPROF_GIT_REVISION, generated at build time */
 
 /* More captures of one kind in one second than this is not a person
  * pressing a key: give up rather than loop. */

@@ -19,9 +19,7 @@
 
 #define PROG BENCH_PROG
 
-#ifndef SRCPROF_GIT_REVISION
-#define SRCPROF_GIT_REVISION "unknown"
-#endif
+#include "srcprof_git_revision.h" /* SRCPROF_GIT_REVISION, generated at build time */
 
 static void machine_line(char *out, size_t size)
 {
