@@ -44,6 +44,40 @@ static void machine_line(char *out, size_t size)
 		 u.release);
 }
 
+/* One run of every API and source count into pts (run 0-based, for the
+ * progress line); the points measured, in order, up to the first that
+ * failed or was interrupted. A failure sets *status to 1. */
+static uint32_t measure_run(const bench_opts *o, bench_point *pts, uint32_t run, int *status)
+{
+	uint32_t n = 0;
+	for (uint32_t a = 0; a < o->n_apis && !bench_interrupted(); a++) {
+		for (uint32_t i = 0; i < o->n_points; i++) {
+			bench_point *pt = &pts[n];
+			bench_progress_point(o->progress, o->apis[a] == ENG_API_GL ? "gl" : "vulkan",
+					     o->sources[i], (run * o->n_apis + a) * o->n_points + i);
+			bool ok = bench_run_point(o, o->apis[a], o->sources[i], pt);
+			if (bench_interrupted()) {
+				/* The point in progress is not finished: left out. */
+				bench_point_free(pt);
+				return n;
+			}
+			bench_progress_point_done(o->progress, ok);
+			if (!ok) {
+				*status = 1;
+				bench_point_free(pt);
+				if (i + 1 < o->n_points)
+					fprintf(stderr, PROG ": %s: skipping its remaining source counts\n",
+						pt->api);
+				break;
+			}
+			if (pt->failures)
+				*status = 1;
+			n++;
+		}
+	}
+	return n;
+}
+
 /* srcprof-bench compare ...: the exit status. */
 static int compare_main(int argc, char **argv)
 {
@@ -58,22 +92,46 @@ static int compare_main(int argc, char **argv)
 	uint32_t loaded_base = 0, loaded_new = 0;
 	int status = 2;
 	cmp_result r = {0};
-	for (; loaded_base < o.n_base; loaded_base++)
-		if (!brun_load(o.base_files[loaded_base], "BASE", &base[loaded_base]))
+	/* A file of --runs N holds N runs: each is one run of its side. */
+	for (uint32_t i = 0; i < o.n_base; i++) {
+		uint32_t n = brun_load_runs(o.base_files[i], "BASE", &base[loaded_base],
+					    CMP_MAX_RUNS - loaded_base);
+		if (!n)
 			goto done;
-	for (; loaded_new < o.n_new; loaded_new++)
-		if (!brun_load(o.new_files[loaded_new], "NEW", &nw[loaded_new]))
+		loaded_base += n;
+	}
+	for (uint32_t i = 0; i < o.n_new; i++) {
+		uint32_t n = brun_load_runs(o.new_files[i], "NEW", &nw[loaded_new],
+					    CMP_MAX_RUNS - loaded_new);
+		if (!n)
 			goto done;
-	for (uint32_t i = 0; i < o.n_base + o.n_new; i++) {
-		const brun *x = i < o.n_base ? &base[i] : &nw[i - o.n_base];
+		loaded_new += n;
+	}
+	if (o.vs && (loaded_base < 2 || loaded_new < 2)) {
+		fprintf(stderr, CMP_PROG ": BASE... vs NEW... needs two or more runs a side (%u and %u "
+				 "given); for one a side: BASE.json NEW.json\n",
+			loaded_base, loaded_new);
+		goto done;
+	}
+	uint32_t n_base = loaded_base, n_new = loaded_new;
+	if (!o.vs && (n_base < 2 || n_new < 2) && n_base + n_new > 2) {
+		/* Runs on one side only: Welch's t needs a spread on both. */
+		fprintf(stderr, CMP_PROG ": BASE '%s' holds %u run%s, NEW '%s' %u: comparing their "
+				 "first runs, one a side (bench both with --runs 2 or more for runs "
+				 "as samples)\n",
+			o.base, n_base, n_base == 1 ? "" : "s", o.nw, n_new);
+		n_base = n_new = 1;
+	}
+	for (uint32_t i = 0; i < n_base + n_new; i++) {
+		const brun *x = i < n_base ? &base[i] : &nw[i - n_base];
 		if (strcmp(x->scene, base[0].scene) != 0) {
 			fprintf(stderr, CMP_PROG ": BASE '%s' ran scene '%s', %s '%s' scene '%s': "
 					 "different scenes cannot be compared\n",
-				o.base, base[0].scene, i < o.n_base ? "BASE" : "NEW", x->path, x->scene);
+				o.base, base[0].scene, i < n_base ? "BASE" : "NEW", x->path, x->scene);
 			goto done;
 		}
 	}
-	if (!cmp_run(&o, base, o.n_base, nw, o.n_new, &r))
+	if (!cmp_run(&o, base, n_base, nw, n_new, &r))
 		goto done;
 	if (!r.n_points) {
 		fprintf(stderr, CMP_PROG ": BASE '%s' and NEW '%s' have no point in common (API and "
@@ -129,30 +187,23 @@ int main(int argc, char **argv)
 	r.planned = o.n_apis * o.n_points;
 	uint64_t t0 = srcprof_clock_monotonic_ns();
 	int status = 0;
-	for (uint32_t a = 0; a < o.n_apis && !bench_interrupted(); a++) {
-		for (uint32_t i = 0; i < o.n_points; i++) {
-			bench_point *pt = &r.points[r.n_points];
-			bench_progress_point(&progress, o.apis[a] == ENG_API_GL ? "gl" : "vulkan",
-					     o.sources[i], a * o.n_points + i);
-			bool ok = bench_run_point(&o, o.apis[a], o.sources[i], pt);
-			if (bench_interrupted()) {
-				/* The point in progress is not finished: left out. */
-				bench_point_free(pt);
-				break;
-			}
-			bench_progress_point_done(&progress, ok);
-			if (!ok) {
-				status = 1;
-				bench_point_free(pt);
-				if (i + 1 < o.n_points)
-					fprintf(stderr, PROG ": %s: skipping its remaining source counts\n",
-						pt->api);
-				break;
-			}
-			if (pt->failures)
-				status = 1;
-			r.n_points++;
+	r.n_points = measure_run(&o, r.points, 0, &status);
+	/* --runs: the same points again; a run cut short (a failure, a
+	 * signal) is left out whole, since compare pairs runs point by point. */
+	for (uint32_t run = 1; run < o.runs && r.n_points && !bench_interrupted(); run++) {
+		bench_point *pts = r.more[run - 1];
+		uint32_t n = measure_run(&o, pts, run, &status);
+		if (n == r.n_points && !bench_interrupted()) {
+			r.n_more++;
+			continue;
 		}
+		for (uint32_t i = 0; i < n; i++)
+			bench_point_free(&pts[i]);
+		if (!bench_interrupted())
+			fprintf(stderr, PROG ": run %u of %u measured %u of its %u points: left out, "
+					 "and the runs after it not made\n",
+				run + 1, o.runs, n, r.n_points);
+		break;
 	}
 	r.interrupted = bench_interrupted();
 	if (r.interrupted)
@@ -193,6 +244,9 @@ int main(int argc, char **argv)
 	}
 	for (uint32_t i = 0; i < r.n_points; i++)
 		bench_point_free(&r.points[i]);
+	for (uint32_t k = 0; k < r.n_more; k++)
+		for (uint32_t i = 0; i < r.n_points; i++)
+			bench_point_free(&r.more[k][i]);
 	/* Interrupted: 128 + the signal, as a shell reports a process it
 	 * killed (130 for SIGINT, 143 for SIGTERM), though the files are
 	 * written; a failure to write them still reads 1. */

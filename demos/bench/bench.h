@@ -22,6 +22,7 @@
 #define BENCH_ISOLATE_TOP 20 /* --isolate measures the costliest sources */
 #define BENCH_ISOLATE_ROUNDS 9 /* in rounds paired in time (--isolate-rounds) */
 #define BENCH_ISOLATE_MAX_ROUNDS 25 /* compare tests up to 25 a side exactly */
+#define BENCH_MAX_RUNS 8       /* --runs: the whole measurement again, each a sample for compare */
 #define BENCH_REPLAY_ROUNDS 5  /* the profiler's own cost: rounds of each mode */
 #define BENCH_REPLAY_MS 30.0   /* and wall time per mode in a round */
 /* Measured frames at most: the profiler's window (5 s at up to 1,000 fps)
@@ -44,6 +45,7 @@ typedef struct bench_opts {
 	double gpu_budget; /* for the overhead runs */
 	bool isolate;
 	uint32_t isolate_rounds;
+	uint32_t runs; /* --runs: each point measured this many times, on new engines */
 	const char *json, *csv, *svg, *html;
 	const char *shader_dir;
 	struct bench_progress *progress; /* NULL: no progress reports */
@@ -137,6 +139,11 @@ typedef struct bench_point {
 typedef struct bench_result {
 	bench_point points[2 * BENCH_MAX_POINTS];
 	uint32_t n_points, planned; /* measured; asked for (APIs x counts) */
+	/* --runs: run k + 2's points in more[k], the same points as `points`
+	 * measured again; only whole runs are kept (n_more of them). The
+	 * table, CSV and charts show the first run; the JSON holds them all. */
+	bench_point more[BENCH_MAX_RUNS - 1][2 * BENCH_MAX_POINTS];
+	uint32_t n_more;
 	char machine[256], git[64];
 	double wall_s;
 	bool replayed;   /* prof_cpu_ns, prof_gpu_ns measured */

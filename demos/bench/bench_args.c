@@ -13,6 +13,7 @@
 _Static_assert(BENCH_MAX_FRAMES == 4995, "--frames' help says 4995");
 _Static_assert(BENCH_WINDOW_SAMPLES == 5000, "--frames' help says the window holds 5000");
 _Static_assert(BENCH_ISOLATE_TOP == 20, "--isolate's help says 20 sources");
+_Static_assert(BENCH_MAX_RUNS == 8, "--runs' help says 1 to 8");
 _Static_assert(BENCH_ISOLATE_MAX_ROUNDS == 25 && BENCH_ISOLATE_ROUNDS == 9,
 	       "--isolate-rounds' help says 3 to 25, default 9");
 
@@ -29,6 +30,7 @@ void bench_opts_init(bench_opts *o)
 		.height = 720,
 		.gpu_budget = 0.01,
 		.isolate_rounds = BENCH_ISOLATE_ROUNDS,
+		.runs = 1,
 	};
 }
 
@@ -109,6 +111,10 @@ static const opt_def g_opts[] = {
 	 .max = BENCH_ISOLATE_MAX_ROUNDS, .arg = "N",
 	 .help = "rounds of --isolate, 3 to 25 (default 9; more resolve\n"
 		 "smaller changes in compare)"},
+	{"--runs", NULL, OPT_U32, AT(runs), .min = 1, .max = BENCH_MAX_RUNS, .arg = "N",
+	 .help = "measure everything N times, 1 to 8, each run on a new\n"
+		 "engine (default 1); the JSON keeps every run and compare\n"
+		 "tests them as samples (3 a side for a change)"},
 	{"--gpu-budget", NULL, OPT_DOUBLE, AT(gpu_budget), .min = 0.01, .max = 100.0,
 	 .scale = 0.01, .arg = "PCT", .help = "GPU timing budget in the overhead runs (default 1)"},
 	{"--size", NULL, OPT_SIZE, AT(width), AT(height), .arg = "WxH",

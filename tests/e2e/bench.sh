@@ -14,6 +14,23 @@ fi
 grep -q "overhead, 2 interleaved pairs" "$out/stdout" || { echo "FAIL: no overhead table"; fails=1; }
 grep -q "scaling (default)" "$out/stdout" || { echo "FAIL: no scaling table"; fails=1; }
 "$check" "$out/b.json" "$out/b.csv" "$out/b.svg" --isolated || fails=1
+# --runs 2: the whole measurement twice, each run in the JSON; compare
+# takes one file a side as two runs (the same file against itself: Welch's
+# t over 2 and 2 runs, nothing changed).
+if ! "$bench" --api "$api" --scene default --sources 8 --frames 8 --warmup 2 --repeat 1 \
+	--runs 2 --json "$out/r.json" >"$out/runs.stdout" 2>&1; then
+	echo "FAIL: bench --runs 2 exited with an error"; cat "$out/runs.stdout"; exit 1
+fi
+grep -q "runs: 2, each on a new engine" "$out/runs.stdout" || { echo "FAIL: no runs table"; fails=1; }
+grep -qE '"runs": 2, "runs_asked": 2,' "$out/r.json" || { echo "FAIL: r.json lacks runs 2"; fails=1; }
+grep -qE '"other_runs": \[' "$out/r.json" && grep -qE '\{"run": 2, "points": \[' "$out/r.json" ||
+	{ echo "FAIL: r.json lacks other_runs' run 2"; fails=1; }
+"$bench" compare "$out/r.json" "$out/r.json" >"$out/runs.cmp" 2>&1
+st=$?
+if [[ $st != 0 ]] || ! grep -q "over the 2 and 2 runs" "$out/runs.cmp" ||
+	! grep -q "BASE $out/r.json#2" "$out/runs.cmp"; then
+	echo "FAIL: compare of a --runs 2 file with itself: exit $st"; cat "$out/runs.cmp"; fails=1
+fi
 bad() { # <pattern> <args...>
 	local pattern="$1"; shift
 	local msg; msg="$("$bench" "$@" 2>&1)"; local st=$?
@@ -28,5 +45,7 @@ bad "--frames: '5000' is not a whole number from 5 to 4995" --frames 5000
 bad "--json: cannot write '/nonexistent/b.json'" --json /nonexistent/b.json
 bad "--html: cannot write '/nonexistent/b.html'" --html /nonexistent/b.html
 bad "--isolate-rounds: '2' is not a whole number from 3 to 25" --isolate-rounds 2
+bad "--runs: '9' is not a whole number from 1 to 8" --runs 9
+bad "--runs: '0' is not a whole number from 1 to 8" --runs 0
 bad "unknown option '--fast'" --fast
 exit $fails

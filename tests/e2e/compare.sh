@@ -204,6 +204,34 @@ has runs.html 'r-b1.json, .*r-b2.json'
 expect 0 runs-wide "$out/w-b1.json" "$out/w-b2.json" vs "$out/w-n1.json" "$out/w-n2.json" \
 	--json "$out/runs-wide.out.json"
 has runs-wide.out.json '"source": "a", "figure": "gpu_in_frame", .*"change_pct": 90.9091, "ci_low_pct": 35.5921, "ci_high_pct": 146.2261, "p_beyond": 0.0238129, .*"p": 0.0194193, "n_base": 2, "n_new": 2, "verdict": "no significant change"'
+# A file of --runs N holds its later runs in other_runs: one file a side
+# is then N runs a side, the same test as N files. r-b1 + r-b2 in one
+# file against r-n1 + r-n2 in another gives the figures above exactly.
+multi() { # FILE SCENE POINT_OF_RUN1 POINT_OF_RUN2...
+	local file="$1" scene="$2" first="$3" others="" k=2
+	shift 3
+	for p in "$@"; do others+="${others:+,}{\"run\": $k, \"points\": [$p]}"; k=$((k + 1)); done
+	printf '{"generator": "srcprof-bench", "machine": "test", "git": "test", "scene": "%s", "frames": 8, "warmup": 0, "repeat": 3, "gpu_budget": 0.01, "size": [640, 360], "isolate": false, "interrupted": false, "points_planned": 1, "points": [%s], "runs": %d, "runs_asked": %d, "other_runs": [%s], "scaling": []}\n' \
+		"$scene" "$first" "$k" "$k" "$others" >"$file"
+}
+gpu_point() { point vulkan 1 0 "$same_frames" "$(source a "$(rep "$1" 8)" "$flat8" "$flat8")"; }
+multi "$out/m-b.json" default "$(gpu_point 10000)" "$(gpu_point 10200)"
+multi "$out/m-n.json" default "$(gpu_point 20000)" "$(gpu_point 20200)"
+expect 1 runs-file "$out/m-b.json" "$out/m-n.json" --json "$out/runs-file.out.json"
+has runs-file.out.json '"source": "a", "figure": "gpu_in_frame", "unit": "us", "base_median": 10.1000, "new_median": 20.1000, "shift": 10.0000, "change_pct": 99.0099, "ci_low_pct": 92.9853, "ci_high_pct": 105.0345, "p_beyond": 0.000246822, "beyond_side": "up", "p": 0.00019994, "n_base": 2, "n_new": 2, "verdict": "costlier", "reliable": true'
+has runs-file.out.json '"base_runs": \[".*m-b.json", ".*m-b.json#2"\]'
+has runs-file.txt "BASE .*m-b.json#2: git test"
+# A file of runs and single-run files on one side, with vs: 2 and 2 again.
+expect 1 runs-mixed "$out/m-b.json" vs "$out/r-n1.json" "$out/r-n2.json" --json "$out/runs-mixed.out.json"
+has runs-mixed.out.json '"figure": "gpu_in_frame", .*"change_pct": 99.0099, .*"p": 0.00019994, "n_base": 2, "n_new": 2'
+# Runs on one side only (BASE.json NEW.json): their first runs, one a
+# side, and it says so.
+expect 1 runs-one-side "$out/m-b.json" "$out/r-n1.json"
+has runs-one-side.txt "BASE '$out/m-b.json' holds 2 runs, NEW '$out/r-n1.json' 1: comparing their first runs, one a side"
+sed 's/"other_runs": \[/"other_runs": 3, "x": [/' "$out/m-b.json" >"$out/m-bad.json"
+bad runs-not-array "BASE '$out/m-bad.json': 'other_runs' is not an array" "$out/m-bad.json" "$out/m-n.json"
+sed 's/"run": 2, "points": \[{"api": "vulkan", "sources": 1,/"run": 2, "points": [{"api": "vulkan",/' "$out/m-b.json" >"$out/m-nosrc.json"
+bad runs-point-bad "BASE '$out/m-nosrc.json': other_runs\[0\] \(run 2\): points\[0\] \(\?, 0 sources\): no 'sources'" "$out/m-nosrc.json" "$out/m-n.json"
 # One run a side says what it cannot see.
 has costlier.txt 'One run a side: the test sees the spread within each run, not between runs'
 run "$out/r-other.json" default "$(point vulkan 1 0 "$same_frames" "$(source b "$flat8" "$flat8" "$flat8")")"

@@ -82,9 +82,10 @@ static const opt_parser g_parser = {
 		 "source count) and source (by name), the change of its GPU cost (alone where\n"
 		 "both ran --isolate, else in frame), CPU render and tick time, and the frame\n"
 		 "time, with a 95% interval and a Mann-Whitney U test; sorted by change.\n"
-		 "With two or more runs a side (vs), each run's median is one sample and the\n"
-		 "test is Welch's t: the spread between runs of one build, which one run's\n"
-		 "frames cannot show, then counts (docs/bench.md).\n"
+		 "With two or more runs a side (files of srcprof-bench --runs N, or several\n"
+		 "files with vs), each run's median is one sample and the test is Welch's t:\n"
+		 "the spread between runs of one build, which one run's frames cannot show,\n"
+		 "then counts (docs/bench.md).\n"
 		 "Costlier (cheaper): the whole interval above the threshold (below minus it).\n"
 		 "Exit status: 0 nothing got significantly costlier, 1 something did, 2 bad\n"
 		 "input. Options take their value as --opt VALUE or --opt=VALUE.\n\n",
@@ -109,10 +110,10 @@ int cmp_parse_args(int argc, char **argv, cmp_opts *o)
 		}
 		o->new_files[0] = o->base_files[1];
 		o->n_base = o->n_new = 1;
-	} else if (o->n_base < 2 || o->n_new < 2) {
-		fprintf(stderr, CMP_PROG ": BASE... vs NEW... needs two or more runs a side (%u and %u "
-				 "given); for one a side: BASE.json NEW.json\n",
-			o->n_base, o->n_new);
+	} else if (!o->n_base || !o->n_new) {
+		/* Two or more runs a side: counted once the files are read, a
+		 * file of --runs holding several. */
+		fprintf(stderr, CMP_PROG ": BASE... vs NEW... needs files on both sides of 'vs'\n");
 		return -1;
 	}
 	o->base = o->base_files[0];

@@ -138,8 +138,8 @@ void cmp_print(FILE *out, const cmp_result *r)
 	if (!r->by_runs)
 		fprintf(out, "\nOne run a side: the test sees the spread within each run, not between "
 			     "runs. Here runs of\none build differ by up to 20-60%% in some CPU and "
-			     "GPU figures (docs/bench.md), so a\nverdict can be the machine; give "
-			     "two or more runs a side (BASE1 BASE2 vs NEW1 NEW2).\n");
+			     "GPU figures (docs/bench.md), so a\nverdict can be the machine; bench "
+			     "with --runs 3 (or give BASE1 BASE2 vs NEW1 NEW2).\n");
 	fprintf(out, "\nsummary: %u costlier, %u cheaper, %u no significant change; %u of the %u "
 		     "figures not reliable;\n%u points compared; exit %d\n",
 		r->costlier, r->cheaper, r->same, r->noisy, r->costlier + r->cheaper + r->same,
@@ -428,8 +428,8 @@ bool cmp_write_html(const char *path, const cmp_result *r)
 			r->n_base, r->n_new);
 	else
 		fprintf(f, "<p>One run a side: the test sees the spread within each run, not between "
-			   "runs of one build (up to 20-60%% here in some figures: docs/bench.md); give "
-			   "two or more runs a side for verdicts that hold across runs. ");
+			   "runs of one build (up to 20-60%% here in some figures: docs/bench.md); bench "
+			   "with --runs 3 (or give two or more files a side) for verdicts that hold across runs. ");
 	if (!r->by_runs)
 		fprintf(f, "Each figure: the change of NEW from BASE (Hodges-Lehmann shift over "
 			   "BASE's median) with its 95%% interval, and a Mann-Whitney U test on %s (GPU "

@@ -15,7 +15,7 @@
  * source being read. */
 typedef struct where {
 	const char *label, *path;
-	int point, source;
+	int run, point, source; /* run: other_runs' index; -1: the file's points */
 	const char *api, *name;
 	uint32_t sources;
 } where;
@@ -23,6 +23,8 @@ typedef struct where {
 static void complain(const where *w, const char *fmt, ...)
 {
 	fprintf(stderr, PROG ": %s '%s': ", w->label, w->path);
+	if (w->run >= 0)
+		fprintf(stderr, "other_runs[%d] (run %d): ", w->run, w->run + 2);
 	if (w->point >= 0)
 		fprintf(stderr, "points[%d] (%s, %u sources): ", w->point, w->api ? w->api : "?",
 			w->sources);
@@ -220,16 +222,112 @@ static bool load_point(where *w, const cJSON *js, brun_point *p)
 	return true;
 }
 
-bool brun_load(const char *path, const char *label, brun *out)
+/* A points array (the file's, or one of other_runs') into out. */
+static bool load_points(where *w, const cJSON *points, brun *out)
+{
+	const cJSON *e;
+	if (!cJSON_IsArray(points) || cJSON_GetArraySize(points) == 0) {
+		complain(w, "'points' is not an array of points (%s)",
+			 cJSON_IsArray(points) ? "it is empty" : "not an array");
+		return false;
+	}
+	out->points = calloc((size_t)cJSON_GetArraySize(points), sizeof *out->points);
+	if (!out->points) {
+		complain(w, "out of memory for the points");
+		return false;
+	}
+	cJSON_ArrayForEach(e, points)
+	{
+		w->point = (int)out->n_points;
+		w->api = NULL;
+		w->sources = 0;
+		if (!load_point(w, e, &out->points[out->n_points++]))
+			return false;
+	}
+	w->point = -1;
+	return true;
+}
+
+/* The run's settings, from the file's top level. */
+static bool load_settings(where *w, const cJSON *root, brun *out)
+{
+	char generator[64] = "";
+	if (!cJSON_IsObject(root)) {
+		complain(w, "not a JSON object");
+		return false;
+	}
+	if (!string(w, root, "generator", generator, sizeof generator))
+		return false;
+	if (strcmp(generator, "srcprof-bench") != 0) {
+		complain(w, "written by '%s', not srcprof-bench", generator);
+		return false;
+	}
+	if (!string(w, root, "scene", out->scene, sizeof out->scene) ||
+	    !string(w, root, "git", out->git, sizeof out->git) ||
+	    !string(w, root, "machine", out->machine, sizeof out->machine) ||
+	    !count(w, root, "frames", &out->frames) || !count(w, root, "warmup", &out->warmup) ||
+	    !count(w, root, "repeat", &out->repeat))
+		return false;
+	const cJSON *size = need(w, root, "size", false);
+	if (!size)
+		return false;
+	if (cJSON_GetArraySize(size) != 2 || !cJSON_IsNumber(cJSON_GetArrayItem(size, 0)) ||
+	    !cJSON_IsNumber(cJSON_GetArrayItem(size, 1))) {
+		complain(w, "'size' is not [width, height]");
+		return false;
+	}
+	out->width = (uint32_t)cJSON_GetArrayItem(size, 0)->valuedouble;
+	out->height = (uint32_t)cJSON_GetArrayItem(size, 1)->valuedouble;
+	out->isolate = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "isolate"));
+	out->interrupted = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "interrupted"));
+	if (out->interrupted)
+		string(w, root, "interrupted_by", out->interrupted_by, sizeof out->interrupted_by);
+	return true;
+}
+
+/* --runs: other_runs[k] into out as run k + 2 of the file, with its
+ * settings and a path naming the run. */
+static bool load_other_run(where *w, const cJSON *js, const brun *first, uint32_t k, brun *out)
 {
 	*out = (brun){0};
-	snprintf(out->path, sizeof out->path, "%s", path);
-	where w = {.label = label, .path = path, .point = -1, .source = -1};
+	memcpy(out->path, first->path, sizeof out->path);
+	/* "FILE#3": run 3 of FILE; longer paths lose their end, not the run. */
+	char tag[16];
+	snprintf(tag, sizeof tag, "#%u", k + 2);
+	size_t room = sizeof out->path - strlen(tag) - 1;
+	if (strlen(out->path) > room)
+		out->path[room] = '\0';
+	strcat(out->path, tag);
+	memcpy(out->scene, first->scene, sizeof out->scene);
+	memcpy(out->git, first->git, sizeof out->git);
+	memcpy(out->machine, first->machine, sizeof out->machine);
+	out->frames = first->frames;
+	out->warmup = first->warmup;
+	out->repeat = first->repeat;
+	out->width = first->width;
+	out->height = first->height;
+	out->isolate = first->isolate;
+	out->interrupted = first->interrupted;
+	memcpy(out->interrupted_by, first->interrupted_by, sizeof out->interrupted_by);
+	w->run = (int)k;
+	if (!cJSON_IsObject(js)) {
+		complain(w, "not an object");
+		return false;
+	}
+	const cJSON *points = need(w, js, "points", false);
+	return points && load_points(w, points, out);
+}
+
+uint32_t brun_load_runs(const char *path, const char *label, brun *out, uint32_t max)
+{
+	out[0] = (brun){0};
+	snprintf(out[0].path, sizeof out[0].path, "%s", path);
+	where w = {.label = label, .path = path, .run = -1, .point = -1, .source = -1};
 	size_t len = 0;
 	char *text = slurp(path, &len);
 	if (!text) {
 		complain(&w, "cannot read it (%s)", strerror(errno));
-		return false;
+		return 0;
 	}
 	const char *end = NULL;
 	cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, false);
@@ -238,69 +336,43 @@ bool brun_load(const char *path, const char *label, brun *out)
 		long off = at && at >= text && at <= text + len ? (long)(at - text) : -1;
 		complain(&w, "not JSON (the parse stopped at byte %ld)", off);
 		free(text);
-		return false;
+		return 0;
 	}
 	free(text);
-	bool ok = false;
-	char generator[64] = "";
-	const cJSON *points, *e, *size;
-	if (!cJSON_IsObject(root)) {
-		complain(&w, "not a JSON object");
-		goto done;
-	}
-	if (!string(&w, root, "generator", generator, sizeof generator))
-		goto done;
-	if (strcmp(generator, "srcprof-bench") != 0) {
-		complain(&w, "written by '%s', not srcprof-bench", generator);
-		goto done;
-	}
-	if (!string(&w, root, "scene", out->scene, sizeof out->scene) ||
-	    !string(&w, root, "git", out->git, sizeof out->git) ||
-	    !string(&w, root, "machine", out->machine, sizeof out->machine) ||
-	    !count(&w, root, "frames", &out->frames) || !count(&w, root, "warmup", &out->warmup) ||
-	    !count(&w, root, "repeat", &out->repeat))
-		goto done;
-	size = need(&w, root, "size", false);
-	if (!size)
-		goto done;
-	if (cJSON_GetArraySize(size) != 2 || !cJSON_IsNumber(cJSON_GetArrayItem(size, 0)) ||
-	    !cJSON_IsNumber(cJSON_GetArrayItem(size, 1))) {
-		complain(&w, "'size' is not [width, height]");
-		goto done;
-	}
-	out->width = (uint32_t)cJSON_GetArrayItem(size, 0)->valuedouble;
-	out->height = (uint32_t)cJSON_GetArrayItem(size, 1)->valuedouble;
-	out->isolate = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "isolate"));
-	out->interrupted = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "interrupted"));
-	if (out->interrupted)
-		string(&w, root, "interrupted_by", out->interrupted_by, sizeof out->interrupted_by);
+	uint32_t n = 0;
+	const cJSON *points, *others, *e;
+	if (!load_settings(&w, root, &out[0]))
+		goto fail;
 	points = need(&w, root, "points", false);
-	if (!points)
-		goto done;
-	if (!cJSON_IsArray(points) || cJSON_GetArraySize(points) == 0) {
-		complain(&w, "'points' is not an array of points (%s)",
-			 cJSON_IsArray(points) ? "it is empty" : "not an array");
-		goto done;
+	if (!points || !load_points(&w, points, &out[0]))
+		goto fail;
+	n = 1;
+	/* Absent in files from before --runs: one run. */
+	others = cJSON_GetObjectItemCaseSensitive(root, "other_runs");
+	if (others && !cJSON_IsArray(others)) {
+		complain(&w, "'other_runs' is not an array");
+		goto fail;
 	}
-	out->points = calloc((size_t)cJSON_GetArraySize(points), sizeof *out->points);
-	if (!out->points) {
-		complain(&w, "out of memory for the points");
-		goto done;
-	}
-	cJSON_ArrayForEach(e, points)
+	cJSON_ArrayForEach(e, others)
 	{
-		w.point = (int)out->n_points;
-		w.api = NULL;
-		w.sources = 0;
-		if (!load_point(&w, e, &out->points[out->n_points++]))
-			goto done;
+		if (n == max) {
+			complain(&w, "holds %d runs; at most %u a side", cJSON_GetArraySize(others) + 1,
+				 max);
+			goto fail;
+		}
+		if (!load_other_run(&w, e, &out[0], n - 1, &out[n])) {
+			n++;
+			goto fail;
+		}
+		n++;
 	}
-	ok = true;
-done:
 	cJSON_Delete(root);
-	if (!ok)
-		brun_free(out);
-	return ok;
+	return n;
+fail:
+	cJSON_Delete(root);
+	for (uint32_t i = 0; i < (n ? n : 1); i++)
+		brun_free(&out[i]);
+	return 0;
 }
 
 void brun_free(brun *r)

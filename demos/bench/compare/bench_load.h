@@ -39,9 +39,12 @@ typedef struct brun {
 	uint32_t n_points;
 } brun;
 
-/* Reads `path`; `label` ("BASE", "NEW") starts every message. False
- * (after a message, with *out freed) on any problem. */
-bool brun_load(const char *path, const char *label, brun *out);
+/* Reads `path`, a bench file, into out[0], and the later runs of a file
+ * written with --runs (its other_runs) into out[1], out[2], ..., each
+ * with the file's settings and the path "FILE#k"; at most `max` runs.
+ * `label` ("BASE", "NEW") starts every message. Returns the runs read,
+ * or 0 (after a message, with everything freed) on any problem. */
+uint32_t brun_load_runs(const char *path, const char *label, brun *out, uint32_t max);
 void brun_free(brun *r);
 
 #endif

@@ -62,6 +62,100 @@ static void json_spread(FILE *f, const char *name, const bench_spread *s)
 		s->hi, s->flat ? "true" : "false");
 }
 
+/* One point of one run; `replayed`: its profiler's own cost was
+ * measured (the first run's, when the replay ran). */
+static void json_point(FILE *f, const bench_opts *o, const bench_point *p, bool first,
+		       bool replayed)
+{
+	fprintf(f, "%s\n    {\"api\": ", first ? "" : ",");
+	json_string(f, p->api);
+	fprintf(f, ", \"sources\": %u, \"sources_held\": %.0f, \"pairs\": %u, \"device\": ",
+		p->sources, bench_held(p), p->pairs);
+	json_string(f, p->device);
+	fprintf(f, ", \"driver\": ");
+	json_string(f, p->driver);
+	fprintf(f, ", \"gpu_timing\": ");
+	json_string(f, p->mode);
+	fprintf(f, ", \"software\": %s, \"frame_gpu_us\": %.3f, \"timer_overhead_us\": %.3f, "
+		   "\"gpu_resolution_us\": %.3f, \"gpu_timed_every\": %u, "
+		   "\"validation_messages\": %u,\n     ",
+		p->software ? "true" : "false", p->frame_gpu_avg, p->timer_overhead,
+		p->gpu_resolution, p->gpu_every, p->failures);
+	fprintf(f, "\"burst_frames\": %u, \"burst_frame_ms\": %.4f, \"after_burst_frame_ms\": %.4f, ",
+		p->burst_frames, p->burst_ms, p->after_burst_ms);
+	fprintf(f, "\"machine_busy_pct\": ");
+	json_num(f, "%.2f", p->machine_busy_pct >= 0 ? p->machine_busy_pct : NAN);
+	fprintf(f, ", ");
+	/* Where GPU timing changes the driver's work, say so with the figures. */
+	fprintf(f, "\"gpu_timing_changes_work\": %s, ", p->software ? "true" : "false");
+	fprintf(f, "\"overhead_method\": \"%s\", \"source_gpu_mean_us\": %.3f, ",
+		p->composed ? "composed" : "direct", bench_source_gpu_mean(p));
+	json_frames(f, "frames_timed", &p->timed, NULL);
+	fprintf(f, ",\n     ");
+	json_frames(f, "frames_off", &p->off, p->off_ms);
+	fprintf(f, ",\n     ");
+	json_frames(f, "frames_empty", &p->empty, NULL);
+	fprintf(f, ",\n     ");
+	json_frames(f, "frames_cpu", &p->cpu, NULL);
+	fprintf(f, ",\n     ");
+	json_frames(f, "frames_cpu_gpu", &p->gpu, NULL);
+	fprintf(f, ",\n     ");
+	json_ratio(f, "overhead_cpu", &p->ratio_cpu, p->pairs);
+	fprintf(f, ",\n     ");
+	json_ratio(f, "overhead_cpu_gpu", &p->ratio_gpu, p->pairs);
+	fprintf(f, ",\n     ");
+	json_ratio(f, "source_cost_us", &p->source_cost, p->pairs);
+	fprintf(f, ",\n     ");
+	json_ratio(f, "source_cpu_time_us", &p->source_work, p->pairs);
+	fprintf(f, ",\n     ");
+	json_ratio(f, "overhead_cpu_time", &p->ratio_cpu_work, p->pairs);
+	fprintf(f, ",\n     \"cpu_time_ms_per_frame\": {\"off\": %.4f, \"cpu\": %.4f, "
+		   "\"none\": %.4f}",
+		bench_cpu_per_frame(p, MODE_OFF), bench_cpu_per_frame(p, MODE_CPU),
+		bench_cpu_per_frame(p, MODE_EMPTY));
+	/* null: not replayed (the run was interrupted first). */
+	fprintf(f, ",\n     \"profiler_own_ns_per_source\": {\"cpu\": ");
+	json_num(f, "%.6f", replayed ? p->prof_cpu_ns : NAN);
+	fprintf(f, ", \"cpu_gpu\": ");
+	json_num(f, "%.6f", replayed ? p->prof_gpu_ns : NAN);
+	fprintf(f, ", \"views\": %u}", o->scene->views);
+	fprintf(f, ",\n     \"sources_detail\": [");
+	for (uint32_t k = 0; k < p->n_src; k++) {
+		const bench_source *b = &p->src[k];
+		fprintf(f, "%s\n       {\"name\": ", k ? "," : "");
+		json_string(f, b->name);
+		fprintf(f, ", \"type\": ");
+		json_string(f, b->type);
+		fprintf(f, ", \"gpu_avg_us\": %.3f, \"gpu_p50_us\": %.3f, \"gpu_p95_us\": %.3f, "
+			   "\"gpu_max_us\": %.3f, \"gpu_samples\": %u, \"cpu_samples\": %u, "
+			   "\"share\": %.5f, \"tick_avg_us\": %.3f, \"render_avg_us\": %.3f, "
+			   "\"render_sum_us\": %.3f",
+			b->gpu_avg, b->gpu_p50, b->gpu_p95, b->gpu_max, b->gpu_samples,
+			b->cpu_samples, b->share, b->tick_avg, b->render_avg, b->render_sum);
+		if (b->isolated >= 0) {
+			fprintf(f, ", \"isolated_us\": %.3f, \"in_frame_over_alone\": %.4f, "
+				   "\"isolated_rounds_us\": [",
+				b->isolated, b->in_over_alone);
+			for (uint32_t j = 0; j < b->alone_rounds; j++)
+				fprintf(f, "%s%.3f", j ? ", " : "", b->alone_us[j]);
+			fputc(']', f);
+		}
+		if (b->isolated >= 0 && b->marginal >= 0)
+			fprintf(f, ", \"marginal_us\": %.3f, \"in_frame_over_marginal\": %.4f",
+				b->marginal, b->in_over_marginal);
+		/* Each frame's figures in the profiler's window, oldest
+		 * first: what compare tests. */
+		fprintf(f, ",\n        \"samples\": {");
+		json_ns(f, "tick_ns", b->tick_ns, b->n_cpu);
+		fprintf(f, ", ");
+		json_ns(f, "render_sum_ns", b->render_ns, b->n_cpu);
+		fprintf(f, ", ");
+		json_ns(f, "gpu_sum_ns", b->gpu_ns, b->n_gpu);
+		fprintf(f, "}}");
+	}
+	fprintf(f, "]}");
+}
+
 bool bench_write_json(const char *path, const bench_opts *o, const bench_result *r)
 {
 	FILE *f = fopen(path, "w");
@@ -85,95 +179,17 @@ bool bench_write_json(const char *path, const bench_opts *o, const bench_result 
 		fprintf(f, ", ");
 	}
 	fprintf(f, "\"points_planned\": %u,\n  \"points\": [", r->planned);
-	for (uint32_t i = 0; i < r->n_points; i++) {
-		const bench_point *p = &r->points[i];
-		fprintf(f, "%s\n    {\"api\": ", i ? "," : "");
-		json_string(f, p->api);
-		fprintf(f, ", \"sources\": %u, \"sources_held\": %.0f, \"pairs\": %u, \"device\": ",
-			p->sources, bench_held(p), p->pairs);
-		json_string(f, p->device);
-		fprintf(f, ", \"driver\": ");
-		json_string(f, p->driver);
-		fprintf(f, ", \"gpu_timing\": ");
-		json_string(f, p->mode);
-		fprintf(f, ", \"software\": %s, \"frame_gpu_us\": %.3f, \"timer_overhead_us\": %.3f, "
-			   "\"gpu_resolution_us\": %.3f, \"gpu_timed_every\": %u, "
-			   "\"validation_messages\": %u,\n     ",
-			p->software ? "true" : "false", p->frame_gpu_avg, p->timer_overhead,
-			p->gpu_resolution, p->gpu_every, p->failures);
-		fprintf(f, "\"burst_frames\": %u, \"burst_frame_ms\": %.4f, \"after_burst_frame_ms\": %.4f, ",
-			p->burst_frames, p->burst_ms, p->after_burst_ms);
-		fprintf(f, "\"machine_busy_pct\": ");
-		json_num(f, "%.2f", p->machine_busy_pct >= 0 ? p->machine_busy_pct : NAN);
-		fprintf(f, ", ");
-		/* Where GPU timing changes the driver's work, say so with the figures. */
-		fprintf(f, "\"gpu_timing_changes_work\": %s, ", p->software ? "true" : "false");
-		fprintf(f, "\"overhead_method\": \"%s\", \"source_gpu_mean_us\": %.3f, ",
-			p->composed ? "composed" : "direct", bench_source_gpu_mean(p));
-		json_frames(f, "frames_timed", &p->timed, NULL);
-		fprintf(f, ",\n     ");
-		json_frames(f, "frames_off", &p->off, p->off_ms);
-		fprintf(f, ",\n     ");
-		json_frames(f, "frames_empty", &p->empty, NULL);
-		fprintf(f, ",\n     ");
-		json_frames(f, "frames_cpu", &p->cpu, NULL);
-		fprintf(f, ",\n     ");
-		json_frames(f, "frames_cpu_gpu", &p->gpu, NULL);
-		fprintf(f, ",\n     ");
-		json_ratio(f, "overhead_cpu", &p->ratio_cpu, p->pairs);
-		fprintf(f, ",\n     ");
-		json_ratio(f, "overhead_cpu_gpu", &p->ratio_gpu, p->pairs);
-		fprintf(f, ",\n     ");
-		json_ratio(f, "source_cost_us", &p->source_cost, p->pairs);
-		fprintf(f, ",\n     ");
-		json_ratio(f, "source_cpu_time_us", &p->source_work, p->pairs);
-		fprintf(f, ",\n     ");
-		json_ratio(f, "overhead_cpu_time", &p->ratio_cpu_work, p->pairs);
-		fprintf(f, ",\n     \"cpu_time_ms_per_frame\": {\"off\": %.4f, \"cpu\": %.4f, "
-			   "\"none\": %.4f}",
-			bench_cpu_per_frame(p, MODE_OFF), bench_cpu_per_frame(p, MODE_CPU),
-			bench_cpu_per_frame(p, MODE_EMPTY));
-		/* null: not replayed (the run was interrupted first). */
-		fprintf(f, ",\n     \"profiler_own_ns_per_source\": {\"cpu\": ");
-		json_num(f, "%.6f", r->replayed ? p->prof_cpu_ns : NAN);
-		fprintf(f, ", \"cpu_gpu\": ");
-		json_num(f, "%.6f", r->replayed ? p->prof_gpu_ns : NAN);
-		fprintf(f, ", \"views\": %u}", o->scene->views);
-		fprintf(f, ",\n     \"sources_detail\": [");
-		for (uint32_t k = 0; k < p->n_src; k++) {
-			const bench_source *b = &p->src[k];
-			fprintf(f, "%s\n       {\"name\": ", k ? "," : "");
-			json_string(f, b->name);
-			fprintf(f, ", \"type\": ");
-			json_string(f, b->type);
-			fprintf(f, ", \"gpu_avg_us\": %.3f, \"gpu_p50_us\": %.3f, \"gpu_p95_us\": %.3f, "
-				   "\"gpu_max_us\": %.3f, \"gpu_samples\": %u, \"cpu_samples\": %u, "
-				   "\"share\": %.5f, \"tick_avg_us\": %.3f, \"render_avg_us\": %.3f, "
-				   "\"render_sum_us\": %.3f",
-				b->gpu_avg, b->gpu_p50, b->gpu_p95, b->gpu_max, b->gpu_samples,
-				b->cpu_samples, b->share, b->tick_avg, b->render_avg, b->render_sum);
-			if (b->isolated >= 0) {
-				fprintf(f, ", \"isolated_us\": %.3f, \"in_frame_over_alone\": %.4f, "
-					   "\"isolated_rounds_us\": [",
-					b->isolated, b->in_over_alone);
-				for (uint32_t j = 0; j < b->alone_rounds; j++)
-					fprintf(f, "%s%.3f", j ? ", " : "", b->alone_us[j]);
-				fputc(']', f);
-			}
-			if (b->isolated >= 0 && b->marginal >= 0)
-				fprintf(f, ", \"marginal_us\": %.3f, \"in_frame_over_marginal\": %.4f",
-					b->marginal, b->in_over_marginal);
-			/* Each frame's figures in the profiler's window, oldest
-			 * first: what compare tests. */
-			fprintf(f, ",\n        \"samples\": {");
-			json_ns(f, "tick_ns", b->tick_ns, b->n_cpu);
-			fprintf(f, ", ");
-			json_ns(f, "render_sum_ns", b->render_ns, b->n_cpu);
-			fprintf(f, ", ");
-			json_ns(f, "gpu_sum_ns", b->gpu_ns, b->n_gpu);
-			fprintf(f, "}}");
-		}
-		fprintf(f, "]}");
+	for (uint32_t i = 0; i < r->n_points; i++)
+		json_point(f, o, &r->points[i], i == 0, r->replayed);
+	/* --runs: every later run's points, in the same order, each run a
+	 * sample for compare. */
+	fprintf(f, "\n  ],\n  \"runs\": %u, \"runs_asked\": %u,\n  \"other_runs\": [", 1 + r->n_more,
+		o->runs);
+	for (uint32_t k = 0; k < r->n_more; k++) {
+		fprintf(f, "%s\n    {\"run\": %u, \"points\": [", k ? "," : "", k + 2);
+		for (uint32_t i = 0; i < r->n_points; i++)
+			json_point(f, o, &r->more[k][i], i == 0, false);
+		fprintf(f, "\n    ]}");
 	}
 	fprintf(f, "\n  ],\n  \"scaling\": [");
 	bench_scaling sc[2 * BENCH_MAX_POINTS];

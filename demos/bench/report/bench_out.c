@@ -167,6 +167,64 @@ static void gpu_cell(char *buf, double us, double resolution)
 		snprintf(buf, 16, "%.1f", us);
 }
 
+/* The figure --runs compares of source `name` in p: alone where it was
+ * isolated, else its in-frame GPU p50; < 0: p has no such source. */
+static double run_figure(const bench_point *p, const char *name)
+{
+	for (uint32_t k = 0; k < p->n_src; k++)
+		if (!strcmp(p->src[k].name, name))
+			return p->src[k].isolated >= 0 ? p->src[k].isolated : p->src[k].gpu_p50;
+	return -1;
+}
+
+/* One line of --runs: `label`, then each run's figure and their spread
+ * (largest minus smallest over the mean). */
+static void print_run_line(FILE *out, const char *label, const double *v, uint32_t n)
+{
+	double lo = v[0], hi = v[0], sum = 0;
+	fprintf(out, "  %-24.24s", label);
+	for (uint32_t k = 0; k < n; k++) {
+		fprintf(out, " %10.1f", v[k]);
+		lo = v[k] < lo ? v[k] : lo;
+		hi = v[k] > hi ? v[k] : hi;
+		sum += v[k];
+	}
+	if (sum > 0)
+		fprintf(out, "   %5.1f%%", (hi - lo) / (sum / n) * 100);
+	fputc('\n', out);
+}
+
+/* --runs: point i's figures in every run, so the spread between runs of
+ * one build shows (what compare tests them against). */
+static void print_runs(FILE *out, const bench_result *r, uint32_t i)
+{
+	const bench_point *p = &r->points[i];
+	uint32_t n = 1 + r->n_more;
+	double v[BENCH_MAX_RUNS];
+	fprintf(out, "runs: %u, each on a new engine (compare tests them as samples); GPU us a "
+		     "frame, alone where\nmeasured, else in frame (p50); the spread is (largest - "
+		     "smallest) / mean\n  %-24s",
+		n, "");
+	for (uint32_t k = 0; k < n; k++)
+		fprintf(out, "      run %u", k + 1);
+	fprintf(out, "   spread\n");
+	bench_source *s = bench_sorted_sources(p);
+	uint32_t shown = p->n_src < 25 ? p->n_src : 25;
+	for (uint32_t j = 0; s && j < shown; j++) {
+		if (s[j].gpu_p50 <= 0 && s[j].isolated <= 0)
+			continue; /* draws nothing */
+		v[0] = run_figure(p, s[j].name);
+		for (uint32_t k = 0; k < r->n_more; k++)
+			v[k + 1] = run_figure(&r->more[k][i], s[j].name);
+		print_run_line(out, s[j].name, v, n);
+	}
+	free(s);
+	v[0] = p->off.p50 * 1000;
+	for (uint32_t k = 0; k < r->n_more; k++)
+		v[k + 1] = r->more[k][i].off.p50 * 1000;
+	print_run_line(out, "frame, profiler off (p50)", v, n);
+}
+
 void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 {
 	if (r->interrupted)
@@ -280,6 +338,8 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 				     "the profiler's own cost.\n");
 		if (p->failures)
 			fprintf(out, "  %u validation messages during the run\n", p->failures);
+		if (r->n_more)
+			print_runs(out, r, i);
 	}
 	if (r->n_points > 1)
 		print_scaling(out, o, r);
