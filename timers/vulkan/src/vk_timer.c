@@ -39,6 +39,7 @@ typedef struct vk_fns {
 	PFN_vkCmdWriteTimestamp CmdWriteTimestamp;
 	PFN_vkGetQueryPoolResults GetQueryPoolResults;
 	PFN_vkGetCalibratedTimestampsEXT GetCalibratedTimestamps; /* NULL without */
+	PFN_vkGetPhysicalDeviceCalibrateableTimeDomainsEXT GetTimeDomains;
 } vk_fns;
 
 typedef struct vk_slot {
@@ -253,7 +254,18 @@ static void calibrate(srcprof_vk_timer *t)
 	uint64_t best = UINT64_MAX;
 	for (int attempt = 0; attempt < 5; attempt++) {
 		uint64_t ts[2], deviation = 0;
-		if (t->fn.GetCalibratedTimestamps(t->device, 2, info, ts, &deviation) != VK_SUCCESS)
+		VkResult r = t->fn.GetCalibratedTimestamps(t->device, 2, info, ts, &deviation);
+		if (r != VK_SUCCESS && best == UINT64_MAX) {
+			/* Not one pair: the frames' own stamps place GPU time from
+			 * now on (measure_offset). */
+			source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
+					    "vulkan timer: vkGetCalibratedTimestamps failed (VkResult "
+					    "%d); the CPU-GPU offset is measured from now on",
+					    (int)r);
+			t->fn.GetCalibratedTimestamps = NULL;
+			break;
+		}
+		if (r != VK_SUCCESS)
 			break;
 		if (deviation >= best)
 			continue;
@@ -266,6 +278,24 @@ static void calibrate(srcprof_vk_timer *t)
 		t->have_offset = true;
 	}
 	t->offset_at = srcprof_clock_monotonic_ns();
+}
+
+/* The device offers both domains calibrate() reads. */
+static bool can_calibrate(const srcprof_vk_timer *t, VkPhysicalDevice gpu)
+{
+	VkTimeDomainEXT domains[16];
+	uint32_t n = 16;
+	if (!t->fn.GetTimeDomains)
+		return false;
+	VkResult r = t->fn.GetTimeDomains(gpu, &n, domains);
+	if (r != VK_SUCCESS && r != VK_INCOMPLETE)
+		return false;
+	bool device = false, monotonic = false;
+	for (uint32_t i = 0; i < n; i++) {
+		device |= domains[i] == VK_TIME_DOMAIN_DEVICE_EXT;
+		monotonic |= domains[i] == VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT;
+	}
+	return device && monotonic;
 }
 
 static int64_t timer_offset(void *user)
@@ -308,6 +338,11 @@ static bool load(srcprof_vk_timer *t, const srcprof_vk_timer_desc *d)
 		if (!t->fn.GetCalibratedTimestamps)
 			t->fn.GetCalibratedTimestamps = (PFN_vkGetCalibratedTimestampsEXT)gdpa(
 				d->device, "vkGetCalibratedTimestampsEXT");
+		t->fn.GetTimeDomains = (PFN_vkGetPhysicalDeviceCalibrateableTimeDomainsEXT)gipa(
+			d->instance, "vkGetPhysicalDeviceCalibrateableTimeDomainsKHR");
+		if (!t->fn.GetTimeDomains)
+			t->fn.GetTimeDomains = (PFN_vkGetPhysicalDeviceCalibrateableTimeDomainsEXT)gipa(
+				d->instance, "vkGetPhysicalDeviceCalibrateableTimeDomainsEXT");
 	}
 #undef INSTANCE_FN
 #undef DEVICE_FN
@@ -390,6 +425,13 @@ srcprof_vk_timer *srcprof_vk_timer_create(const srcprof_vk_timer_desc *d)
 		source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
 				    "vulkan timer: calibrated_timestamps set but the device has no "
 				    "vkGetCalibratedTimestamps; the CPU-GPU offset is measured");
+	else if (t->fn.GetCalibratedTimestamps && !can_calibrate(t, d->physical_device)) {
+		source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
+				    "vulkan timer: the device cannot read its clock together with "
+				    "CLOCK_MONOTONIC (its calibrateable time domains); the CPU-GPU "
+				    "offset is measured");
+		t->fn.GetCalibratedTimestamps = NULL;
+	}
 	if (t->fn.GetCalibratedTimestamps)
 		calibrate(t);
 	return t;
