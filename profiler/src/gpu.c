@@ -1,5 +1,5 @@
 /* GPU timer pools per frame slot, and the checks that decide whether a
- * frame's GPU results can be trusted (DESIGN.md 3.3).
+ * frame's GPU results can be trusted (disjoint frames: docs/gpu-timing.md).
  *
  * A slot's timers are an array sized once and reused every
  * FRAME_BUFFER_SIZE frames: render_begin hands out the next record and

@@ -411,7 +411,7 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* The calibrated checks of DESIGN.md section 4: in a normal frame each
+/* The calibrated checks (docs/testing.md): in a normal frame each
  * heavy source's GPU time is within 5% of the same source measured alone
  * (its own submission, fence, wall clock), cost(k) - cost(0) is in ratio
  * 1:2:4:8 within 10%, and the sources' GPU times add up to no more than

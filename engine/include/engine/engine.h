@@ -1,7 +1,7 @@
 /*
  * engine/engine.h - the mini scene engine: a scene of sources, ticked once
  * and rendered in every view each frame, with the source profiler wired in
- * the way DESIGN.md section 2 describes.
+ * as below (docs/integration.md wires it into any renderer).
  *
  * A frame (eng_frame): profiler frame_begin; tick every source; begin the
  * GPU frame; profiler render_begin; each source's own passes (uploads,

@@ -64,7 +64,7 @@ typedef enum eng_api { ENG_API_AUTO, ENG_API_VULKAN, ENG_API_GL, ENG_API_NULL } 
 
 typedef struct eng_null_desc eng_null_desc;
 
-/* How per-source GPU timestamps are placed (DESIGN.md section 4). */
+/* How per-source GPU timestamps are placed (docs/gpu-timing.md). */
 typedef enum eng_gpu_timing {
 	ENG_GPU_TIMING_AUTO,    /* flushed on CPU/software devices, plain elsewhere */
 	ENG_GPU_TIMING_PLAIN,   /* bare timestamps (queries/counters) */

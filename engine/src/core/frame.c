@@ -1,4 +1,4 @@
-/* The frame loop (DESIGN.md section 2): tick, prepare, every view, the
+/* The frame loop (engine/engine.h lists its steps): tick, prepare, every view, the
  * overlay, submit, deferred tasks, wait, collect; and the GPU scopes
  * sources put around work outside the views. */
 #include "core.h"
