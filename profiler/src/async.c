@@ -20,6 +20,7 @@ void source_profiler_set_async(const void *source, bool async)
 		m->async = async;
 	/* Allocate before taking the entry's spin lock. */
 	sp_async *fresh = async ? sp_async_create(SP_LOAD(sp_core.capacity_pub)) : NULL;
+	sp_async *old = NULL; /* taken off the entry: readers may hold it */
 	unsigned r = sp_rcu_enter();
 	if (sp_live()) {
 		sp_entry *e = sp_entry_at(sp_table_find(key));
@@ -32,7 +33,7 @@ void source_profiler_set_async(const void *source, bool async)
 					fresh = NULL;
 				} else if (!async && cur) {
 					atomic_store_explicit(&e->async, NULL, memory_order_release);
-					fresh = cur; /* freed below, outside the lock */
+					old = cur; /* retired below, outside the lock */
 				}
 			}
 			sp_spin_unlock(&e->async_lock);
@@ -40,7 +41,9 @@ void source_profiler_set_async(const void *source, bool async)
 	}
 	sp_rcu_exit(r);
 	sp_meta_unlock();
-	sp_async_destroy(fresh);
+	sp_async_destroy(fresh); /* never published */
+	if (old)
+		sp_retire(old, sp_async_size(old));
 }
 
 void source_profiler_async_frame_received(const void *source)
@@ -58,7 +61,7 @@ void source_profiler_async_frame_received(const void *source)
 			sp_spin_lock(&e->async_lock);
 			sp_async *a = atomic_load_explicit(&e->async, memory_order_relaxed);
 			if (a && SP_LOAD(e->key) == key)
-				sp_delta_push(&a->input, a->capacity, now);
+				sp_async_push(a, false, now);
 			sp_spin_unlock(&e->async_lock);
 		}
 	}

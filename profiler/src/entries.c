@@ -185,7 +185,8 @@ static void entry_release(sp_entry *e, uint32_t idx, bool reuse)
 	sp_async *a = atomic_load_explicit(&e->async, memory_order_relaxed);
 	atomic_store_explicit(&e->async, NULL, memory_order_relaxed);
 	sp_spin_unlock(&e->async_lock);
-	sp_async_destroy(a);
+	if (a)
+		sp_retire(a, sp_async_size(a)); /* fill_result may be reading it */
 
 	sp_pass_block_free(e, ps, reuse);
 	/* Readers copying the rings (fill_medians) see the key change and

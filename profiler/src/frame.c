@@ -296,7 +296,7 @@ static inline bool collect_entry(sp_entry *e, unsigned slot, uint64_t frame,
 		sp_spin_lock(&e->async_lock);
 		sp_async *as = atomic_load_explicit(&e->async, memory_order_relaxed);
 		if (as)
-			sp_delta_push(&as->rendered, as->capacity, as->rendered_ts[slot]);
+			sp_async_push(as, true, as->rendered_ts[slot]);
 		sp_spin_unlock(&e->async_lock);
 	}
 	return true;

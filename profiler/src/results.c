@@ -99,16 +99,18 @@ static bool entry_result(sp_entry *e, uintptr_t key, profiler_result_t *out)
 		r.render_gpu_max = s.gpu_max;
 		r.render_gpu_sum = s.gpu_total_sum / s.gpu_count;
 	}
-	if (atomic_load_explicit(&e->async, memory_order_relaxed)) {
-		sp_spin_lock(&e->async_lock);
-		sp_async *a = atomic_load_explicit(&e->async, memory_order_relaxed);
-		if (a && SP_READ(e->key) == key) {
-			sp_delta_result(&a->input, &r.async_input, &r.async_input_best,
-					&r.async_input_worst);
-			sp_delta_result(&a->rendered, &r.async_rendered, &r.async_rendered_best,
-					&r.async_rendered_worst);
+	/* Without the lock: the window is retired, not freed, when it leaves
+	 * the entry, and its figures are published under a seqlock of its
+	 * own. An entry reused by another source meanwhile gives no async
+	 * figures. */
+	sp_async *a = atomic_load_explicit(&e->async, memory_order_acquire);
+	if (a) {
+		sp_async_result(a, &r);
+		if (SP_READ(e->key) != key) {
+			r.async_input = r.async_rendered = 0;
+			r.async_input_best = r.async_input_worst = 0;
+			r.async_rendered_best = r.async_rendered_worst = 0;
 		}
-		sp_spin_unlock(&e->async_lock);
 	}
 	*out = r;
 	return true;

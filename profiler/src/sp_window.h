@@ -46,10 +46,20 @@ typedef struct sp_delta_window {
 	uint64_t last_ts;
 } sp_delta_window;
 
+/* What fill_result takes of a delta window. */
+typedef struct sp_delta_pub {
+	_Atomic uint64_t sum;
+	_Atomic uint32_t nonzero, best, worst;
+} sp_delta_pub;
+
 typedef struct sp_async {
 	sp_delta_window input, rendered;
 	uint32_t capacity; /* deltas per window: window capacity - 1 */
 	uint64_t rendered_ts[SP_MAX_FIF]; /* the frame each slot's frame drew */
+	/* Published after each push (under async_lock) for readers that take
+	 * no lock: odd while a writer publishes. Freed through sp_retire. */
+	_Atomic uint32_t seq;
+	sp_delta_pub pub_input, pub_rendered;
 } sp_async;
 
 #define SP_INLINE_PASSES 2
@@ -140,6 +150,14 @@ bool sp_window_add_pass(sp_entry *e, uint32_t capacity, uint32_t pass);
 sp_async *sp_async_create(uint32_t window_capacity);
 void sp_async_destroy(sp_async *a);
 void sp_delta_push(sp_delta_window *w, uint32_t capacity, uint64_t ts);
-void sp_delta_result(const sp_delta_window *w, double *fps, uint64_t *best, uint64_t *worst);
+/* Pushes ts into a's input (rendered: its rendered) window and publishes
+ * the window for sp_async_result. Under the entry's async_lock. */
+void sp_async_push(sp_async *a, bool rendered, uint64_t ts);
+/* The async fields of r from a's published windows, without a lock: the
+ * seqlock retries while a writer publishes. Inside RCU. */
+void sp_async_result(const sp_async *a, profiler_result_t *r);
+/* a's size, for sp_retire (readers may hold it: never sp_async_destroy a
+ * window that was reachable from an entry). */
+size_t sp_async_size(const sp_async *a);
 
 #endif

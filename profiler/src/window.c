@@ -291,10 +291,15 @@ sp_async *sp_async_create(uint32_t window_capacity)
 	return a;
 }
 
+size_t sp_async_size(const sp_async *a)
+{
+	return sizeof *a + 2u * a->capacity * sizeof(uint32_t);
+}
+
 void sp_async_destroy(sp_async *a)
 {
 	if (a)
-		sp_free(a, sizeof *a + 2u * a->capacity * sizeof(uint32_t));
+		sp_free(a, sp_async_size(a));
 }
 
 static void delta_rescan(sp_delta_window *w)
@@ -371,14 +376,55 @@ void sp_delta_push(sp_delta_window *w, uint32_t capacity, uint64_t ts)
 	}
 }
 
-void sp_delta_result(const sp_delta_window *w, double *fps, uint64_t *best, uint64_t *worst)
+void sp_async_push(sp_async *a, bool rendered, uint64_t ts)
 {
-	if (!w->nonzero) {
-		*fps = 0.0;
-		*best = *worst = 0;
-		return;
+	sp_delta_window *w = rendered ? &a->rendered : &a->input;
+	sp_delta_pub *p = rendered ? &a->pub_rendered : &a->pub_input;
+	sp_delta_push(w, a->capacity, ts);
+	/* The entry's seqlock pattern: odd, the fields (release: after the
+	 * odd count), even again (release: after the fields). */
+	SP_STORE(a->seq, SP_LOAD(a->seq) + 1);
+	SP_PUBLISH(p->sum, w->sum);
+	SP_PUBLISH(p->nonzero, w->nonzero);
+	SP_PUBLISH(p->best, w->best);
+	SP_PUBLISH(p->worst, w->worst);
+	SP_PUBLISH(a->seq, SP_LOAD(a->seq) + 1);
+}
+
+typedef struct delta_copy {
+	uint64_t sum;
+	uint32_t nonzero, best, worst;
+} delta_copy;
+
+static void delta_copy_of(const sp_delta_pub *p, delta_copy *c)
+{
+	c->sum = SP_READ(p->sum);
+	c->nonzero = SP_READ(p->nonzero);
+	c->best = SP_READ(p->best);
+	c->worst = SP_READ(p->worst);
+}
+
+static void delta_result(const delta_copy *c, double *fps, uint64_t *best, uint64_t *worst)
+{
+	*fps = c->nonzero ? 1.0e9 / ((double)c->sum / (double)c->nonzero) : 0.0;
+	*best = c->nonzero ? c->best : 0;
+	*worst = c->nonzero ? c->worst : 0;
+}
+
+void sp_async_result(const sp_async *a, profiler_result_t *r)
+{
+	delta_copy in, out;
+	for (;;) {
+		uint32_t s1 = atomic_load_explicit(&a->seq, memory_order_acquire);
+		if (s1 & 1u)
+			continue;
+		delta_copy_of(&a->pub_input, &in);
+		delta_copy_of(&a->pub_rendered, &out);
+		/* The copies before the second look at the count (they are
+		 * acquire loads: nothing after them moves before them). */
+		if (atomic_load_explicit(&a->seq, memory_order_acquire) == s1)
+			break;
 	}
-	*fps = 1.0e9 / ((double)w->sum / (double)w->nonzero);
-	*best = w->best;
-	*worst = w->worst;
+	delta_result(&in, &r->async_input, &r->async_input_best, &r->async_input_worst);
+	delta_result(&out, &r->async_rendered, &r->async_rendered_best, &r->async_rendered_worst);
 }

@@ -58,6 +58,15 @@ static void *reader(void *arg)
 				bad("render_sum/render_avg", r.render_sum, r.render_avg);
 			if (r.render_gpu_sum / 2 != r.render_gpu_avg)
 				bad("render_gpu_sum/avg", r.render_gpu_sum, r.render_gpu_avg);
+			/* Async figures come from one published state of a window
+			 * (read without a lock): its best never above its worst. */
+			if (r.async_input_best > r.async_input_worst)
+				bad("async_input best/worst", r.async_input_best, r.async_input_worst);
+			if (r.async_rendered_best > r.async_rendered_worst)
+				bad("async_rendered best/worst", r.async_rendered_best,
+				    r.async_rendered_worst);
+			if ((r.async_input > 0) != (r.async_input_worst > 0))
+				bad("async_input fps/worst", r.async_input > 0, r.async_input_worst);
 		}
 		source_profiler_medians_t med;
 		if ((rnd(&seed) & 15) == 0 && source_profiler_fill_medians(src, &med)) {
