@@ -184,6 +184,7 @@ int main(int argc, char **argv)
 	static bench_result r;
 	machine_line(r.machine, sizeof r.machine);
 	snprintf(r.git, sizeof r.git, "%s", SRCPROF_GIT_REVISION);
+	r.started = time(NULL);
 	r.planned = o.n_apis * o.n_points;
 	uint64_t t0 = srcprof_clock_monotonic_ns();
 	int status = 0;
@@ -230,7 +231,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, PROG ": --json: writing '%s' failed\n", o.json);
 		status = 1;
 	}
-	if (o.csv && !bench_write_csv(o.csv, &r)) {
+	if (o.csv && !bench_write_csv(o.csv, &o, &r)) {
 		fprintf(stderr, PROG ": --csv: writing '%s' failed\n", o.csv);
 		status = 1;
 	}

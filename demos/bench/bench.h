@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #define BENCH_PROG "srcprof-bench"
 #define BENCH_MAX_POINTS 16
@@ -145,6 +146,7 @@ typedef struct bench_result {
 	bench_point more[BENCH_MAX_RUNS - 1][2 * BENCH_MAX_POINTS];
 	uint32_t n_more;
 	char machine[256], git[64];
+	time_t started; /* when the run began */
 	double wall_s;
 	bool replayed;   /* prof_cpu_ns, prof_gpu_ns measured */
 	int interrupted; /* the signal that stopped the run early, or 0 */
@@ -177,7 +179,7 @@ int bench_parse_args(int argc, char **argv, bench_opts *o);
  * interrupted run hold the points it finished and say so. */
 void bench_print(FILE *out, const bench_opts *o, const bench_result *r);
 bool bench_write_json(const char *path, const bench_opts *o, const bench_result *r);
-bool bench_write_csv(const char *path, const bench_result *r);
+bool bench_write_csv(const char *path, const bench_opts *o, const bench_result *r);
 bool bench_write_svg(const char *path, const bench_opts *o, const bench_result *r);
 bool bench_write_html(const char *path, const bench_opts *o, const bench_result *r);
 

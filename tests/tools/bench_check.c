@@ -524,13 +524,25 @@ int main(int argc, char **argv)
 	}
 	EXPECT(sweeps == want_sweeps, "%d scaling entries for %d APIs with several points", sweeps,
 	       want_sweeps);
-	/* CSV: a header and a row of 16 fields per source of every point. */
-	int rows = 0;
-	EXPECT(!strncmp(csv, "api,sources,source,type,gpu_avg_us,", 35), "CSV header");
-	for (const char *line = csv, *next; *line; line = next) {
+	/* CSV: its record ("# key: value" lines: the scene, one line per
+	 * point, when), then a header and a row of 16 fields per source of
+	 * every point. */
+	int rows = 0, record_points = 0;
+	char *header = csv;
+	EXPECT(strstr(csv, "# scene: ") != NULL, "CSV record has no scene line");
+	EXPECT(strstr(csv, "# run started: ") != NULL, "CSV record has no start time");
+	while (*header == '#') {
+		record_points += !strncmp(header, "# point: ", 9);
+		char *eol = strchr(header, '\n');
+		header = eol ? eol + 1 : header + strlen(header);
+	}
+	EXPECT(record_points == cJSON_GetArraySize(points), "CSV record names %d points for %d",
+	       record_points, cJSON_GetArraySize(points));
+	EXPECT(!strncmp(header, "api,sources,source,type,gpu_avg_us,", 35), "CSV header");
+	for (const char *line = header, *next; *line; line = next) {
 		int fields = csv_fields(line, &next);
 		EXPECT(fields == 16, "CSV line %d has %d fields", rows + 1, fields);
-		rows += line != csv;
+		rows += line != header;
 	}
 	EXPECT(rows == total_sources, "CSV has %d rows for %d sources", rows, total_sources);
 	check_svg(svg, points);

@@ -2,6 +2,7 @@
  * and how it says a figure is not reliable. */
 #include "bench.h"
 #include "bench_scaling.h"
+#include "capture.h"
 #include "csv.h"
 #include "srcprof/machine.h"
 
@@ -347,11 +348,47 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 		r->interrupted ? "; INTERRUPTED, the points finished only" : "");
 }
 
-bool bench_write_csv(const char *path, const bench_result *r)
+/* The CSV's record, as the demo's files have it: what was measured,
+ * where and when, as "# key: value" lines before the header. */
+static void csv_record(FILE *f, const bench_opts *o, const bench_result *r)
+{
+	char started[40], written[40];
+	capture_format_time(r->started, started, sizeof started);
+	capture_format_time(time(NULL), written, sizeof written);
+	fprintf(f, "# srcprof-bench per-source figures\n");
+	fprintf(f, "# program: srcprof-bench %s (git %s)\n", SRCPROF_VERSION, r->git);
+	fprintf(f, "# scene: %s, %ux%u, %u frames after %u warm-up, %u overhead pairs", o->scene->name,
+		o->width, o->height, o->frames, o->warmup, o->repeat);
+	if (o->isolate)
+		fprintf(f, ", --isolate %u rounds", o->isolate_rounds);
+	fprintf(f, "\n");
+	if (r->n_more)
+		fprintf(f, "# runs: %u; these rows are the first's (the JSON holds every run)\n",
+			1 + r->n_more);
+	fprintf(f, "# machine: %s\n", r->machine);
+	for (uint32_t i = 0; i < r->n_points; i++) {
+		const bench_point *p = &r->points[i];
+		fprintf(f, "# point: %s, %u sources: %s (%s)%s, gpu timing %s, resolution %.1f us", p->api,
+			p->sources, p->device, p->driver, p->software ? ", software" : "", p->mode,
+			p->gpu_resolution);
+		if (p->machine_busy_pct >= 0)
+			fprintf(f, ", other processes %.1f%% of the CPU", p->machine_busy_pct);
+		fprintf(f, "\n");
+	}
+	if (r->interrupted)
+		fprintf(f, "# interrupted: %s, %u of %u points finished\n",
+			bench_signal_name(r->interrupted), r->n_points, r->planned);
+	fprintf(f, "# run started: %s\n# written: %s\n", started, written);
+	fprintf(f, "# units: each column name ends in its unit: _us microseconds; share: a fraction "
+		   "of the frame's GPU time\n");
+}
+
+bool bench_write_csv(const char *path, const bench_opts *o, const bench_result *r)
 {
 	FILE *f = fopen(path, "w");
 	if (!f)
 		return false;
+	csv_record(f, o, r);
 	fputs("api,sources,source,type,gpu_avg_us,gpu_p50_us,gpu_p95_us,gpu_max_us,gpu_samples,"
 	      "share,tick_avg_us,render_avg_us,render_sum_us,isolated_us,gpu_timing,cpu_samples\n",
 	      f);
