@@ -76,6 +76,8 @@ typedef struct bench_source {
 	 * more copies against one), us, and in-frame over it, medians over the
 	 * same rounds; < 0 / 0: not measured. */
 	double marginal, in_over_marginal;
+	double marginal_us[BENCH_ISOLATE_MAX_ROUNDS]; /* each round's marginal figure */
+	uint32_t marginal_rounds;
 } bench_source;
 
 /* Extra copies the marginal reference draws. */

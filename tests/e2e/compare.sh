@@ -15,10 +15,12 @@ fails=0
 # seq_ns FROM TO [STEP]: "FROM*1000,...,TO*1000" (us as ns).
 seq_ns() { seq -s, "$1" "${3:-1}" "$2" | sed 's/,/000,/g; s/$/000/'; }
 
-# source NAME GPU_NS TICK_NS RENDER_NS [ROUNDS_US]: one sources_detail entry.
+# source NAME GPU_NS TICK_NS RENDER_NS [ROUNDS_US [MARGINAL_ROUNDS_US]]: one
+# sources_detail entry.
 source() {
 	local iso=""
 	[[ -n "${5:-}" ]] && iso=", \"isolated_us\": 1, \"in_frame_over_alone\": 1, \"isolated_rounds_us\": [$5]"
+	[[ -n "${6:-}" ]] && iso+=", \"marginal_us\": 1, \"in_frame_over_marginal\": 1, \"marginal_rounds_us\": [$6]"
 	local n_gpu n_cpu
 	n_gpu=$(tr ',' '\n' <<<"$2" | grep -c .)
 	n_cpu=$(tr ',' '\n' <<<"$3" | grep -c .)
@@ -155,6 +157,20 @@ has alone.out.json '"figure": "gpu_alone", "unit": "us", "base_median": 5.0000, 
 run "$out/noiso.json" default "$(point vulkan 1 0 "$same_frames" "$(source a "$flat8" "$flat8" "$flat8")")"
 expect 0 one-alone "$out/iso1.json" "$out/noiso.json" --json "$out/onealone.out.json"
 has onealone.out.json '"figure": "gpu_in_frame"'
+# The marginal reference's rounds where both have them: the GPU figure is
+# then the marginal one (the same 1..9 against 21..29, so the same exact
+# figures), even though alone did not move at all; with marginal rounds
+# on one side only, alone.
+flat9="5,5,5,5,5,5,5,5,5"
+run "$out/marg1.json" default "$(point vulkan 1 0 "$same_frames" "$(source a "$flat8" "$flat8" "$flat8" "$flat9" "$rounds1")")"
+run "$out/marg2.json" default "$(point vulkan 1 0 "$same_frames" "$(source a "$flat8" "$flat8" "$flat8" "$flat9" "$rounds2")")"
+expect 1 marginal "$out/marg1.json" "$out/marg2.json" --json "$out/marginal.out.json"
+has marginal.out.json '"figure": "gpu_marginal", "unit": "us", "base_median": 5.0000, "new_median": 25.0000, "shift": 20.0000, "change_pct": 400.0000, "ci_low_pct": 340.0000, "ci_high_pct": 460.0000, "p_beyond": 4.11353e-05, "beyond_side": "up", "p": 4.11353e-05, "n_base": 9, "n_new": 9, "verdict": "costlier"'
+has marginal.txt 'GPU marginal'
+if grep -q '"gpu_alone"' "$out/marginal.out.json"; then echo "FAIL: marginal: alone compared too"; fails=1; fi
+run "$out/marg-alone.json" default "$(point vulkan 1 0 "$same_frames" "$(source a "$flat8" "$flat8" "$flat8" "$flat9")")"
+expect 0 one-marginal "$out/marg1.json" "$out/marg-alone.json" --json "$out/onemarg.out.json"
+has onemarg.out.json '"figure": "gpu_alone", .*"change_pct": 0.0000'
 
 # Sources and points in one run only are named, not compared.
 run "$out/other.json" default "$(point vulkan 2 0 "$same_frames" \

@@ -9,9 +9,9 @@
 
 #define PROG CMP_PROG
 
-const char *const cmp_figure_names[CMP_N_FIGURES] = {"GPU alone", "GPU in frame", "CPU render",
+const char *const cmp_figure_names[CMP_N_FIGURES] = {"GPU marginal", "GPU alone", "GPU in frame", "CPU render",
 						     "CPU tick", "frame time"};
-const char *const cmp_figure_keys[CMP_N_FIGURES] = {"gpu_alone", "gpu_in_frame", "cpu_render",
+const char *const cmp_figure_keys[CMP_N_FIGURES] = {"gpu_marginal", "gpu_alone", "gpu_in_frame", "cpu_render",
 						    "cpu_tick", "frame_time"};
 const char *const cmp_verdict_names[3] = {"no significant change", "costlier", "cheaper"};
 
@@ -286,24 +286,30 @@ static const brun_source *find_source(const brun_point *p, const char *name, uin
 	return NULL;
 }
 
+/* A source's GPU series of figure `gpu` (marginal, alone or in frame). */
+static const brun_series *gpu_series(const brun_source *s, cmp_figure gpu)
+{
+	return gpu == CMP_GPU_MARGINAL ? &s->marginal : gpu == CMP_GPU_ALONE ? &s->alone : &s->gpu;
+}
+
 /* One figure's series in a run's point: the frame time (name NULL) or a
- * source's figure (k: 0 GPU, 1 render, 2 tick; alone: the rounds). */
+ * source's figure (k: 0 GPU as `gpu` says, 1 render, 2 tick). */
 static const brun_series *series_of(const brun_point *p, const char *name, uint32_t nth, int k,
-				    bool alone)
+				    cmp_figure gpu)
 {
 	if (!name)
 		return &p->frames;
 	const brun_source *s = find_source(p, name, nth);
 	if (!s)
 		return NULL;
-	return k == 0 ? (alone ? &s->alone : &s->gpu) : k == 1 ? &s->render : &s->tick;
+	return k == 0 ? gpu_series(s, gpu) : k == 1 ? &s->render : &s->tick;
 }
 
 /* With runs as samples: each run's median of the row's figure into
  * ra / rb. 0: a run has no samples of it (no row); 1: filled; -1 out of
  * memory. The runs were checked to hold the point and the source. */
 static int run_medians(const cmp_result *r, const brun_point *a, cmp_row *row, uint32_t nth,
-		       int k, bool alone, work *w)
+		       int k, cmp_figure gpu, work *w)
 {
 	bool zeros = true;
 	for (uint32_t side = 0; side < 2; side++) {
@@ -312,7 +318,7 @@ static int run_medians(const cmp_result *r, const brun_point *a, cmp_row *row, u
 		double *out = side ? row->rb : row->ra;
 		for (uint32_t i = 0; i < n; i++) {
 			const brun_series *s =
-				series_of(find_point(&runs[i], a), row->source, nth, k, alone);
+				series_of(find_point(&runs[i], a), row->source, nth, k, gpu);
 			if (!s->n)
 				return 0;
 			if (!work_fit(w, s->n + 1))
@@ -363,17 +369,35 @@ static bool runs_hold(const cmp_result *r, const brun_point *a, const brun_point
 	return true;
 }
 
-/* Whether every run of both sides has --isolate rounds for the source. */
-static bool all_alone(const cmp_result *r, const brun_point *a, const char *name, uint32_t nth)
+/* Whether every run of both sides has rounds of figure `gpu` for the
+ * source. */
+static bool all_have(const cmp_result *r, const brun_point *a, const char *name, uint32_t nth,
+		     cmp_figure gpu)
 {
 	for (uint32_t side = 0; side < 2; side++) {
 		const brun *runs = side ? r->news : r->bases;
 		uint32_t n = side ? r->n_new : r->n_base;
 		for (uint32_t i = 0; i < n; i++)
-			if (!series_of(find_point(&runs[i], a), name, nth, 0, true)->n)
+			if (!series_of(find_point(&runs[i], a), name, nth, 0, gpu)->n)
 				return false;
 	}
 	return true;
+}
+
+/* The GPU figure a source is compared by: the marginal reference where
+ * every run has its rounds (it leaves out a submission's fixed cost,
+ * which moves between runs: docs/bench.md), else alone, else in frame. */
+static cmp_figure gpu_figure(const cmp_result *r, const brun_point *a, const brun_source *s,
+			     const brun_source *t, uint32_t nth)
+{
+	static const cmp_figure order[2] = {CMP_GPU_MARGINAL, CMP_GPU_ALONE};
+	for (int i = 0; i < 2; i++) {
+		bool have = r->by_runs ? all_have(r, a, s->name, nth, order[i])
+				       : gpu_series(s, order[i])->n && gpu_series(t, order[i])->n;
+		if (have)
+			return order[i];
+	}
+	return CMP_GPU_FRAME;
 }
 
 /* The rows of one matched point. */
@@ -412,10 +436,10 @@ static bool compare_point(const cmp_opts *o, const cmp_result *r, cmp_point *cp,
 		uint32_t nth = 0;
 		for (uint32_t q = 0; q < i; q++)
 			nth += !strcmp(a->src[q].name, s->name);
-		bool alone = r->by_runs ? all_alone(r, a, s->name, nth) : s->alone.n && t->alone.n;
-		const brun_series *sa[3] = {alone ? &s->alone : &s->gpu, &s->render, &s->tick};
-		const brun_series *sb[3] = {alone ? &t->alone : &t->gpu, &t->render, &t->tick};
-		const cmp_figure fig[3] = {alone ? CMP_GPU_ALONE : CMP_GPU_FRAME, CMP_RENDER, CMP_TICK};
+		cmp_figure gpu = gpu_figure(r, a, s, t, nth);
+		const brun_series *sa[3] = {gpu_series(s, gpu), &s->render, &s->tick};
+		const brun_series *sb[3] = {gpu_series(t, gpu), &t->render, &t->tick};
+		const cmp_figure fig[3] = {gpu, CMP_RENDER, CMP_TICK};
 		for (int k = 0; got >= 0 && k < 3; k++) {
 			row = &cp->rows[cp->n_rows];
 			/* --isolate rounds are independent measurements, each
@@ -424,8 +448,9 @@ static bool compare_point(const cmp_opts *o, const cmp_result *r, cmp_point *cp,
 					 .figure = fig[k],
 					 .sa = sa[k],
 					 .sb = sb[k],
-					 .in_blocks = fig[k] != CMP_GPU_ALONE};
-			got = r->by_runs ? run_medians(r, a, row, nth, k, alone, w) : 1;
+					 .in_blocks = fig[k] != CMP_GPU_ALONE &&
+						      fig[k] != CMP_GPU_MARGINAL};
+			got = r->by_runs ? run_medians(r, a, row, nth, k, gpu, w) : 1;
 			if (got > 0)
 				got = measure(o, r, w, row);
 			cp->n_rows += got > 0;
@@ -574,7 +599,8 @@ const char *cmp_noise_text(const cmp_result *r, const cmp_point *p, const cmp_ro
 		if (at < size)                                                                   \
 			at += (size_t)snprintf(buf + at, size - at, __VA_ARGS__);                \
 	} while (0)
-	const char *what = row->figure == CMP_GPU_ALONE ? "rounds" : row->blocked ? "blocks" : "frames";
+	bool rounds = row->figure == CMP_GPU_ALONE || row->figure == CMP_GPU_MARGINAL;
+	const char *what = rounds ? "rounds" : row->blocked ? "blocks" : "frames";
 	if (row->noisy & CMP_NOISY_FEW)
 		SAY("only %u and %u %s (3 or more needed)", row->n_base, row->n_new, what);
 	if ((row->noisy & CMP_NOISY_NO_CI) && !(row->noisy & CMP_NOISY_FEW))

@@ -47,6 +47,7 @@ typedef struct cmp_opts {
 
 /* The figures compared. */
 typedef enum cmp_figure {
+	CMP_GPU_MARGINAL, /* us, per --isolate round: what one more copy adds */
 	CMP_GPU_ALONE, /* us, per --isolate round */
 	CMP_GPU_FRAME, /* us per frame, all renders, in frame */
 	CMP_RENDER,    /* CPU us per frame, all renders */

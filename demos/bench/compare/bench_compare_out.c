@@ -84,8 +84,8 @@ void cmp_print(FILE *out, const cmp_result *r)
 				o->blocks);
 		else
 			fprintf(out, "every frame\n(as if independent)");
-		fprintf(out, " (GPU alone: the --isolate rounds). Costlier / cheaper: a change "
-			     "beyond\n");
+		fprintf(out, " (GPU marginal, GPU alone: the --isolate rounds). Costlier / "
+			     "cheaper: a change beyond\n");
 	}
 	fprintf(out, ""
 		     "+-%.0f%% and %g us a frame, tested (p>thr: BASE moved by that margin) and kept at a "

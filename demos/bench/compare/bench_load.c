@@ -169,6 +169,10 @@ static bool load_source(where *w, const cJSON *js, brun_source *s)
 		    !series(w, js, "isolated_rounds_us", 1, &s->alone))
 			return false;
 	}
+	/* Absent in files from before the marginal rounds were kept. */
+	if (cJSON_GetObjectItemCaseSensitive(js, "marginal_rounds_us") &&
+	    !series(w, js, "marginal_rounds_us", 1, &s->marginal))
+		return false;
 	return true;
 }
 
@@ -384,6 +388,7 @@ void brun_free(brun *r)
 			free(p->src[k].render.v);
 			free(p->src[k].gpu.v);
 			free(p->src[k].alone.v);
+			free(p->src[k].marginal.v);
 		}
 		free(p->src);
 		free(p->frames.v);

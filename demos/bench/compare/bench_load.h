@@ -18,6 +18,7 @@ typedef struct brun_source {
 	char name[64], type[24];
 	brun_series tick, render, gpu; /* us per frame: tick, all renders' CPU, all renders' GPU */
 	brun_series alone;             /* us per --isolate round; n = 0: not measured */
+	brun_series marginal;          /* us per round, the marginal reference; n = 0: none */
 	double gpu_avg, isolated;      /* us; isolated < 0: not measured */
 } brun_source;
 

@@ -103,6 +103,8 @@ static void store_figures(iso_rounds *iso, bench_source *b)
 	b->isolated = stats_median_of(iso->alone, iso->measured);
 	b->in_over_alone = stats_median_of(iso->ratio, iso->measured);
 	if (iso->marg_measured) {
+		memcpy(b->marginal_us, iso->marg, iso->marg_measured * sizeof *b->marginal_us);
+		b->marginal_rounds = iso->marg_measured;
 		b->marginal = stats_median_of(iso->marg, iso->marg_measured);
 		b->in_over_marginal = stats_median_of(iso->marg_ratio, iso->marg_measured);
 	}

@@ -140,9 +140,14 @@ static void json_point(FILE *f, const bench_opts *o, const bench_point *p, bool 
 				fprintf(f, "%s%.3f", j ? ", " : "", b->alone_us[j]);
 			fputc(']', f);
 		}
-		if (b->isolated >= 0 && b->marginal >= 0)
-			fprintf(f, ", \"marginal_us\": %.3f, \"in_frame_over_marginal\": %.4f",
+		if (b->isolated >= 0 && b->marginal >= 0) {
+			fprintf(f, ", \"marginal_us\": %.3f, \"in_frame_over_marginal\": %.4f, "
+				   "\"marginal_rounds_us\": [",
 				b->marginal, b->in_over_marginal);
+			for (uint32_t j = 0; j < b->marginal_rounds; j++)
+				fprintf(f, "%s%.3f", j ? ", " : "", b->marginal_us[j]);
+			fputc(']', f);
+		}
 		/* Each frame's figures in the profiler's window, oldest
 		 * first: what compare tests. */
 		fprintf(f, ",\n        \"samples\": {");

@@ -168,13 +168,18 @@ static void gpu_cell(char *buf, double us, double resolution)
 		snprintf(buf, 16, "%.1f", us);
 }
 
-/* The figure --runs compares of source `name` in p: alone where it was
- * isolated, else its in-frame GPU p50; < 0: p has no such source. */
+/* The GPU figure compare tests of source `name` in p: the marginal
+ * reference where measured, else alone, else its in-frame GPU p50; < 0:
+ * p has no such source. */
 static double run_figure(const bench_point *p, const char *name)
 {
-	for (uint32_t k = 0; k < p->n_src; k++)
-		if (!strcmp(p->src[k].name, name))
-			return p->src[k].isolated >= 0 ? p->src[k].isolated : p->src[k].gpu_p50;
+	for (uint32_t k = 0; k < p->n_src; k++) {
+		const bench_source *b = &p->src[k];
+		if (!strcmp(b->name, name))
+			return b->marginal_rounds ? b->marginal
+			       : b->isolated >= 0 ? b->isolated
+						  : b->gpu_p50;
+	}
 	return -1;
 }
 
@@ -203,8 +208,8 @@ static void print_runs(FILE *out, const bench_result *r, uint32_t i)
 	uint32_t n = 1 + r->n_more;
 	double v[BENCH_MAX_RUNS];
 	fprintf(out, "runs: %u, each on a new engine (compare tests them as samples); GPU us a "
-		     "frame, alone where\nmeasured, else in frame (p50); the spread is (largest - "
-		     "smallest) / mean\n  %-24s",
+		     "frame, marginal\nwhere measured (what compare tests), else in frame (p50); "
+		     "the spread is (largest -\nsmallest) / mean\n  %-24s",
 		n, "");
 	for (uint32_t k = 0; k < n; k++)
 		fprintf(out, "      run %u", k + 1);
@@ -223,7 +228,7 @@ static void print_runs(FILE *out, const bench_result *r, uint32_t i)
 	v[0] = p->off.p50 * 1000;
 	for (uint32_t k = 0; k < r->n_more; k++)
 		v[k + 1] = r->more[k][i].off.p50 * 1000;
-	print_run_line(out, "frame, profiler off (p50)", v, n);
+	print_run_line(out, "frame us, profiler off", v, n);
 }
 
 void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
