@@ -46,10 +46,11 @@ typedef struct sp_delta_window {
 	uint64_t last_ts;
 } sp_delta_window;
 
-/* What fill_result takes of a delta window. */
+/* What fill_result takes of a delta window, computed by the writer: the
+ * frame rate (a double's bits) and the best and worst deltas. */
 typedef struct sp_delta_pub {
-	_Atomic uint64_t sum;
-	_Atomic uint32_t nonzero, best, worst;
+	_Atomic uint64_t fps_bits;
+	_Atomic uint32_t best, worst;
 } sp_delta_pub;
 
 typedef struct sp_async {

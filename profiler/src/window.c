@@ -381,34 +381,36 @@ void sp_async_push(sp_async *a, bool rendered, uint64_t ts)
 	sp_delta_window *w = rendered ? &a->rendered : &a->input;
 	sp_delta_pub *p = rendered ? &a->pub_rendered : &a->pub_input;
 	sp_delta_push(w, a->capacity, ts);
+	/* The division here, once a frame, not in every fill_result. */
+	double fps = w->nonzero ? 1.0e9 / ((double)w->sum / (double)w->nonzero) : 0.0;
+	uint64_t bits;
+	memcpy(&bits, &fps, sizeof bits);
 	/* The entry's seqlock pattern: odd, the fields (release: after the
 	 * odd count), even again (release: after the fields). */
 	SP_STORE(a->seq, SP_LOAD(a->seq) + 1);
-	SP_PUBLISH(p->sum, w->sum);
-	SP_PUBLISH(p->nonzero, w->nonzero);
-	SP_PUBLISH(p->best, w->best);
-	SP_PUBLISH(p->worst, w->worst);
+	SP_PUBLISH(p->fps_bits, bits);
+	SP_PUBLISH(p->best, w->nonzero ? w->best : 0);
+	SP_PUBLISH(p->worst, w->nonzero ? w->worst : 0);
 	SP_PUBLISH(a->seq, SP_LOAD(a->seq) + 1);
 }
 
 typedef struct delta_copy {
-	uint64_t sum;
-	uint32_t nonzero, best, worst;
+	uint64_t fps_bits;
+	uint32_t best, worst;
 } delta_copy;
 
 static void delta_copy_of(const sp_delta_pub *p, delta_copy *c)
 {
-	c->sum = SP_READ(p->sum);
-	c->nonzero = SP_READ(p->nonzero);
+	c->fps_bits = SP_READ(p->fps_bits);
 	c->best = SP_READ(p->best);
 	c->worst = SP_READ(p->worst);
 }
 
 static void delta_result(const delta_copy *c, double *fps, uint64_t *best, uint64_t *worst)
 {
-	*fps = c->nonzero ? 1.0e9 / ((double)c->sum / (double)c->nonzero) : 0.0;
-	*best = c->nonzero ? c->best : 0;
-	*worst = c->nonzero ? c->worst : 0;
+	memcpy(fps, &c->fps_bits, sizeof *fps);
+	*best = c->best;
+	*worst = c->worst;
 }
 
 void sp_async_result(const sp_async *a, profiler_result_t *r)
