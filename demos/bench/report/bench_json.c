@@ -33,6 +33,15 @@ static void json_ns(FILE *f, const char *name, const uint32_t *v, uint32_t n)
 	fputc(']', f);
 }
 
+/* ", "name": [v0, v1, ...]": an --isolate figure's rounds, in run order. */
+static void json_rounds(FILE *f, const char *name, const double *v, uint32_t n)
+{
+	fprintf(f, ", \"%s\": [", name);
+	for (uint32_t j = 0; j < n; j++)
+		fprintf(f, "%s%.3f", j ? ", " : "", v[j]);
+	fputc(']', f);
+}
+
 /* A figure that may not have been measured: null then. */
 static void json_num(FILE *f, const char *fmt, double v)
 {
@@ -133,20 +142,14 @@ static void json_point(FILE *f, const bench_opts *o, const bench_point *p, bool 
 			b->gpu_avg, b->gpu_p50, b->gpu_p95, b->gpu_max, b->gpu_samples,
 			b->cpu_samples, b->share, b->tick_avg, b->render_avg, b->render_sum);
 		if (b->isolated >= 0) {
-			fprintf(f, ", \"isolated_us\": %.3f, \"in_frame_over_alone\": %.4f, "
-				   "\"isolated_rounds_us\": [",
+			fprintf(f, ", \"isolated_us\": %.3f, \"in_frame_over_alone\": %.4f",
 				b->isolated, b->in_over_alone);
-			for (uint32_t j = 0; j < b->alone_rounds; j++)
-				fprintf(f, "%s%.3f", j ? ", " : "", b->alone_us[j]);
-			fputc(']', f);
+			json_rounds(f, "isolated_rounds_us", b->alone_us, b->alone_rounds);
 		}
 		if (b->isolated >= 0 && b->marginal >= 0) {
-			fprintf(f, ", \"marginal_us\": %.3f, \"in_frame_over_marginal\": %.4f, "
-				   "\"marginal_rounds_us\": [",
+			fprintf(f, ", \"marginal_us\": %.3f, \"in_frame_over_marginal\": %.4f",
 				b->marginal, b->in_over_marginal);
-			for (uint32_t j = 0; j < b->marginal_rounds; j++)
-				fprintf(f, "%s%.3f", j ? ", " : "", b->marginal_us[j]);
-			fputc(']', f);
+			json_rounds(f, "marginal_rounds_us", b->marginal_us, b->marginal_rounds);
 		}
 		/* Each frame's figures in the profiler's window, oldest
 		 * first: what compare tests. */
