@@ -114,7 +114,7 @@ static const opt_def g_opts[] = {
 	{"--runs", NULL, OPT_U32, AT(runs), .min = 1, .max = BENCH_MAX_RUNS, .arg = "N",
 	 .help = "measure everything N times, 1 to 8, each run on a new\n"
 		 "engine (default 1); the JSON keeps every run and compare\n"
-		 "tests them as samples (3 a side for a change)"},
+		 "tests them as samples (5 a side for a change)"},
 	{"--gpu-budget", NULL, OPT_DOUBLE, AT(gpu_budget), .min = 0.01, .max = 100.0,
 	 .scale = 0.01, .arg = "PCT", .help = "GPU timing budget in the overhead runs (default 1)"},
 	{"--size", NULL, OPT_SIZE, AT(width), AT(height), .arg = "WxH",
