@@ -1,9 +1,19 @@
 /* The profiler's GPU timer on Vulkan (srcprof/vulkan.h).
  *
  * One timestamp query pool per frame slot. The profiler's query layout
- * (gpu_timer.h) is kept as it is: query q of a slot is stamp q. Flushed
- * mode writes a throw-away stamp after each real one; the throw-aways sit
- * in the upper half of the pool (q + capacity) and are never read.
+ * (gpu_timer.h) is kept as it is: query q of a slot is stamp q.
+ *
+ * Flushed mode (software devices) follows each stamp with a wait on an
+ * event the frame set at its start (one event per slot, set in
+ * begin_frame, outside any render pass): lavapipe runs a vkCmdWaitEvents by
+ * flushing the binned scene and waiting for its rasterizer threads, so the
+ * stamp executes right after the work before it, and the work after it is
+ * binned only then - not while the rasterizer still runs the work before
+ * (docs/gpu-timing.md, "Flushed timing"). The event is set by the command
+ * buffer, not the host: a host-set event cannot be waited on inside a
+ * render pass instance (VUID-vkCmdWaitEvents-srcStageMask-07308). One per
+ * slot, so that a set always follows the fence wait of the slot's last
+ * frame.
  *
  * Resets. A slot is free when the profiler reopens it: its last frame was
  * collected, and the renderer waited for it before collecting. With host
@@ -40,11 +50,17 @@ typedef struct vk_fns {
 	PFN_vkGetQueryPoolResults GetQueryPoolResults;
 	PFN_vkGetCalibratedTimestampsEXT GetCalibratedTimestamps; /* NULL without */
 	PFN_vkGetPhysicalDeviceCalibrateableTimeDomainsEXT GetTimeDomains;
+	PFN_vkCreateEvent CreateEvent;   /* flushed mode */
+	PFN_vkDestroyEvent DestroyEvent;
+	PFN_vkCmdSetEvent CmdSetEvent;
+	PFN_vkCmdWaitEvents CmdWaitEvents;
 } vk_fns;
 
 typedef struct vk_slot {
 	VkQueryPool pool;
-	uint32_t capacity;  /* real stamps; the pool holds twice that when flushed */
+	uint32_t capacity;  /* stamps */
+	VkEvent event;      /* flushed: set at the frame's start, waited after each stamp */
+	uint64_t event_frame; /* armed_frame of the frame that last set it; 0: none */
 	bool reset_pending; /* created and not reset yet (no host reset) */
 	bool opened;        /* its last frame range opened: it has stamps to read */
 	uint64_t cpu_open_ns; /* profiler clock when the frame range opened */
@@ -85,11 +101,6 @@ static PFN_vkGetInstanceProcAddr find_loader(void)
 	return f;
 }
 
-static uint32_t total_queries(const srcprof_vk_timer *t, uint32_t capacity)
-{
-	return t->flushed ? 2u * capacity : capacity;
-}
-
 static uint32_t timer_reserve(void *user, uint32_t slot, uint32_t queries)
 {
 	srcprof_vk_timer *t = user;
@@ -117,7 +128,7 @@ static uint32_t timer_reserve(void *user, uint32_t slot, uint32_t queries)
 	VkQueryPoolCreateInfo ci = {
 		.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
 		.queryType = VK_QUERY_TYPE_TIMESTAMP,
-		.queryCount = total_queries(t, want),
+		.queryCount = want,
 	};
 	if (t->fn.CreateQueryPool(t->device, &ci, t->alloc, &s->pool) != VK_SUCCESS) {
 		source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
@@ -162,7 +173,7 @@ static bool open_range(srcprof_vk_timer *t, uint32_t slot)
 		return false;
 	}
 	if (t->host_reset) /* the slot's last frame was collected: free */
-		t->fn.ResetQueryPool(t->device, s->pool, 0, total_queries(t, s->capacity));
+		t->fn.ResetQueryPool(t->device, s->pool, 0, s->capacity);
 	s->cpu_open_ns = srcprof_clock_ns();
 	return true;
 }
@@ -175,15 +186,23 @@ static void timer_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp 
 	if (!t->frame_open || slot != t->armed_slot || query >= t->slots[slot].capacity)
 		return;
 	vk_slot *s = &t->slots[slot];
-	bool top = !t->flushed &&
-		   (kind == SP_GPU_STAMP_FRAME_BEGIN || kind == SP_GPU_STAMP_TIMER_BEGIN);
+	/* Plain: TOP_OF_PIPE opens, BOTTOM_OF_PIPE closes. Waited (flushed
+	 * with the events): TOP_OF_PIPE, which lavapipe does not flush before,
+	 * so the stamp closes the scene of the work before it (every tile
+	 * stamps after that work) and the wait runs that scene; a
+	 * BOTTOM_OF_PIPE stamp would flush first and cost a scene of its own
+	 * that an empty timer does not pay. Flushed without events: the
+	 * BOTTOM_OF_PIPE stamp's flush is all there is. */
+	bool waited = s->event && s->event_frame == t->armed_frame;
+	bool top = waited || (!t->flushed && (kind == SP_GPU_STAMP_FRAME_BEGIN ||
+					      kind == SP_GPU_STAMP_TIMER_BEGIN));
 	t->fn.CmdWriteTimestamp(t->cmd,
 				top ? VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT
 				    : VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
 				s->pool, query);
-	if (t->flushed)
-		t->fn.CmdWriteTimestamp(t->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->pool,
-					s->capacity + query);
+	if (waited)
+		t->fn.CmdWaitEvents(t->cmd, 1, &s->event, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
+				    VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0, NULL, 0, NULL, 0, NULL);
 	if (kind == SP_GPU_STAMP_FRAME_END)
 		t->frame_open = false;
 }
@@ -298,6 +317,33 @@ static bool can_calibrate(const srcprof_vk_timer *t, VkPhysicalDevice gpu)
 	return device && monotonic;
 }
 
+static void destroy_events(srcprof_vk_timer *t)
+{
+	for (uint32_t i = 0; i < t->n_slots; i++) {
+		if (t->slots[i].event)
+			t->fn.DestroyEvent(t->device, t->slots[i].event, t->alloc);
+		t->slots[i].event = VK_NULL_HANDLE;
+	}
+}
+
+/* Flushed mode's events, one per slot. Without them stamps are still
+ * written, only not waited on: said once, here. */
+static void create_events(srcprof_vk_timer *t)
+{
+	VkEventCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
+	bool ok = t->fn.CreateEvent && t->fn.DestroyEvent && t->fn.CmdSetEvent &&
+		  t->fn.CmdWaitEvents;
+	for (uint32_t i = 0; ok && i < t->n_slots; i++)
+		ok = t->fn.CreateEvent(t->device, &ci, t->alloc, &t->slots[i].event) == VK_SUCCESS;
+	if (ok)
+		return;
+	destroy_events(t);
+	source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
+			    "vulkan timer: cannot create the flushed timing's events; stamps are "
+			    "not waited on, so a source's GPU time can hold some of the next "
+			    "source's work");
+}
+
 static int64_t timer_offset(void *user)
 {
 	return ((srcprof_vk_timer *)user)->offset_ns;
@@ -325,6 +371,10 @@ static bool load(srcprof_vk_timer *t, const srcprof_vk_timer_desc *d)
 	DEVICE_FN(CmdResetQueryPool);
 	DEVICE_FN(CmdWriteTimestamp);
 	DEVICE_FN(GetQueryPoolResults);
+	DEVICE_FN(CreateEvent);
+	DEVICE_FN(DestroyEvent);
+	DEVICE_FN(CmdSetEvent);
+	DEVICE_FN(CmdWaitEvents);
 	if (d->host_query_reset) {
 		DEVICE_FN(ResetQueryPool);
 		if (!t->fn.ResetQueryPool)
@@ -434,6 +484,8 @@ srcprof_vk_timer *srcprof_vk_timer_create(const srcprof_vk_timer_desc *d)
 	}
 	if (t->fn.GetCalibratedTimestamps)
 		calibrate(t);
+	if (t->flushed)
+		create_events(t);
 	return t;
 }
 
@@ -452,8 +504,15 @@ void srcprof_vk_timer_begin_frame(srcprof_vk_timer *t, VkCommandBuffer cmd)
 	t->armed_slot = slot;
 	vk_slot *s = &t->slots[slot];
 	if (!t->host_reset && s->pool) {
-		t->fn.CmdResetQueryPool(cmd, s->pool, 0, total_queries(t, s->capacity));
+		t->fn.CmdResetQueryPool(cmd, s->pool, 0, s->capacity);
 		s->reset_pending = false;
+	}
+	/* Only a GPU-timed frame sets it, once: frames the profiler does not
+	 * see (profiling off) keep its frame index, and two frames in flight
+	 * setting one event would race. */
+	if (s->event && s->event_frame != t->armed_frame && source_profiler_gpu_frame_timed()) {
+		t->fn.CmdSetEvent(cmd, s->event, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
+		s->event_frame = t->armed_frame;
 	}
 	if (t->fn.GetCalibratedTimestamps &&
 	    srcprof_clock_monotonic_ns() - t->offset_at > CALIBRATE_EVERY_NS)
@@ -483,6 +542,7 @@ void srcprof_vk_timer_destroy(srcprof_vk_timer *t)
 	for (uint32_t i = 0; i < t->n_slots; i++)
 		if (t->slots[i].pool)
 			t->fn.DestroyQueryPool(t->device, t->slots[i].pool, t->alloc);
+	destroy_events(t);
 	free(t->results);
 	free(t);
 }
