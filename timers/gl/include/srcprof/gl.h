@@ -34,13 +34,15 @@
  *
  * Timing modes (srcprof_gpu_timing): plain issues a bare glQueryCounter.
  * Flushed (auto's choice on Mesa's llvmpipe and softpipe) follows each one
- * with glFlush: llvmpipe bins draws and timestamps into per-tile lists that
- * run only at a flush, and a stamp reads when the last tile reached it, so
- * a stamp is true only when the work before it is flushed right after it
- * (bare stamps read ~1/400 of the truth there). The flushes cost a fixed
- * amount per timer, which the profiler measures with empty timers and
- * subtracts, and flushed timers are costly, so the profiler GPU-times one
- * frame in N (source_profiler_gpu_set_budget). docs/gpu-timing.md has the
+ * with glFinish: llvmpipe bins draws and timestamps into per-tile lists
+ * that its threads rasterize after a flush, and a stamp reads when the last
+ * tile reached it (bare stamps read ~1/400 of the truth there); glFlush
+ * alone would let the next draws be binned while the threads still run the
+ * scene the stamp closes, which reads vertex-heavy sources low and their
+ * neighbours high. The wait costs a fixed amount per timer, which the
+ * profiler measures with empty timers and subtracts, and flushed timers
+ * are costly, so the profiler GPU-times one frame in N
+ * (source_profiler_gpu_set_budget). docs/gpu-timing.md has the
  * measurements.
  */
 #ifndef SRCPROF_GL_H

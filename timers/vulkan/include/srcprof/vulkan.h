@@ -37,13 +37,15 @@
  * Timing modes (srcprof_gpu_timing): plain writes TOP_OF_PIPE stamps where
  * a timer begins and BOTTOM_OF_PIPE stamps where it ends. Flushed (auto's
  * choice on VK_PHYSICAL_DEVICE_TYPE_CPU devices such as lavapipe) writes
- * every stamp at BOTTOM_OF_PIPE followed by a throw-away BOTTOM_OF_PIPE
- * stamp: lavapipe runs recorded work only at a flush and flushes before a
- * non-TOP_OF_PIPE stamp, so the throw-away makes the real stamp run right
- * after the work before it. Each flush costs a fixed amount, which the
- * profiler measures with empty timers and subtracts, and flushed timers are
- * costly, so the profiler GPU-times one frame in N (source_profiler_gpu_set_budget).
- * docs/gpu-timing.md has the measurements behind this.
+ * every stamp at TOP_OF_PIPE followed by a vkCmdWaitEvents on an event that
+ * begin_frame sets (one per frame slot): lavapipe bins recorded work into
+ * scenes that its rasterizer threads run after a flush, and executes the
+ * wait as a flush and a wait for those threads, so each stamp reads when
+ * the work before it is done and the work after it starts only then. Each
+ * wait costs a fixed amount, which the profiler measures with empty timers
+ * and subtracts, and flushed timers are costly, so the profiler GPU-times
+ * one frame in N (source_profiler_gpu_set_budget). docs/gpu-timing.md has
+ * the measurements behind this.
  *
  * Threads: everything on the thread that records the frame (the profiler's
  * graphics thread).
@@ -110,9 +112,10 @@ srcprof_vk_timer *srcprof_vk_timer_create(const srcprof_vk_timer_desc *desc);
 /* Call once per frame after source_profiler_frame_begin() and before
  * source_profiler_render_begin(), with the frame's first command buffer in
  * the recording state, outside any render pass: it resets this frame slot's
- * queries (a command in `cmd` unless host reset is on) and makes `cmd` the
- * command buffer stamps go into. A frame that skipped it has no GPU samples
- * (said once in the log). */
+ * queries (a command in `cmd` unless host reset is on), in flushed mode
+ * sets the slot's event when the frame is GPU-timed (vkCmdSetEvent), and
+ * makes `cmd` the command buffer stamps go into. A frame that skipped it
+ * has no GPU samples (said once in the log). */
 void srcprof_vk_timer_begin_frame(srcprof_vk_timer *t, VkCommandBuffer cmd);
 
 /* Stamps from now on go into `cmd` (recording renders into several command
