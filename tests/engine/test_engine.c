@@ -519,15 +519,42 @@ static int calibrated_attempt(eng_engine *e, eng_source *const *h, const float *
  * (it runs alone in ctest: RUN_SERIAL). */
 #define ATTEMPTS 3
 
-static int calibrated_measured(eng_engine *e, eng_source *const *h, const float *ks,
-			       double *busy)
+/* Runs `attempt` (1: held, 0: missed, -1: failed) up to ATTEMPTS times,
+ * skipping when one that missed ran on a busy machine, then ends the
+ * engine. */
+static void truth_attempts(eng_engine *e, int (*attempt)(void *ctx), void *ctx)
 {
-	srcprof_load_meter m;
-	srcprof_load_start(&m);
-	int r = calibrated_attempt(e, h, ks);
-	*busy = srcprof_load_others_pct(&m);
-	printf("machine: other processes used %.1f%% of the CPU meanwhile\n", *busy);
-	return r;
+	int held = 0;
+	for (int i = 1; i <= ATTEMPTS && held != 1; i++) {
+		if (i > 1)
+			printf("-- missed; measuring again (attempt %d of %d)\n", i, ATTEMPTS);
+		srcprof_load_meter m;
+		srcprof_load_start(&m);
+		held = attempt(ctx);
+		double busy = srcprof_load_others_pct(&m);
+		printf("machine: other processes used %.1f%% of the CPU meanwhile\n", busy);
+		CHECK(held >= 0);
+		if (busy > SRCPROF_BUSY_PCT && held != 1) {
+			tfx_finish(e);
+			CHECK_SKIP("machine busy: other processes used %.1f%% of the CPU (threshold "
+				   "%.0f%%) during attempt %d, which missed",
+				   busy, SRCPROF_BUSY_PCT, i);
+		}
+	}
+	CHECK_EQ(held, 1);
+	CHECK_EQ(tfx_finish(e), 0);
+}
+
+typedef struct calibrated_ctx {
+	eng_engine *e;
+	eng_source *const *h;
+	const float *ks;
+} calibrated_ctx;
+
+static int calibrated_run(void *ctx)
+{
+	calibrated_ctx *c = ctx;
+	return calibrated_attempt(c->e, c->h, c->ks);
 }
 
 TEST(calibrated_gpu_times_are_true_and_linear_in_k)
@@ -550,22 +577,7 @@ TEST(calibrated_gpu_times_are_true_and_linear_in_k)
 		eng_add_source(e, h[i]);
 	}
 	CHECK(tfx_frames(e, 20)); /* shader compiles, caches */
-	int held = 0;
-	for (int attempt = 1; attempt <= ATTEMPTS && held != 1; attempt++) {
-		if (attempt > 1)
-			printf("-- missed; measuring again (attempt %d of %d)\n", attempt, ATTEMPTS);
-		double busy;
-		held = calibrated_measured(e, h, ks, &busy);
-		CHECK(held >= 0);
-		if (busy > SRCPROF_BUSY_PCT && held != 1) {
-			tfx_finish(e);
-			CHECK_SKIP("machine busy: other processes used %.1f%% of the CPU (threshold "
-				   "%.0f%%) during attempt %d, which missed",
-				   busy, SRCPROF_BUSY_PCT, attempt);
-		}
-	}
-	CHECK_EQ(held, 1);
-	CHECK_EQ(tfx_finish(e), 0);
+	truth_attempts(e, calibrated_run, &(calibrated_ctx){e, h, ks});
 }
 
 /* Flushed timing and the rasterizer's threads (docs/gpu-timing.md,
@@ -580,8 +592,18 @@ TEST(calibrated_gpu_times_are_true_and_linear_in_k)
  * skip and attempts as in the calibrated check. */
 #define MIXED_ROUNDS 9
 
-static int mixed_attempt(eng_engine *e, eng_source *const *s, const char *const *names)
+typedef struct mixed_ctx {
+	eng_engine *e;
+	eng_source *const *s;
+	const char *const *names;
+} mixed_ctx;
+
+static int mixed_attempt(void *ctx)
 {
+	mixed_ctx *c = ctx;
+	eng_engine *e = c->e;
+	eng_source *const *s = c->s;
+	const char *const *names = c->names;
 	double ratio[3][MIXED_ROUNDS];
 	for (int round = 0; round < MIXED_ROUNDS; round++) {
 		source_profiler_reset_video(2, 1);
@@ -623,23 +645,5 @@ TEST(calibrated_particles_between_heavy_sources_read_their_cost_alone)
 		eng_add_source(e, s[i]);
 	}
 	CHECK(tfx_frames(e, 20));
-	int held = 0;
-	for (int attempt = 1; attempt <= ATTEMPTS && held != 1; attempt++) {
-		if (attempt > 1)
-			printf("-- missed; measuring again (attempt %d of %d)\n", attempt, ATTEMPTS);
-		srcprof_load_meter m;
-		srcprof_load_start(&m);
-		held = mixed_attempt(e, s, names);
-		double busy = srcprof_load_others_pct(&m);
-		printf("machine: other processes used %.1f%% of the CPU meanwhile\n", busy);
-		CHECK(held >= 0);
-		if (busy > SRCPROF_BUSY_PCT && held != 1) {
-			tfx_finish(e);
-			CHECK_SKIP("machine busy: other processes used %.1f%% of the CPU (threshold "
-				   "%.0f%%) during attempt %d, which missed",
-				   busy, SRCPROF_BUSY_PCT, attempt);
-		}
-	}
-	CHECK_EQ(held, 1);
-	CHECK_EQ(tfx_finish(e), 0);
+	truth_attempts(e, mixed_attempt, &(mixed_ctx){e, s, names});
 }
