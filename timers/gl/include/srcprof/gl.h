@@ -33,9 +33,8 @@
  * source_profiler_set_frames_in_flight (up to 4).
  *
  * Timing modes (srcprof_gpu_timing): plain issues a bare glQueryCounter.
- * Flushed (auto's choice on Mesa's llvmpipe and softpipe) follows the one
- * that opens a timer with glFinish and the one that closes it with
- * glFlush: llvmpipe bins draws and timestamps into per-tile lists
+ * Flushed (auto's choice on Mesa's llvmpipe and softpipe) follows each one
+ * with glFinish: llvmpipe bins draws and timestamps into per-tile lists
  * that its threads rasterize after a flush, and a stamp reads when the last
  * tile reached it (bare stamps read ~1/400 of the truth there); glFlush
  * alone would let the next draws be binned while the threads still run the

@@ -37,13 +37,12 @@
  * Timing modes (srcprof_gpu_timing): plain writes TOP_OF_PIPE stamps where
  * a timer begins and BOTTOM_OF_PIPE stamps where it ends. Flushed (auto's
  * choice on VK_PHYSICAL_DEVICE_TYPE_CPU devices such as lavapipe) writes
- * every stamp at TOP_OF_PIPE; one that opens a timer is followed by a
- * vkCmdWaitEvents on an event that begin_frame sets (one per frame slot),
- * one that closes it by a throw-away BOTTOM_OF_PIPE stamp (a flush):
- * lavapipe bins recorded work into scenes that its rasterizer threads run
- * after a flush, and executes the wait as a flush and a wait for those
- * threads, so each stamp reads when the work before it is done and a
- * timer's work is binned only then. Each wait costs a fixed amount, which the profiler measures with empty timers
+ * every stamp at TOP_OF_PIPE followed by a vkCmdWaitEvents on an event that
+ * begin_frame sets (one per frame slot): lavapipe bins recorded work into
+ * scenes that its rasterizer threads run after a flush, and executes the
+ * wait as a flush and a wait for those threads, so each stamp reads when
+ * the work before it is done and the work after it starts only then. Each
+ * wait costs a fixed amount, which the profiler measures with empty timers
  * and subtracts, and flushed timers are costly, so the profiler GPU-times
  * one frame in N (source_profiler_gpu_set_budget). docs/gpu-timing.md has
  * the measurements behind this.
