@@ -1,18 +1,15 @@
 /* The profiler's GPU timer on OpenGL (srcprof/gl.h): GL_TIMESTAMP query
  * objects, an array per frame slot that grows when the profiler asks (query
- * q of a slot is stamp q), written by glQueryCounter - in flushed mode
- * followed by glFinish where a timer opens and glFlush where it closes -
- * and read by polling availability, the last stamp first (the likeliest to
- * be pending).
+ * q of a slot is stamp q), written by glQueryCounter - followed by glFinish
+ * in flushed mode - and read by polling availability, the last stamp first
+ * (the likeliest to be pending).
  *
  * Flushed mode waits (glFinish) rather than only flushing: llvmpipe
  * rasterizes a flushed scene on its own threads while this thread goes on
  * binning the next draws, so with glFlush alone the next source's vertex
  * work overlaps (and slows) the rasterization the stamp measures, and a
  * source whose render waits for earlier scenes (a texture it samples, an
- * upload) holds that wait. A closing stamp is only flushed: the next
- * opening one waits for it, and one wait a timer instead of two halves
- * what a timed frame costs. docs/gpu-timing.md, "Flushed timing". */
+ * upload) holds that wait. docs/gpu-timing.md, "Flushed timing". */
 #include "srcprof/clock.h"
 #include "srcprof/gl.h"
 #include "srcprof/source_profiler.h"
@@ -47,7 +44,6 @@ typedef struct gl_fns {
 	void (*QueryCounter)(gl_uint id, gl_enum target);
 	void (*GetQueryObjectuiv)(gl_uint id, gl_enum pname, gl_uint *params);
 	void (*GetQueryObjectui64v)(gl_uint id, gl_enum pname, gl_uint64 *params);
-	void (*Flush)(void);
 	void (*Finish)(void);
 	void (*GetInteger64v)(gl_enum pname, gl_int64 *data);
 } gl_fns;
@@ -141,10 +137,8 @@ static void timer_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp 
 	    srcprof_clock_monotonic_ns() - t->offset_at > CALIBRATE_EVERY_NS)
 		calibrate(t);
 	t->fn.QueryCounter(t->queries[slot][query], GL_TIMESTAMP_);
-	if (t->flushed && (kind == SP_GPU_STAMP_FRAME_BEGIN || kind == SP_GPU_STAMP_TIMER_BEGIN))
+	if (t->flushed)
 		t->fn.Finish();
-	else if (t->flushed)
-		t->fn.Flush();
 }
 
 static sp_gpu_read timer_read(void *user, uint32_t slot, uint32_t count, uint64_t *ns)
@@ -186,13 +180,12 @@ static bool load(srcprof_gl_timer *t, srcprof_gl_proc (*get)(const char *))
 	GL_FN(QueryCounter);
 	GL_FN(GetQueryObjectuiv);
 	GL_FN(GetQueryObjectui64v);
-	GL_FN(Flush);
 	GL_FN(Finish);
 	GL_FN(GetInteger64v);
 #undef GL_FN
 	return t->fn.GetString && t->fn.GetQueryiv && t->fn.GenQueries && t->fn.DeleteQueries &&
 	       t->fn.QueryCounter && t->fn.GetQueryObjectuiv && t->fn.GetQueryObjectui64v &&
-	       t->fn.Flush && t->fn.Finish && t->fn.GetInteger64v;
+	       t->fn.Finish && t->fn.GetInteger64v;
 }
 
 static bool is_software(const char *renderer)

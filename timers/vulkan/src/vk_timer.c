@@ -58,7 +58,7 @@ typedef struct vk_fns {
 
 typedef struct vk_slot {
 	VkQueryPool pool;
-	uint32_t capacity;  /* stamps; flushed, the pool holds twice that (flushes) */
+	uint32_t capacity;  /* stamps */
 	VkEvent event;      /* flushed: set at the frame's start, waited after each stamp */
 	uint64_t event_frame; /* armed_frame of the frame that last set it; 0: none */
 	bool reset_pending; /* created and not reset yet (no host reset) */
@@ -101,13 +101,6 @@ static PFN_vkGetInstanceProcAddr find_loader(void)
 	return f;
 }
 
-/* Flushed mode's closing stamps are followed by a throw-away stamp in the
- * pool's upper half (q + capacity), written for the flush before it. */
-static uint32_t pool_queries(const srcprof_vk_timer *t, uint32_t capacity)
-{
-	return t->flushed ? 2u * capacity : capacity;
-}
-
 static uint32_t timer_reserve(void *user, uint32_t slot, uint32_t queries)
 {
 	srcprof_vk_timer *t = user;
@@ -135,7 +128,7 @@ static uint32_t timer_reserve(void *user, uint32_t slot, uint32_t queries)
 	VkQueryPoolCreateInfo ci = {
 		.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
 		.queryType = VK_QUERY_TYPE_TIMESTAMP,
-		.queryCount = pool_queries(t, want),
+		.queryCount = want,
 	};
 	if (t->fn.CreateQueryPool(t->device, &ci, t->alloc, &s->pool) != VK_SUCCESS) {
 		source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
@@ -180,7 +173,7 @@ static bool open_range(srcprof_vk_timer *t, uint32_t slot)
 		return false;
 	}
 	if (t->host_reset) /* the slot's last frame was collected: free */
-		t->fn.ResetQueryPool(t->device, s->pool, 0, pool_queries(t, s->capacity));
+		t->fn.ResetQueryPool(t->device, s->pool, 0, s->capacity);
 	s->cpu_open_ns = srcprof_clock_ns();
 	return true;
 }
@@ -195,28 +188,21 @@ static void timer_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp 
 	vk_slot *s = &t->slots[slot];
 	/* Plain: TOP_OF_PIPE opens, BOTTOM_OF_PIPE closes. Waited (flushed
 	 * with the events): TOP_OF_PIPE, which lavapipe does not flush before,
-	 * so the stamp ends the scene of the work before it (every tile stamps
-	 * after that work). An opening stamp is then waited on, so the work it
-	 * opens is binned only once the rasterizer has run everything before;
-	 * a closing one is only flushed, by a throw-away BOTTOM_OF_PIPE stamp
-	 * after it: the next opening stamp waits for it anyway, and one wait a
-	 * timer instead of two halves what a timed frame costs. A
-	 * BOTTOM_OF_PIPE stamp of its own would flush first and cost a scene
+	 * so the stamp closes the scene of the work before it (every tile
+	 * stamps after that work) and the wait runs that scene; a
+	 * BOTTOM_OF_PIPE stamp would flush first and cost a scene of its own
 	 * that an empty timer does not pay. Flushed without events: the
 	 * BOTTOM_OF_PIPE stamp's flush is all there is. */
 	bool waited = s->event && s->event_frame == t->armed_frame;
-	bool opens = kind == SP_GPU_STAMP_FRAME_BEGIN || kind == SP_GPU_STAMP_TIMER_BEGIN;
-	bool top = waited || (!t->flushed && opens);
+	bool top = waited || (!t->flushed && (kind == SP_GPU_STAMP_FRAME_BEGIN ||
+					      kind == SP_GPU_STAMP_TIMER_BEGIN));
 	t->fn.CmdWriteTimestamp(t->cmd,
 				top ? VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT
 				    : VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
 				s->pool, query);
-	if (waited && opens)
+	if (waited)
 		t->fn.CmdWaitEvents(t->cmd, 1, &s->event, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
 				    VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0, NULL, 0, NULL, 0, NULL);
-	else if (waited)
-		t->fn.CmdWriteTimestamp(t->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->pool,
-					s->capacity + query);
 	if (kind == SP_GPU_STAMP_FRAME_END)
 		t->frame_open = false;
 }
@@ -518,7 +504,7 @@ void srcprof_vk_timer_begin_frame(srcprof_vk_timer *t, VkCommandBuffer cmd)
 	t->armed_slot = slot;
 	vk_slot *s = &t->slots[slot];
 	if (!t->host_reset && s->pool) {
-		t->fn.CmdResetQueryPool(cmd, s->pool, 0, pool_queries(t, s->capacity));
+		t->fn.CmdResetQueryPool(cmd, s->pool, 0, s->capacity);
 		s->reset_pending = false;
 	}
 	/* Only a GPU-timed frame sets it, once: frames the profiler does not
