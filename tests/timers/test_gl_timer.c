@@ -246,6 +246,42 @@ TEST(the_default_loader_finds_the_functions)
 	CHECK_EQ(teardown(), 0);
 }
 
+/* glGenQueries that names nothing, as with no context current. */
+static bool g_no_names;
+static void(APIENTRY *g_gen_queries)(GLsizei, GLuint *);
+static void APIENTRY gen_queries_maybe(GLsizei n, GLuint *ids)
+{
+	if (!g_no_names)
+		g_gen_queries(n, ids);
+}
+
+static srcprof_gl_proc nameless_proc(const char *name)
+{
+	if (!strcmp(name, "glGenQueries")) {
+		g_gen_queries = (void(APIENTRY *)(GLsizei, GLuint *))eglGetProcAddress(name);
+		return (srcprof_gl_proc)gen_queries_maybe;
+	}
+	return egl_proc(name);
+}
+
+TEST(queries_that_cannot_be_named_are_not_used_and_said_once)
+{
+	CHECK(setup(2));
+	g_no_names = true;
+	CHECK(make_timer(nameless_proc, 0));
+	for (int f = 0; f < 4; f++)
+		frame();
+	CHECK_EQ(gpu_samples(&heavy), 0);
+	const char *said = strstr(log_text, "glGenQueries gave no query names");
+	CHECK(said != NULL);
+	CHECK(said && !strstr(said + 1, "glGenQueries gave no query names"));
+	g_no_names = false;
+	for (int f = 0; f < 6; f++)
+		frame();
+	CHECK(gpu_samples(&heavy) >= 4);
+	CHECK_EQ(teardown(), 0);
+}
+
 TEST(three_frames_in_flight)
 {
 	CHECK(setup(3));

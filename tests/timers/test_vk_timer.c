@@ -219,30 +219,44 @@ typedef struct frame_opts {
 	uint32_t sources;   /* ticked and timed */
 	bool split;         /* the second half of the renders in a second command buffer */
 	bool no_begin;      /* the renderer forgets srcprof_vk_timer_begin_frame */
+	bool early_begin;   /* ... calls it before source_profiler_frame_begin */
+	bool null_cmd;      /* ... points stamps at no command buffer half-way */
 } frame_opts;
 
 static void frame(frame_opts o)
 {
 	uint32_t slot = (uint32_t)(V.frame++ % V.fif);
+	VkCommandBuffer *cmd = V.cmds[slot];
+	VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+				       .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+	if (o.early_begin) {
+		vkWaitForFences(V.device, 1, &V.fences[slot], VK_TRUE, UINT64_MAX);
+		vkResetFences(V.device, 1, &V.fences[slot]);
+		vkResetCommandPool(V.device, V.pools[slot], 0);
+		vkBeginCommandBuffer(cmd[0], &bi);
+		vkBeginCommandBuffer(cmd[1], &bi);
+		srcprof_vk_timer_begin_frame(V.timer, cmd[0]);
+	}
 	source_profiler_frame_begin();
 	for (uint32_t i = 0; i < o.sources; i++) {
 		uint64_t t = source_profiler_source_tick_start();
 		source_profiler_source_tick_end(&sources[i], t);
 	}
-	vkWaitForFences(V.device, 1, &V.fences[slot], VK_TRUE, UINT64_MAX);
-	vkResetFences(V.device, 1, &V.fences[slot]);
-	vkResetCommandPool(V.device, V.pools[slot], 0);
-	VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-				       .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
-	VkCommandBuffer *cmd = V.cmds[slot];
-	vkBeginCommandBuffer(cmd[0], &bi);
-	vkBeginCommandBuffer(cmd[1], &bi);
-	if (!o.no_begin)
-		srcprof_vk_timer_begin_frame(V.timer, cmd[0]);
+	if (!o.early_begin) {
+		vkWaitForFences(V.device, 1, &V.fences[slot], VK_TRUE, UINT64_MAX);
+		vkResetFences(V.device, 1, &V.fences[slot]);
+		vkResetCommandPool(V.device, V.pools[slot], 0);
+		vkBeginCommandBuffer(cmd[0], &bi);
+		vkBeginCommandBuffer(cmd[1], &bi);
+		if (!o.no_begin)
+			srcprof_vk_timer_begin_frame(V.timer, cmd[0]);
+	}
 	source_profiler_render_begin();
 	for (uint32_t i = 0; i < o.sources; i++) {
 		if (o.split && i == o.sources / 2)
 			srcprof_vk_timer_set_cmd(V.timer, cmd[1]);
+		if (o.null_cmd && i == o.sources / 2)
+			srcprof_vk_timer_set_cmd(V.timer, VK_NULL_HANDLE);
 		sp_gpu_timer *timer;
 		uint64_t t = source_profiler_source_render_begin(&timer);
 		source_profiler_source_render_end(&sources[i], t, timer);
@@ -361,6 +375,172 @@ TEST(a_frame_without_begin_frame_loses_its_gpu_samples_and_says_so_once)
 	CHECK_EQ(stats().gpu_disjoint_unavailable, 3);
 	CHECK_EQ(log_count("without srcprof_vk_timer_begin_frame"), 1);
 	CHECK_EQ(teardown(), 0);
+}
+
+TEST(begin_frame_called_before_frame_begin_is_named_as_such)
+{
+	CHECK(setup(false, 2));
+	CHECK(make_timer(false, 0));
+	for (int f = 0; f < 4; f++)
+		frame((frame_opts){.sources = 4});
+	for (int f = 0; f < 3; f++)
+		frame((frame_opts){.sources = 4, .early_begin = true});
+	for (int f = 0; f < 4; f++)
+		frame((frame_opts){.sources = 4});
+	/* 10 collected frames: the 3 lose their samples, and only they (the
+	 * early call does not reset the queries of the frame in flight). */
+	CHECK_EQ(gpu_samples(&sources[0]), 7);
+	CHECK_EQ(stats().gpu_disjoint_unavailable, 3);
+	CHECK_EQ(log_count("called before source_profiler_frame_begin"), 1);
+	CHECK_EQ(log_count("without srcprof_vk_timer_begin_frame"), 0);
+	CHECK_EQ(teardown(), 0);
+}
+
+TEST(no_command_buffer_half_way_drops_the_frame_without_recording)
+{
+	CHECK(setup(false, 2));
+	CHECK(make_timer(false, 0));
+	for (int f = 0; f < 4; f++)
+		frame((frame_opts){.sources = 4});
+	for (int f = 0; f < 3; f++)
+		frame((frame_opts){.sources = 4, .null_cmd = true});
+	for (int f = 0; f < 4; f++)
+		frame((frame_opts){.sources = 4});
+	CHECK_EQ(gpu_samples(&sources[0]), 7);
+	CHECK_EQ(stats().gpu_disjoint_unavailable, 3);
+	CHECK_EQ(teardown(), 0);
+}
+
+/* What flushed timing records, seen through the module's own function
+ * loading: the stamps' stages and the event commands. On lavapipe (a CPU
+ * device) every stamp is TOP_OF_PIPE and followed by a wait; told that
+ * the device is a discrete GPU, flushed mode records no event and closes
+ * every stamp at BOTTOM_OF_PIPE (a wait there orders nothing). */
+static struct {
+	PFN_vkGetPhysicalDeviceProperties props;
+	PFN_vkCmdWriteTimestamp stamp;
+	PFN_vkCmdWaitEvents wait;
+	PFN_vkCmdSetEvent set;
+	PFN_vkCreateEvent create_event;
+	bool as_gpu;
+	uint32_t top, bottom, waits, sets, events;
+} R;
+
+static VKAPI_ATTR void VKAPI_CALL rec_props(VkPhysicalDevice gpu, VkPhysicalDeviceProperties *p)
+{
+	R.props(gpu, p);
+	if (R.as_gpu)
+		p->deviceType = VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU;
+}
+
+static VKAPI_ATTR void VKAPI_CALL rec_stamp(VkCommandBuffer cmd, VkPipelineStageFlagBits stage,
+					    VkQueryPool pool, uint32_t query)
+{
+	R.top += stage == VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT;
+	R.bottom += stage == VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT;
+	R.stamp(cmd, stage, pool, query);
+}
+
+static VKAPI_ATTR void VKAPI_CALL rec_wait(VkCommandBuffer cmd, uint32_t n, const VkEvent *ev,
+					   VkPipelineStageFlags src, VkPipelineStageFlags dst,
+					   uint32_t nm, const VkMemoryBarrier *m, uint32_t nb,
+					   const VkBufferMemoryBarrier *b, uint32_t ni,
+					   const VkImageMemoryBarrier *im)
+{
+	R.waits++;
+	R.wait(cmd, n, ev, src, dst, nm, m, nb, b, ni, im);
+}
+
+static VKAPI_ATTR void VKAPI_CALL rec_set(VkCommandBuffer cmd, VkEvent ev, VkPipelineStageFlags st)
+{
+	R.sets++;
+	R.set(cmd, ev, st);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL rec_create_event(VkDevice d, const VkEventCreateInfo *ci,
+						       const VkAllocationCallbacks *a, VkEvent *ev)
+{
+	R.events++;
+	return R.create_event(d, ci, a, ev);
+}
+
+static PFN_vkVoidFunction VKAPI_CALL rec_gipa(VkInstance inst, const char *name)
+{
+	if (!strcmp(name, "vkGetPhysicalDeviceProperties")) {
+		R.props = (PFN_vkGetPhysicalDeviceProperties)vkGetInstanceProcAddr(inst, name);
+		return (PFN_vkVoidFunction)rec_props;
+	}
+	return vkGetInstanceProcAddr(inst, name);
+}
+
+static PFN_vkVoidFunction VKAPI_CALL rec_gdpa(VkDevice dev, const char *name)
+{
+	PFN_vkVoidFunction f = vkGetDeviceProcAddr(dev, name);
+	if (!strcmp(name, "vkCmdWriteTimestamp")) {
+		R.stamp = (PFN_vkCmdWriteTimestamp)f;
+		return (PFN_vkVoidFunction)rec_stamp;
+	}
+	if (!strcmp(name, "vkCmdWaitEvents")) {
+		R.wait = (PFN_vkCmdWaitEvents)f;
+		return (PFN_vkVoidFunction)rec_wait;
+	}
+	if (!strcmp(name, "vkCmdSetEvent")) {
+		R.set = (PFN_vkCmdSetEvent)f;
+		return (PFN_vkVoidFunction)rec_set;
+	}
+	if (!strcmp(name, "vkCreateEvent")) {
+		R.create_event = (PFN_vkCreateEvent)f;
+		return (PFN_vkVoidFunction)rec_create_event;
+	}
+	return f;
+}
+
+static void flushed_recording(bool as_gpu)
+{
+	CHECK(setup(false, 2));
+	memset(&R, 0, sizeof R);
+	R.as_gpu = as_gpu;
+	V.timer = srcprof_vk_timer_create(&(srcprof_vk_timer_desc){
+		.instance = V.instance,
+		.physical_device = V.gpu,
+		.device = V.device,
+		.queue_family = V.family,
+		.get_instance_proc_addr = rec_gipa,
+		.get_device_proc_addr = rec_gdpa,
+		.timing = SRCPROF_GPU_TIMING_FLUSHED,
+	});
+	CHECK(V.timer != NULL);
+	CHECK_STR(srcprof_vk_timer_mode(V.timer), "vk-timestamp+flush");
+	source_profiler_set_gpu_backend(srcprof_vk_timer_backend(V.timer));
+	for (int f = 0; f < 8; f++)
+		frame((frame_opts){.sources = 4});
+	uint32_t stamps = R.top + R.bottom;
+	printf("  %s: %u stamps (%u TOP_OF_PIPE, %u BOTTOM_OF_PIPE), %u waits, %u sets, %u "
+	       "events\n",
+	       as_gpu ? "as a discrete GPU" : "lavapipe", stamps, R.top, R.bottom, R.waits,
+	       R.sets, R.events);
+	CHECK(stamps >= 8 * 10); /* frame range, empty timer and 4 timers a frame */
+	CHECK_EQ(gpu_samples(&sources[0]), 7);
+	if (as_gpu) {
+		CHECK_EQ(R.top, 0);
+		CHECK_EQ(R.waits + R.sets + R.events, 0);
+	} else {
+		CHECK_EQ(R.bottom, 0);
+		CHECK_EQ(R.waits, stamps);
+		CHECK_EQ(R.sets, 8);
+		CHECK_EQ(R.events, 2);
+	}
+	CHECK_EQ(teardown(), 0);
+}
+
+TEST(flushed_timing_on_a_cpu_device_waits_after_each_top_of_pipe_stamp)
+{
+	flushed_recording(false);
+}
+
+TEST(flushed_timing_forced_on_a_gpu_closes_every_stamp_at_bottom_of_pipe_without_events)
+{
+	flushed_recording(true);
 }
 
 TEST(pools_grow_with_the_sources_when_queries_are_reset_by_command)

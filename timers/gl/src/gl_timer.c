@@ -57,7 +57,7 @@ struct srcprof_gl_timer {
 	uint64_t valid_mask;
 	int64_t offset_ns; /* GPU ns + offset = profiler clock */
 	uint64_t offset_at;
-	bool warned_slots;
+	bool warned_slots, warned_names;
 	sp_gpu_timer_backend backend;
 };
 
@@ -104,7 +104,26 @@ static uint32_t timer_reserve(void *user, uint32_t slot, uint32_t queries)
 		return t->capacity[slot];
 	}
 	t->queries[slot] = q;
-	t->fn.GenQueries((gl_sizei)(want - t->capacity[slot]), q + t->capacity[slot]);
+	/* Names 0 until glGenQueries fills them: with no context current it
+	 * does nothing, and a garbage name could be a query of the renderer's. */
+	uint32_t have = t->capacity[slot];
+	memset(q + have, 0, (size_t)(want - have) * sizeof *q);
+	t->fn.GenQueries((gl_sizei)(want - have), q + have);
+	for (uint32_t i = have; i < want; i++) {
+		if (!q[i]) {
+			if (i > have)
+				t->fn.DeleteQueries((gl_sizei)(i - have), q + have);
+			if (!t->warned_names)
+				source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
+						    "gl timer: glGenQueries gave no query names (is "
+						    "the GL context current at "
+						    "source_profiler_frame_begin?); frames needing "
+						    "more than %u queries are not timed",
+						    have);
+			t->warned_names = true;
+			return have;
+		}
+	}
 	t->capacity[slot] = want;
 	return want;
 }

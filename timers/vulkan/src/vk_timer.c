@@ -12,8 +12,10 @@
  * (docs/gpu-timing.md, "Flushed timing"). The event is set by the command
  * buffer, not the host: a host-set event cannot be waited on inside a
  * render pass instance (VUID-vkCmdWaitEvents-srcStageMask-07308). One per
- * slot, so that a set always follows the fence wait of the slot's last
- * frame.
+ * slot, set by GPU-timed frames only, so that no two frames in flight set
+ * one; it stays set (setting a set event is allowed, and nothing waits for
+ * it to be unset). Only on CPU devices: a GPU runs the wait as a no-op, and
+ * there flushed stamps are all BOTTOM_OF_PIPE.
  *
  * Resets. A slot is free when the profiler reopens it: its last frame was
  * collected, and the renderer waited for it before collecting. With host
@@ -75,6 +77,8 @@ struct srcprof_vk_timer {
 	vk_slot slots[MAX_SLOTS];
 	VkCommandBuffer cmd;
 	uint64_t armed_frame; /* profiler frame index begin_frame prepared + 1; 0: none */
+	uint64_t opened_frame; /* frame index + 1 whose range opened last; 0: none */
+	bool early;           /* begin_frame came after its frame's range opened */
 	uint32_t armed_slot;
 	bool frame_open;      /* stamps go into cmd */
 	uint64_t *results;    /* value, availability pairs */
@@ -120,33 +124,35 @@ static uint32_t timer_reserve(void *user, uint32_t slot, uint32_t queries)
 	if (!t->host_reset && t->armed_frame && t->armed_slot == slot &&
 	    t->armed_frame == source_profiler_frame_index() + 1)
 		return s->capacity;
+	/* The new pool and results first: when either cannot be had, the slot
+	 * keeps the pool it has (the profiler drops what overflows it). */
 	uint32_t want = queries + queries / 2; /* grow rarely */
-	if (s->pool)
-		t->fn.DestroyQueryPool(t->device, s->pool, t->alloc);
-	s->pool = VK_NULL_HANDLE;
-	s->capacity = 0;
+	if (want > t->results_cap) {
+		uint64_t *r = realloc(t->results, (size_t)want * 2 * sizeof *r);
+		if (!r) {
+			source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
+					    "vulkan timer: out of memory for %u timestamp results",
+					    want);
+			return s->capacity;
+		}
+		t->results = r;
+		t->results_cap = want;
+	}
 	VkQueryPoolCreateInfo ci = {
 		.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
 		.queryType = VK_QUERY_TYPE_TIMESTAMP,
 		.queryCount = want,
 	};
-	if (t->fn.CreateQueryPool(t->device, &ci, t->alloc, &s->pool) != VK_SUCCESS) {
+	VkQueryPool pool = VK_NULL_HANDLE;
+	if (t->fn.CreateQueryPool(t->device, &ci, t->alloc, &pool) != VK_SUCCESS) {
 		source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
 				    "vulkan timer: cannot create a pool of %u timestamp queries",
 				    ci.queryCount);
-		s->pool = VK_NULL_HANDLE;
-		return 0;
+		return s->capacity;
 	}
-	if (want > t->results_cap) {
-		uint64_t *r = realloc(t->results, (size_t)want * 2 * sizeof *r);
-		if (!r) {
-			t->fn.DestroyQueryPool(t->device, s->pool, t->alloc);
-			s->pool = VK_NULL_HANDLE;
-			return 0;
-		}
-		t->results = r;
-		t->results_cap = want;
-	}
+	if (s->pool)
+		t->fn.DestroyQueryPool(t->device, s->pool, t->alloc);
+	s->pool = pool;
 	if (t->host_reset)
 		t->fn.ResetQueryPool(t->device, s->pool, 0, ci.queryCount);
 	s->reset_pending = !t->host_reset;
@@ -163,18 +169,25 @@ static bool open_range(srcprof_vk_timer *t, uint32_t slot)
 	s->opened = armed && !s->reset_pending;
 	if (!s->opened) {
 		/* Its queries hold an older frame's stamps (or none): read
-		 * nothing from them. */
+		 * nothing from them. Armed for the frame before: begin_frame ran
+		 * before this frame's source_profiler_frame_begin. */
+		bool early = t->early;
 		if (!t->warned_unarmed)
-			source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
-					    "vulkan timer: a frame's GPU range opened without "
-					    "srcprof_vk_timer_begin_frame in that frame; its GPU samples "
-					    "are dropped");
+			source_profiler_log(
+				SOURCE_PROFILER_LOG_WARNING, "%s",
+				early ? "vulkan timer: srcprof_vk_timer_begin_frame was called "
+					"before source_profiler_frame_begin; it belongs after it "
+					"(and before render_begin): GPU samples are dropped"
+				      : "vulkan timer: a frame's GPU range opened without "
+					"srcprof_vk_timer_begin_frame in that frame; its GPU "
+					"samples are dropped");
 		t->warned_unarmed = true;
 		return false;
 	}
 	if (t->host_reset) /* the slot's last frame was collected: free */
 		t->fn.ResetQueryPool(t->device, s->pool, 0, s->capacity);
 	s->cpu_open_ns = srcprof_clock_ns();
+	t->opened_frame = t->armed_frame;
 	return true;
 }
 
@@ -183,7 +196,8 @@ static void timer_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp 
 	srcprof_vk_timer *t = user;
 	if (kind == SP_GPU_STAMP_FRAME_BEGIN)
 		t->frame_open = slot < t->n_slots && open_range(t, slot);
-	if (!t->frame_open || slot != t->armed_slot || query >= t->slots[slot].capacity)
+	if (!t->frame_open || !t->cmd || slot != t->armed_slot ||
+	    query >= t->slots[slot].capacity)
 		return;
 	vk_slot *s = &t->slots[slot];
 	/* Plain: TOP_OF_PIPE opens, BOTTOM_OF_PIPE closes. Waited (flushed
@@ -205,6 +219,19 @@ static void timer_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp 
 				    VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0, NULL, 0, NULL, 0, NULL);
 	if (kind == SP_GPU_STAMP_FRAME_END)
 		t->frame_open = false;
+}
+
+/* A counter reading in ns. The product wraps modulo 2^64 as the profiler's
+ * unsigned GPU arithmetic does (a double beyond 2^64 would not convert). */
+static uint64_t ticks_to_ns(const srcprof_vk_timer *t, uint64_t ticks)
+{
+	if (t->period_ns == 1.0)
+		return ticks;
+	const double wrap = 18446744073709551616.0; /* 2^64 */
+	double ns = (double)ticks * t->period_ns;
+	if (ns >= wrap)
+		ns -= (double)(uint64_t)(ns / wrap) * wrap;
+	return ns < wrap ? (uint64_t)ns : 0;
 }
 
 /* Uncalibrated: a GPU frame starts after its CPU render_begin, so
@@ -251,9 +278,13 @@ static sp_gpu_read timer_read(void *user, uint32_t slot, uint32_t count, uint64_
 	/* Unwrap against the frame's first stamp when fewer than 64 bits are
 	 * valid, then convert ticks to ns. */
 	uint64_t base = t->results[0] & t->valid_mask;
+	uint64_t base_ns = ticks_to_ns(t, base);
 	for (uint32_t i = 0; i < count; i++) {
-		uint64_t ticks = base + (((t->results[2 * i] & t->valid_mask) - base) & t->valid_mask);
-		ns[i] = t->period_ns == 1.0 ? ticks : (uint64_t)((double)ticks * t->period_ns);
+		uint64_t since = ((t->results[2 * i] & t->valid_mask) - base) & t->valid_mask;
+		/* The frame's stamps relative to its first: exact in a double for
+		 * any frame shorter than 2^53 ticks, whatever the counter reads. */
+		ns[i] = base_ns + (t->period_ns == 1.0 ? since
+						       : (uint64_t)((double)since * t->period_ns));
 	}
 	if (!t->fn.GetCalibratedTimestamps)
 		measure_offset(t, s, ns[0]);
@@ -289,7 +320,7 @@ static void calibrate(srcprof_vk_timer *t)
 		if (deviation >= best)
 			continue;
 		best = deviation;
-		uint64_t gpu_ns = (uint64_t)((double)(ts[0] & t->valid_mask) * t->period_ns);
+		uint64_t gpu_ns = ticks_to_ns(t, ts[0] & t->valid_mask);
 		/* The profiler clock runs on CLOCK_MONOTONIC's time line: add what
 		 * is left between them. */
 		int64_t prof_minus_mono = (int64_t)(srcprof_clock_ns() - srcprof_clock_monotonic_ns());
@@ -430,6 +461,7 @@ srcprof_vk_timer *srcprof_vk_timer_create(const srcprof_vk_timer_desc *d)
 	}
 	t->fn.GetPhysicalDeviceQueueFamilyProperties(d->physical_device, &n_families, families);
 	uint32_t bits = d->queue_family < n_families ? families[d->queue_family].timestampValidBits : 0;
+	VkQueueFlags queue_flags = d->queue_family < n_families ? families[d->queue_family].queueFlags : 0;
 	free(families);
 	if (d->queue_family >= n_families || props.limits.timestampPeriod <= 0.0f || bits == 0) {
 		source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
@@ -484,7 +516,11 @@ srcprof_vk_timer *srcprof_vk_timer_create(const srcprof_vk_timer_desc *d)
 	}
 	if (t->fn.GetCalibratedTimestamps)
 		calibrate(t);
-	if (t->flushed)
+	/* The waits are what a CPU device runs as "finish the work before";
+	 * a GPU runs them as a no-op, and there every stamp closes at
+	 * BOTTOM_OF_PIPE instead. Events need a graphics or compute queue. */
+	if (t->flushed && props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU &&
+	    (queue_flags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)))
 		create_events(t);
 	return t;
 }
@@ -497,6 +533,15 @@ void srcprof_vk_timer_begin_frame(srcprof_vk_timer *t, VkCommandBuffer cmd)
 	t->frame_open = false;
 	uint32_t slot = source_profiler_frame_slot();
 	if (!cmd || slot >= t->n_slots) {
+		t->armed_frame = 0;
+		return;
+	}
+	/* This frame's range opened already: the call is meant for the next
+	 * frame, before its frame_begin. Resetting this slot now would lose
+	 * the frame in flight; the next frame is not timed instead (said when
+	 * its range opens). */
+	t->early = t->opened_frame == source_profiler_frame_index() + 1;
+	if (t->early) {
 		t->armed_frame = 0;
 		return;
 	}

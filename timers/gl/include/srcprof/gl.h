@@ -13,7 +13,9 @@
  *
  * It uses the context current on the calling thread: create, use and
  * destroy it with the renderer's context current, on the profiler's
- * graphics thread. Desktop GL has no disjoint flag (GL_GPU_DISJOINT_EXT is
+ * graphics thread - and source_profiler_frame_begin() too, where a slot's
+ * query objects grow (without a current context they cannot: the growth
+ * is refused and said in the log). Desktop GL has no disjoint flag (GL_GPU_DISJOINT_EXT is
  * GLES only), so results are either ready or not.
  *
  * Use (the lines a renderer adds):

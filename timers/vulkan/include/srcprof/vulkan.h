@@ -9,9 +9,10 @@
  * way to load Vulkan functions (the loader, volk, or the renderer's own
  * dispatch), and it records into the command buffer the renderer names.
  *
- * It does not submit, wait, create command buffers, or touch the renderer's
- * dispatch tables. It does not enable device features or extensions: say in
- * the desc what the device was created with.
+ * It does not submit, wait on the host, create command buffers, or touch the
+ * renderer's dispatch tables (flushed mode on a CPU device records
+ * vkCmdWaitEvents, below). It does not enable device features or
+ * extensions: say in the desc what the device was created with.
  *
  * Use (the lines a renderer adds):
  *
@@ -27,7 +28,10 @@
  *                  srcprof_vk_timer_begin_frame(t, cmd);   // outside any render pass
  *                  source_profiler_render_begin();
  *                  ... render_begin / draw / render_end per source, in or out of
- *                      render passes, in this or (after set_cmd) other command buffers
+ *                      render passes, in this or (after set_cmd) other primary
+ *                      command buffers (not in a multiview subpass or
+ *                      multiview dynamic rendering: a stamp there takes one
+ *                      query per view and would overwrite the next stamp's)
  *                  source_profiler_render_end();
  *                  submit; wait for the frame (frames in flight - 1) back;
  *                  source_profiler_frame_collect();
@@ -45,7 +49,17 @@
  * wait costs a fixed amount, which the profiler measures with empty timers
  * and subtracts, and flushed timers are costly, so the profiler GPU-times
  * one frame in N (source_profiler_gpu_set_budget). docs/gpu-timing.md has
- * the measurements behind this.
+ * the measurements behind this. Those waits mean something only on a CPU
+ * device, and need a queue family with graphics or compute: flushed mode
+ * forced elsewhere writes every stamp at BOTTOM_OF_PIPE, without events
+ * (each stamp then reads after the work before it, as on any GPU).
+ *
+ * Order matters in flushed mode: the command buffer given to begin_frame
+ * sets the event that later stamps wait on, so it must be submitted first,
+ * on the one queue all the frame's stamps are submitted to. Submitted after
+ * a command buffer with stamps (or on another queue), that command buffer
+ * waits on an event no one has set yet: the queue stalls (a device loss on
+ * a GPU, a hang on lavapipe).
  *
  * Threads: everything on the thread that records the frame (the profiler's
  * graphics thread).
@@ -118,9 +132,11 @@ srcprof_vk_timer *srcprof_vk_timer_create(const srcprof_vk_timer_desc *desc);
  * has no GPU samples (said once in the log). */
 void srcprof_vk_timer_begin_frame(srcprof_vk_timer *t, VkCommandBuffer cmd);
 
-/* Stamps from now on go into `cmd` (recording renders into several command
- * buffers). Submit them in recording order on one queue, after the one
- * given to begin_frame. */
+/* Stamps from now on go into `cmd` (recording renders into several primary
+ * command buffers). Submit them in recording order on one queue, after the
+ * one given to begin_frame (see "Order matters" above). VK_NULL_HANDLE:
+ * stamps are left out until the next set_cmd, and the frame's GPU samples
+ * are dropped. */
 void srcprof_vk_timer_set_cmd(srcprof_vk_timer *t, VkCommandBuffer cmd);
 
 /* The backend to pass to source_profiler_set_gpu_backend(); NULL for a NULL
