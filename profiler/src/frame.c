@@ -97,6 +97,7 @@ void source_profiler_frame_begin(void)
 	sp_core.pass = 0;
 	sp_core.pass_column = sp_core.col_of_pass[0];
 	sp_core.timer_asks = 0;
+	sp_core.range = 0;
 	sp_core.tick_next = sp_core.tick_first;
 	sp_core.tick_link = &sp_core.tick_first;
 	sp_core.render_next = sp_core.render_first;
@@ -171,10 +172,28 @@ unsigned sp_current_slot(void)
 
 /* --- render_begin / render_end, collect --------------------------------- */
 
+/* A call that would open the frame's GPU range again, or change its timing
+ * once open: ignored, counted, said once. Reopening would hand the frame's
+ * timers out twice (two renders of one source on one timer). */
+static bool range_misuse(const char *call)
+{
+	if (!sp_core.range)
+		return false;
+	sp_ignored();
+	if (!sp_core.warned_range)
+		sp_log(SOURCE_PROFILER_LOG_WARNING,
+		       "%s after render_begin in the same frame is ignored: a frame has one GPU "
+		       "range (render_begin ... render_end); renders after its end get no GPU timer",
+		       call);
+	sp_core.warned_range = true;
+	return true;
+}
+
 void source_profiler_render_begin(void)
 {
-	if (!sp_core.on)
+	if (!sp_core.on || range_misuse("render_begin"))
 		return;
+	sp_core.range = 1;
 	if (sp_core.gpu_possible)
 		sp_sampler_commit(sp_core.gpu_frame);
 	sp_gpu_frame_begin(sp_core.slot, sp_core.frame, sp_core.gpu_frame,
@@ -183,6 +202,8 @@ void source_profiler_render_begin(void)
 
 void source_profiler_gpu_skip_frame(void)
 {
+	if (range_misuse("gpu_skip_frame"))
+		return;
 	/* A frame the renderer keeps untimed does not count towards the
 	 * sampler's N (see sp_sampler_commit). */
 	sp_core.gpu_frame = false;
@@ -192,8 +213,9 @@ void source_profiler_gpu_skip_frame(void)
 
 void source_profiler_render_end(void)
 {
-	if (!sp_core.on)
-		return;
+	if (!sp_core.on || sp_core.range != 1)
+		return; /* no range open: the one render_begin ignored, or none */
+	sp_core.range = 2;
 	sp_gpu_frame_end(sp_core.slot);
 }
 

@@ -134,12 +134,20 @@ static void burst_end(uint64_t now)
 static bool bursting(bool gpu, uint64_t now, uint64_t frame)
 {
 	bool asked = atomic_exchange(&g_burst_asked, false);
-	bool changed = atomic_exchange_explicit(&g_scene_changed, false, memory_order_relaxed);
+	bool changed = atomic_load_explicit(&g_scene_changed, memory_order_relaxed);
 	bool turned_on = gpu && !S.gpu_was_on;
 	S.gpu_was_on = gpu;
-	if (!gpu)
+	if (!gpu) {
+		if (S.burst)
+			burst_end(now); /* GPU timing went off (or its backend) mid-burst */
 		return false;
+	}
 	bool quiet = !S.burst_end_ns || now - S.burst_end_ns >= BURST_NS;
+	/* A change is kept until a burst covers it: one made while a burst
+	 * runs is covered (the burst waits for the new sources' samples), one
+	 * made in the quiet after a burst waits for its end. */
+	if (changed && (S.burst || quiet))
+		atomic_store_explicit(&g_scene_changed, false, memory_order_relaxed);
 	if (!S.burst && (asked || turned_on || (changed && quiet)))
 		burst_start(now, frame);
 	else if (S.burst && asked)

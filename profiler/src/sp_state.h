@@ -29,6 +29,8 @@ typedef struct sp_core_state {
 	uint32_t pass_column; /* the column the last render in this pass used */
 	uint8_t col_of_pass[SOURCE_PROFILER_MAX_PASSES]; /* and in the others */
 	uint32_t timer_asks; /* renders of this frame that asked for a GPU timer */
+	uint8_t range;       /* the frame's GPU range: 0 not opened, 1 open, 2 closed */
+	bool warned_range;   /* a second render_begin (or a late skip) was said */
 	/* The clock of stamps, from frame_begin: TSC, and ns per stamp unit
 	 * << 32 (the TSC's rate, or 1 << 32 when stamps are ns). */
 	bool tsc;

@@ -578,3 +578,56 @@ TEST(a_skipped_frame_writes_and_reads_no_stamps_and_keeps_gpu_on)
 	CHECK_EQ(fx_result(&a).render_gpu_max, 700);
 	CHECK_EQ(fx_result(&a).render_gpu_avg, (3 * 500 + 2 * 700) / 5);
 }
+
+/* Two render_begin / render_end pairs in one frame: the second opening is
+ * ignored (reopening would hand the frame's timers out twice and chain a
+ * source's timers into a loop), said once; renders after the first
+ * range's end get no timer and leave no GPU sample for that frame. */
+TEST(a_second_render_begin_in_a_frame_is_ignored_and_said_once)
+{
+	fx_init(true);
+	uint64_t before = stats().ignored_calls;
+	for (int f = 0; f < 5; f++) {
+		fx_begin();
+		fx_tick(&a, 10);
+		fx_tick(&b, 10);
+		fx_render_begin();
+		fx_render(&a, 10, 400);
+		source_profiler_render_end();
+		fx_render_begin();
+		sp_gpu_timer *t = (sp_gpu_timer *)1;
+		uint64_t start = source_profiler_source_render_begin(&t);
+		CHECK(t == NULL);
+		fx_now += 10;
+		source_profiler_source_render_end(&b, start, t);
+		fx_end();
+	}
+	CHECK_EQ(stats().ignored_calls, before + 5);
+	CHECK_EQ(fx_log_count_containing("render_begin after render_begin in the same frame"), 1);
+	CHECK_EQ(fx_cpu_samples(&b), 4);
+	CHECK_EQ(fx_gpu_samples(&b), 0);
+	CHECK_EQ(fx_gpu_samples(&a), 4);
+	CHECK_EQ(fx_result(&a).render_gpu_avg, 400);
+	CHECK_EQ(stats().gpu_frames_disjoint, 0);
+}
+
+/* gpu_skip_frame belongs before render_begin: after it, the frame is timed
+ * as it began and the call is ignored. */
+TEST(gpu_skip_frame_after_render_begin_is_ignored)
+{
+	fx_init(true);
+	uint64_t before = stats().ignored_calls;
+	for (int f = 0; f < 4; f++) {
+		fx_begin();
+		fx_tick(&a, 10);
+		fx_render_begin();
+		source_profiler_gpu_skip_frame();
+		CHECK(source_profiler_gpu_frame_timed());
+		fx_render(&a, 10, 500);
+		fx_end();
+	}
+	CHECK_EQ(stats().ignored_calls, before + 4);
+	CHECK_EQ(fx_log_count_containing("gpu_skip_frame after render_begin"), 1);
+	CHECK_EQ(fx_gpu_samples(&a), 3);
+	CHECK_EQ(fx_result(&a).render_gpu_avg, 500);
+}

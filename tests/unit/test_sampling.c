@@ -372,10 +372,42 @@ TEST(new_sources_start_a_burst_once_the_last_one_is_a_burst_length_ago)
 		scene_frame(3);
 	CHECK(!sampling().burst);
 	CHECK(fx_gpu_samples(&g_src[2]) >= 30);
-	/* Another right after: no burst until 3 s after the last ended. */
+	/* Another right after: no burst until 3 s after the last ended -
+	 * then one, for the change that waited (10 ms frames). */
 	scene_frame(4);
 	scene_frame(4);
 	CHECK(!sampling().burst);
+	CHECK_EQ(sampling().bursts, 2);
+	int waited = 0;
+	while (!sampling().burst && waited < 400) {
+		scene_frame(4);
+		waited++;
+	}
+	CHECK(sampling().burst);
+	CHECK_EQ(sampling().bursts, 3);
+	CHECK(waited > 250 && waited <= 300);
+	for (int f = 0; f < 40; f++)
+		scene_frame(4);
+	CHECK(fx_gpu_samples(&g_src[3]) >= 30);
+}
+
+TEST(gpu_timing_off_ends_a_burst_and_turning_it_on_again_bursts)
+{
+	fx_init(true);
+	install_costly();
+	for (int f = 0; f < 5; f++) /* the enable's burst */
+		scene_frame(2);
+	CHECK(sampling().burst);
+	source_profiler_gpu_enable(false);
+	scene_frame(2);
+	CHECK(!sampling().burst);
+	CHECK_EQ(sampling().bursts, 1);
+	for (int f = 0; f < 400; f++) /* 4 s off */
+		scene_frame(2);
+	CHECK(!sampling().burst);
+	source_profiler_gpu_enable(true);
+	scene_frame(2);
+	CHECK(sampling().burst);
 	CHECK_EQ(sampling().bursts, 2);
 }
 

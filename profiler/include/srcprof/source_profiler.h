@@ -134,10 +134,13 @@ uint64_t source_profiler_source_tick_start(void);
 void source_profiler_source_tick_end(const void *source, uint64_t start);
 
 /* Opens the frame's GPU range. Source GPU timers exist only between
- * render_begin and render_end. */
+ * render_begin and render_end. Once a frame: a second call in the same
+ * frame is ignored (counted in ignored_calls, logged once), and renders
+ * after the range's render_end get no GPU timer. */
 void source_profiler_render_begin(void);
 
-/* Graphics thread, between frame_begin and render_begin: this frame opens
+/* Graphics thread, between frame_begin and render_begin (after
+ * render_begin it is ignored, counted and logged once): this frame opens
  * no GPU range - no stamp written, nothing read back - and is a GPU-off
  * frame for every source, while GPU timing stays on (get_stats still says
  * gpu_enabled). For engines that GPU-time one frame in N where a timer is
@@ -246,9 +249,10 @@ void source_profiler_gpu_time_next_frame(void);
  * two instead of one sample every N frames. The profiler starts one when
  * it is enabled and when GPU timing turns on, and when sources appear or
  * are removed (at most one such burst every SOURCE_PROFILER_BURST_SECONDS
- * after the last, so that a scene that always changes is still sampled);
- * while a trace records, every frame is timed. Only costly timers sample,
- * so only they burst. */
+ * after the last, so that a scene that always changes is still sampled; a
+ * change in that quiet time bursts when it ends); while a trace records,
+ * every frame is timed. GPU timing turned off ends a burst. Only costly
+ * timers sample, so only they burst. */
 #define SOURCE_PROFILER_BURST_SAMPLES 30
 #define SOURCE_PROFILER_BURST_SECONDS 3
 
