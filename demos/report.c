@@ -26,6 +26,34 @@ static void gpu_cell(FILE *out, int w, const src_row *row, uint64_t ns, uint64_t
 	fprintf(out, " %*s", w, buf);
 }
 
+/* Under this many GPU samples a source's average moves visibly with one
+ * slow frame: two 20 s default-scene runs here (about 40 samples, 31 from
+ * the start-up burst) differed by up to 54% in a GPU sum, against 11-23%
+ * with 100-300 samples (docs/reading-numbers.md). */
+#define REPORT_FEW_GPU_SAMPLES 100
+
+/* Says when GPU averages stand on few samples, and what gives more. */
+static void few_samples_note(FILE *out, eng_engine *e, const src_row *rows, uint32_t n)
+{
+	uint32_t fewest = UINT32_MAX;
+	for (uint32_t i = 0; i < n; i++)
+		if (rows[i].have && rows[i].gpu_samples && rows[i].gpu_samples < fewest)
+			fewest = rows[i].gpu_samples;
+	if (fewest >= REPORT_FEW_GPU_SAMPLES)
+		return;
+	source_profiler_sampling_t sm;
+	source_profiler_get_sampling(&sm);
+	fprintf(out, "note: GPU averages stand on as few as %u samples", fewest);
+	if (sm.burst_frames)
+		fprintf(out, " (%llu of the timed frames in bursts)",
+			(unsigned long long)sm.burst_frames);
+	fprintf(out, "; one slow frame moves such an average. To compare runs, read GPU p50, "
+		     "run longer%s\n",
+		eng_gpu_timed_every(e) > 1 ? ", or time more frames (--gpu-budget 10; 100: every "
+					     "frame)"
+					   : "");
+}
+
 void report_print(FILE *out, eng_engine *e, const char *scene, row_sort sort, uint32_t limit,
 		  double busy_pct)
 {
@@ -104,6 +132,8 @@ void report_print(FILE *out, eng_engine *e, const char *scene, row_sort sort, ui
 	}
 	if (limit && n > limit)
 		fprintf(out, "... %u more sources\n", n - limit);
+	if (gpu)
+		few_samples_note(out, e, rows, n);
 	free(rows);
 	rows_median_cache_free(&med);
 }
