@@ -288,10 +288,12 @@ typedef struct window_copy {
 	uint32_t *tick, *render, *render_sum, *gpu_first, *gpu_sum;
 } window_copy;
 
-/* One attempt at a consistent copy; false when a write overlapped it (or
- * the entry is no longer `key`'s: then *gone). Inside RCU. */
+/* One attempt at a consistent copy; false when a write overlapped it, the
+ * entry is no longer `key`'s (then *gone), or its rings are of another
+ * window size than `capacity` (reset_video re-created it: then *resized).
+ * Inside RCU. */
 static bool copy_window(sp_entry *e, uintptr_t key, window_copy *w, uint32_t capacity,
-			uint32_t *buf, bool *gone)
+			uint32_t *buf, bool *gone, bool *resized)
 {
 	uint32_t s1 = atomic_load_explicit(&e->seq, memory_order_acquire);
 	if (s1 & 1u)
@@ -301,6 +303,11 @@ static bool copy_window(sp_entry *e, uintptr_t key, window_copy *w, uint32_t cap
 		return false;
 	uint32_t passes = SP_READ(e->n_passes);
 	const uint32_t *rings = __atomic_load_n(&e->rings, __ATOMIC_ACQUIRE);
+	/* An entry made after a reset_video is published after the new size:
+	 * read here, the size is that of its rings (or newer). */
+	*resized = sp_window_capacity() != capacity;
+	if (*resized)
+		return false;
 	w->cpu = SP_READ(e->cpu_count);
 	w->gpu = SP_READ(e->gpu_count);
 	if (w->cpu > capacity || w->gpu > capacity)
@@ -350,12 +357,12 @@ bool source_profiler_fill_medians(const void *source, source_profiler_medians_t 
 	/* A push per frame touches one record: a copy collides rarely, and a
 	 * collision is retried; a writer busier than that wins after 16. */
 	for (int attempt = 0; attempt < 16 && !ok; attempt++) {
-		bool gone = false;
+		bool gone = false, resized = false;
 		unsigned idx = sp_rcu_enter();
 		if (sp_live()) {
 			sp_entry *e = sp_entry_at(sp_table_find(key));
 			if (e)
-				ok = copy_window(e, key, &w, capacity, buf, &gone);
+				ok = copy_window(e, key, &w, capacity, buf, &gone, &resized);
 			else
 				gone = true;
 		} else {
@@ -364,6 +371,12 @@ bool source_profiler_fill_medians(const void *source, source_profiler_medians_t 
 		sp_rcu_exit(idx);
 		if (gone)
 			break;
+		if (resized) {
+			capacity = sp_window_capacity();
+			buf = scratch_get((size_t)5 * capacity);
+			if (!buf)
+				return false;
+		}
 	}
 	if (ok && w.cpu) {
 		*m = (source_profiler_medians_t){
