@@ -25,6 +25,7 @@
 #include "sp_profiler.h"
 #include "sp_sampler.h"
 #include "sp_trace.h"
+#include "sp_util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -33,6 +34,9 @@
 #define UNTIMED_RING 32
 #define EXCESS_RING 8
 #define MAX_EVERY 100000u
+/* Timed frames without an empty timer's figure after which sampling keeps
+ * the least span anyway (a backend whose results never arrive). */
+#define BLIND_TIMED 64u
 #define DEFAULT_BUDGET 0.01
 
 /* Budget as a fraction, its bits in an atomic (any thread); 0: default. */
@@ -65,6 +69,9 @@ static struct {
 	double excess_median; /* 0 until one was measured */
 	double frame_avg;     /* every frame, for before there are untimed ones */
 	uint32_t every, wait; /* one in `every`; frames counted since the last timed */
+	double jitter;        /* this interval's factor on `every`, 0.75 to 1.25 */
+	uint32_t rng;         /* xorshift32 state for it */
+	uint32_t blind_timed; /* frames timed before any empty timer was measured */
 	uint32_t renders;     /* renders that asked for a timer in the last frame */
 	uint64_t frames_timed;
 	bool burst, burst_timed; /* a burst is on; it timed the frame being recorded */
@@ -211,12 +218,18 @@ bool sp_sampler_frame_begin(bool gpu, uint64_t now, uint64_t frame)
 	 * either side of each timed one, so that both keep being measured: an
 	 * estimate too low to sample on would otherwise time every frame and
 	 * never learn what that costs. */
-	double least = per_timer > 0 ? sp_fif + 2 : 1;
+	double least = per_timer > 0 || S.blind_timed >= BLIND_TIMED ? sp_fif + 2 : 1;
 	if (every < least)
 		every = least;
 	S.every = every > MAX_EVERY ? MAX_EVERY : (uint32_t)every;
 	atomic_store_explicit(&pub.every, S.every, memory_order_relaxed);
-	return gpu && (S.wait + 1 >= S.every || atomic_load(&g_time_next));
+	/* Each interval is N times a factor drawn at the last timed frame (at
+	 * least the span above): a fixed N would never time a source drawn
+	 * every k-th frame when k divides N, or only ever its drawn frames. */
+	double target = S.every > 1 ? S.every * S.jitter : 1.0;
+	if (target < least)
+		target = least;
+	return gpu && (S.wait + 1 >= target || atomic_load(&g_time_next));
 }
 
 void sp_sampler_commit(bool timed)
@@ -228,6 +241,15 @@ void sp_sampler_commit(bool timed)
 	}
 	atomic_store_explicit(&pub.timed, true, memory_order_relaxed);
 	S.wait = 0;
+	if (!sp_gpu_overhead_mean() && S.blind_timed < BLIND_TIMED && ++S.blind_timed == BLIND_TIMED)
+		sp_log(SOURCE_PROFILER_LOG_WARNING,
+		       "GPU timers gave no result in %u timed frames (results never ready?); "
+		       "timing at most one frame in %u until they do",
+		       BLIND_TIMED, sp_fif + 2);
+	S.rng ^= S.rng << 13;
+	S.rng ^= S.rng >> 17;
+	S.rng ^= S.rng << 5;
+	S.jitter = 0.75 + 0.5 * (double)(S.rng >> 8) / (double)(1u << 24);
 	S.frames_timed++;
 	if (S.burst_timed) {
 		S.burst_frames++;
@@ -296,6 +318,8 @@ void sp_sampler_reset(void)
 {
 	memset(&S, 0, sizeof S);
 	S.every = 1;
+	S.jitter = 1.0;
+	S.rng = 0x9e3779b9u; /* a fixed seed: runs sample alike */
 	atomic_store(&g_time_next, false);
 	/* Enabling the profiler is a fresh start: measure at once. */
 	atomic_store(&g_burst_asked, true);

@@ -222,7 +222,12 @@ uint64_t source_profiler_frame_index(void);
  * share of frame time: it measures what a timed frame costs beyond an
  * untimed one (the timed frame and the frames in flight after it, against
  * the median of recent untimed frames), and until it has, estimates it from
- * the empty timers' cost. Where timers are cheap, every frame is timed.
+ * the empty timers' cost (after it has, the larger of the two is used, so
+ * that a noisy near-zero measurement cannot time every frame). Each
+ * interval is N times a factor from 0.75 to 1.25 drawn at the timed frame
+ * (never under frames in flight + 2): N on average, and a source whose
+ * work comes every k-th frame is not always sampled in one phase of it.
+ * Where timers are cheap, every frame is timed.
  * Renders of untimed frames get no timer (render_begin sets *timer to NULL)
  * and leave the source without a GPU sample for that frame. */
 
