@@ -46,6 +46,7 @@ void source_profiler_reset_video(uint32_t fps_num, uint32_t fps_den)
 	sp_drop_all();
 	sp_capacity = (uint32_t)fps * SOURCE_PROFILER_WINDOW_SECONDS;
 	atomic_store(&sp_core.capacity_pub, sp_capacity);
+	sp_reset_counters(); /* get_stats' counters run "since the last reset_video or enable" */
 }
 
 /* --- frame protocol ------------------------------------------------------- */

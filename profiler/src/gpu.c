@@ -28,6 +28,7 @@ typedef struct sp_gpu_slot {
 	uint32_t open;     /* begun, not ended */
 	uint32_t denied;   /* renders that found the pool full */
 	uint32_t capacity; /* timers the backend holds for this slot */
+	uint32_t refused;  /* the last want the backend could not hold (said once) */
 	uint32_t backend_gen;
 	sp_gpu_timer *timers;
 	uint32_t timers_cap;
@@ -127,7 +128,11 @@ void source_profiler_set_gpu_backend(const sp_gpu_timer_backend *backend)
 	else
 		memset(&gg.b, 0, sizeof gg.b);
 	gg.measure_empty = gg.b.subtract_empty_timer || gg.b.costly;
+	/* 1 ns below (and for NaN); a tick of a second at most above (an
+	 * infinite or absurd tick_ns would not convert). */
 	double tick = gg.b.tick_ns > 1.0 ? gg.b.tick_ns : 1.0;
+	if (!(tick <= 1e9))
+		tick = 1e9;
 	atomic_store_explicit(&g_tick_pub, gg.has_backend ? (uint64_t)(tick + 0.5) : 0,
 			      memory_order_relaxed);
 	atomic_store_explicit(&g_empty_pub, gg.measure_empty, memory_order_relaxed);
@@ -135,6 +140,7 @@ void source_profiler_set_gpu_backend(const sp_gpu_timer_backend *backend)
 	for (unsigned i = 0; i < SP_MAX_FIF; i++) {
 		gg.slots[i].on = false;
 		gg.slots[i].capacity = 0;
+		gg.slots[i].refused = 0;
 	}
 	atomic_store_explicit(&g_mode,
 			      gg.has_backend && gg.b.mode ? gg.b.mode : "none",
@@ -181,10 +187,13 @@ static bool reserve(unsigned slot, uint32_t want)
 	if (s->capacity && timers > s->capacity)
 		sp_log(SOURCE_PROFILER_LOG_INFO, "GPU timer pool of frame slot %u grown to %u timers",
 		       slot, timers);
-	if (timers < want)
+	/* A backend that cannot grow is asked again each timed frame: said
+	 * once for each size wanted. */
+	if (timers < want && want != s->refused)
 		sp_log(SOURCE_PROFILER_LOG_WARNING,
 		       "GPU timer pool of frame slot %u holds %u timers, %u wanted", slot, timers,
 		       want);
+	s->refused = timers < want ? want : 0;
 	s->capacity = timers;
 	s->backend_gen = gg.backend_gen;
 	publish_capacity();

@@ -5,6 +5,7 @@
 
 #include "srcprof/source_profiler.h"
 
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -58,13 +59,20 @@ static inline void sp_prefetch(const void *p)
 	__builtin_prefetch(p, 1, 3);
 }
 
+/* Held for a few pushes' worth of work; a holder preempted inside it (a
+ * decoder thread on a busy machine) is given the CPU back after a short
+ * spin instead of a whole time slice of spinning. */
 static inline void sp_spin_lock(_Atomic uint32_t *l)
 {
 	for (;;) {
 		if (!atomic_exchange_explicit(l, 1, memory_order_acquire))
 			return;
-		while (atomic_load_explicit(l, memory_order_relaxed))
-			;
+		for (unsigned spins = 0; atomic_load_explicit(l, memory_order_relaxed); spins++) {
+			if (spins >= 1024) {
+				sched_yield();
+				spins = 0;
+			}
+		}
 	}
 }
 

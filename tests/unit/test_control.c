@@ -98,8 +98,10 @@ TEST(reset_video_drops_collected_and_uncollected_samples)
 	fx_init(false);
 	for (int f = 0; f < 5; f++)
 		fx_frame(one, 1, 10, 10, 0);
+	CHECK_EQ(stats().frames_collected, 4);
 	source_profiler_reset_video(30, 1);
 	CHECK(!source_profiler_fill_result(&a, &(profiler_result_t){0}));
+	CHECK_EQ(stats().frames_collected, 0); /* counters run since the reset */
 	fx_frame(one, 1, 70, 10, 0); /* frame 5's samples must not appear */
 	CHECK_EQ(fx_cpu_samples(&a), 0);
 	fx_frame(one, 1, 70, 10, 0);

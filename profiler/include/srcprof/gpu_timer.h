@@ -64,7 +64,9 @@ typedef enum sp_gpu_read {
 } sp_gpu_read;
 
 typedef struct sp_gpu_timer_backend {
-	/* Timing mode shown in reports, e.g. "vk-timestamp-flush". */
+	/* Timing mode shown in reports, e.g. "vk-timestamp-flush". The string
+	 * is not copied: it must stay valid while the backend is installed and
+	 * while readers may still hold get_stats' gpu_mode (a literal is). */
 	const char *mode;
 	void *user;
 
@@ -104,7 +106,8 @@ typedef struct sp_gpu_timer_backend {
 	bool costly;
 
 	/* Optional: the timer's tick in ns (Vulkan's timestampPeriod), the
-	 * finest difference two stamps can show. 0 (older code): 1 ns. */
+	 * finest difference two stamps can show. 0 (older code): 1 ns; more
+	 * than a second is taken as a second. */
 	double tick_ns;
 } sp_gpu_timer_backend;
 
