@@ -360,37 +360,32 @@ TEST(three_frames_in_flight)
 	CHECK_EQ(teardown(), 0);
 }
 
-TEST(a_frame_without_begin_frame_loses_its_gpu_samples_and_says_so_once)
+/* 4 good frames, 3 that misuse the module as `bad` says, 4 good ones: 10
+ * collected frames, and only the 3 lose their GPU samples. */
+static void three_bad_frames(frame_opts bad)
 {
 	CHECK(setup(false, 2));
 	CHECK(make_timer(false, 0));
-	for (int f = 0; f < 4; f++)
-		frame((frame_opts){.sources = 4});
-	for (int f = 0; f < 3; f++)
-		frame((frame_opts){.sources = 4, .no_begin = true});
-	for (int f = 0; f < 4; f++)
-		frame((frame_opts){.sources = 4});
-	/* 10 collected frames, the 3 without begin_frame dropped. */
+	for (int f = 0; f < 11; f++) {
+		frame_opts o = f >= 4 && f < 7 ? bad : (frame_opts){0};
+		o.sources = 4;
+		frame(o);
+	}
 	CHECK_EQ(gpu_samples(&sources[0]), 7);
 	CHECK_EQ(stats().gpu_disjoint_unavailable, 3);
+}
+
+TEST(a_frame_without_begin_frame_loses_its_gpu_samples_and_says_so_once)
+{
+	three_bad_frames((frame_opts){.no_begin = true});
 	CHECK_EQ(log_count("without srcprof_vk_timer_begin_frame"), 1);
 	CHECK_EQ(teardown(), 0);
 }
 
+/* The early call does not reset the queries of the frame in flight. */
 TEST(begin_frame_called_before_frame_begin_is_named_as_such)
 {
-	CHECK(setup(false, 2));
-	CHECK(make_timer(false, 0));
-	for (int f = 0; f < 4; f++)
-		frame((frame_opts){.sources = 4});
-	for (int f = 0; f < 3; f++)
-		frame((frame_opts){.sources = 4, .early_begin = true});
-	for (int f = 0; f < 4; f++)
-		frame((frame_opts){.sources = 4});
-	/* 10 collected frames: the 3 lose their samples, and only they (the
-	 * early call does not reset the queries of the frame in flight). */
-	CHECK_EQ(gpu_samples(&sources[0]), 7);
-	CHECK_EQ(stats().gpu_disjoint_unavailable, 3);
+	three_bad_frames((frame_opts){.early_begin = true});
 	CHECK_EQ(log_count("called before source_profiler_frame_begin"), 1);
 	CHECK_EQ(log_count("without srcprof_vk_timer_begin_frame"), 0);
 	CHECK_EQ(teardown(), 0);
@@ -398,16 +393,7 @@ TEST(begin_frame_called_before_frame_begin_is_named_as_such)
 
 TEST(no_command_buffer_half_way_drops_the_frame_without_recording)
 {
-	CHECK(setup(false, 2));
-	CHECK(make_timer(false, 0));
-	for (int f = 0; f < 4; f++)
-		frame((frame_opts){.sources = 4});
-	for (int f = 0; f < 3; f++)
-		frame((frame_opts){.sources = 4, .null_cmd = true});
-	for (int f = 0; f < 4; f++)
-		frame((frame_opts){.sources = 4});
-	CHECK_EQ(gpu_samples(&sources[0]), 7);
-	CHECK_EQ(stats().gpu_disjoint_unavailable, 3);
+	three_bad_frames((frame_opts){.null_cmd = true});
 	CHECK_EQ(teardown(), 0);
 }
 

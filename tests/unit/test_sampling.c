@@ -142,15 +142,20 @@ static sp_gpu_read costly_read(void *user, uint32_t slot, uint32_t count, uint64
 	return SP_GPU_READ_OK;
 }
 
-static void install_costly(void)
+static void install_costly_reading(sp_gpu_read (*read)(void *, uint32_t, uint32_t, uint64_t *))
 {
 	source_profiler_set_gpu_backend(&(sp_gpu_timer_backend){
 		.mode = "costly",
 		.reserve = costly_reserve,
 		.write = costly_write,
-		.read = costly_read,
+		.read = read,
 		.costly = true,
 	});
+}
+
+static void install_costly(void)
+{
+	install_costly_reading(costly_read);
 }
 
 /* One frame: a ticked for 10 ns, rendered once for 10 ns, then 100 us of
@@ -235,13 +240,7 @@ static sp_gpu_read never_ready(void *user, uint32_t slot, uint32_t count, uint64
 TEST(timers_whose_results_never_arrive_are_not_timed_every_frame_for_ever)
 {
 	fx_init(true);
-	source_profiler_set_gpu_backend(&(sp_gpu_timer_backend){
-		.mode = "never",
-		.reserve = costly_reserve,
-		.write = costly_write,
-		.read = never_ready,
-		.costly = true,
-	});
+	install_costly_reading(never_ready);
 	/* The enable's burst waits for samples that never come: 3 s. */
 	int f = 0;
 	int untimed = 0;
