@@ -75,6 +75,7 @@ typedef struct demo_app {
 	float *hist_us, *hist_scratch;
 
 	runlog log;
+	bool file_failed; /* a file a key or --log asked for was not written */
 	char status[256]; /* the last action, shown in the overlay */
 
 	/* Other processes' share of the CPU: since the run started (the

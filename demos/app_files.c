@@ -15,15 +15,17 @@ void app_write_snapshot(demo_app *a)
 	FILE *f = capture_open(a->out_dir, "snapshot", "csv", path, sizeof path);
 	if (!f) {
 		app_say(a, "C: cannot write %s: %s", path, strerror(errno));
+		a->file_failed = true;
 		return;
 	}
 	capture_meta m;
 	app_meta(a, &m);
 	capture_write_csv_header(f, &m, "snapshot: every source's results over the window");
 	int rows = source_profiler_write_csv(f);
-	if (fclose(f) != 0 || rows < 0)
+	if (fclose(f) != 0 || rows < 0) {
 		app_say(a, "C: writing %s failed", path);
-	else if (!a->profiler_on)
+		a->file_failed = true;
+	} else if (!a->profiler_on)
 		app_say(a, "C: profiler is off: %s has the header only", path);
 	else
 		app_say(a, "C: CSV snapshot of %d sources written to %s%s", capture_sources(rows), path,
@@ -67,13 +69,15 @@ static void finish_trace(demo_app *a)
 	}
 	source_profiler_trace_discard();
 	a->trace_running = false;
-	if (rc != 0)
+	if (rc != 0) {
 		app_say(a, "T: writing the trace to %s failed: %s", path, strerror(err));
-	else
+		a->file_failed = true;
+	} else {
 		app_say(a, "T: trace of %u frames (%llu events%s) written to %s; open it in "
 			   "ui.perfetto.dev",
 			ti.frames, (unsigned long long)ti.events, ti.dropped ? ", buffer full" : "",
 			path);
+	}
 }
 
 void app_request_screenshot(demo_app *a)
@@ -88,6 +92,7 @@ void app_request_screenshot(demo_app *a)
 			       sizeof a->screenshot_path);
 	if (!f) {
 		app_say(a, "S: cannot write %s: %s", a->screenshot_path, strerror(errno));
+		a->file_failed = true;
 		return;
 	}
 	fclose(f);
@@ -109,6 +114,7 @@ bool app_log_start(demo_app *a, const char *path)
 	}
 	if (!f) {
 		app_say(a, "L: cannot write %s: %s", name, strerror(errno));
+		a->file_failed = true;
 		return false;
 	}
 	capture_meta m;
@@ -124,10 +130,12 @@ void app_log_stop(demo_app *a)
 		return;
 	bool ok = runlog_stop(&a->log, a->engine, srcprof_clock_ns());
 	uint64_t rows = a->log.rows;
-	if (ok)
+	if (ok) {
 		app_say(a, "L: log stopped: %llu rows in %s", (unsigned long long)rows, a->log.path);
-	else
+	} else {
 		app_say(a, "L: writing the log %s failed", a->log.path);
+		a->file_failed = true;
+	}
 }
 
 void app_files_after_frame(demo_app *a)
@@ -143,6 +151,7 @@ void app_files_after_frame(demo_app *a)
 	if (s < 0) {
 		remove(a->screenshot_path);
 		app_say(a, "S: cannot write %s", a->screenshot_path);
+		a->file_failed = true;
 		return;
 	}
 	capture_meta m;

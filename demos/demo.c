@@ -123,7 +123,8 @@ static void finish_files(demo_run *r)
 	if (r->csv) {
 		capture_write_csv_header(r->csv, &m, "snapshot: every source's results over the window");
 		int rows = source_profiler_write_csv(r->csv);
-		if (rows < 0 || fclose(r->csv) != 0) {
+		bool closed = fclose(r->csv) == 0; /* closed whatever the write did */
+		if (rows < 0 || !closed) {
 			fprintf(stderr, PROG ": --csv: writing '%s' failed\n", r->o.csv);
 			r->status = 1;
 		} else {
@@ -135,7 +136,8 @@ static void finish_files(demo_run *r)
 	if (r->pass_csv) {
 		capture_write_csv_header(r->pass_csv, &m, "passes: every source's results per pass");
 		int rows = source_profiler_write_pass_csv(r->pass_csv);
-		if (rows < 0 || fclose(r->pass_csv) != 0) {
+		bool closed = fclose(r->pass_csv) == 0;
+		if (rows < 0 || !closed) {
 			fprintf(stderr, PROG ": --pass-csv: writing '%s' failed\n", r->o.pass_csv);
 			r->status = 1;
 		} else {
@@ -147,7 +149,9 @@ static void finish_files(demo_run *r)
 		source_profiler_trace_stop();
 		source_profiler_trace_info ti;
 		source_profiler_trace_get_info(&ti);
-		if (capture_write_trace(r->trace, &m) != 0 || fclose(r->trace) != 0) {
+		bool written = capture_write_trace(r->trace, &m) == 0;
+		bool closed = fclose(r->trace) == 0;
+		if (!written || !closed) {
 			fprintf(stderr, PROG ": --trace: writing '%s' failed\n", r->o.trace);
 			r->status = 1;
 		} else {
@@ -158,12 +162,9 @@ static void finish_files(demo_run *r)
 		r->trace = NULL;
 		source_profiler_trace_discard();
 	}
-	if (a->log.f) {
-		bool ok = !a->log.failed;
-		app_log_stop(a);
-		if (!ok)
-			r->status = 1;
-	}
+	app_log_stop(a); /* the log's last rows, checked and closed */
+	if (a->file_failed)
+		r->status = 1; /* said where it happened (C, T, S, L, --log) */
 }
 
 static void close_perf_log(demo_run *r)

@@ -119,8 +119,10 @@ void report_print(FILE *out, eng_engine *e, const char *scene, row_sort sort, ui
 			gpu_cell(out, 10, w, r->render_gpu_avg, st.gpu_resolution_ns);
 			gpu_cell(out, 10, w, r->render_gpu_max, st.gpu_resolution_ns);
 			gpu_cell(out, 10, w, r->render_gpu_sum, st.gpu_resolution_ns);
-			gpu_cell(out, 10, w, w->have_med ? w->m.render_gpu_sum_p50 : 0,
-				 st.gpu_resolution_ns);
+			if (w->have_med)
+				gpu_cell(out, 10, w, w->m.render_gpu_sum_p50, st.gpu_resolution_ns);
+			else
+				fprintf(out, " %10s", "-"); /* as rend p50: no medians */
 			fprintf(out, " %5u", w->gpu_samples);
 		} else {
 			fprintf(out, " %10s %10s %10s %10s %5s", "off", "off", "off", "off", "off");

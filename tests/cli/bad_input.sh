@@ -78,6 +78,9 @@ run 2 "--screenshot: cannot write '/nonexistent/x.png'" "$demo" --headless --fra
 run 2 "--pass-csv: cannot write" "$demo" --headless --frames 2 --pass-csv /nonexistent/p.csv
 run 2 "--perf-log: cannot write" "$demo" --headless --frames 2 --perf-log /proc/nonexistent
 run 2 "--csv: cannot write '/': Is a directory" "$demo" --headless --frames 2 --csv /
+# A file that cannot be written at the end (a full device): said, and status 1.
+run 1 "L: writing the log /dev/full failed" "$demo" --api vulkan --headless --frames 5 --log /dev/full
+run 1 "--csv: writing '/dev/full' failed" "$demo" --api vulkan --headless --frames 5 --csv /dev/full
 # No display: headless, saying so; a display that cannot be opened: the same
 # words, the same status, and no error line.
 run 0 "no display \(DISPLAY is not set\): running headless" env -u DISPLAY -u WAYLAND_DISPLAY "$demo" --frames 2 --api vulkan
