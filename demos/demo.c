@@ -237,18 +237,22 @@ static int run(demo_run *r)
 		xdisplay_on_lost(on_display_lost, r);
 
 	uint64_t start = srcprof_clock_ns(), last_report = start;
+	bool shot_asked = false, lost = false;
 	for (uint32_t f = 0; !interrupt_signal(); f++) {
 		uint64_t now = srcprof_clock_ns();
 		bool last = (o->frames && f + 1 >= o->frames) ||
 			    (o->seconds > 0 && (double)(now - start) * 1e-9 >= o->seconds);
-		if (last && o->screenshot)
+		if (last && o->screenshot) {
 			eng_screenshot_request(r->e, o->screenshot);
+			shot_asked = true;
+		}
 		for (uint32_t k = 0; k < o->n_script; k++)
 			if (o->script[k].frame == f + 1)
 				app_key(a, o->script[k].key);
 		if (eng_frame(r->e) == ENG_ERR_DEVICE_LOST) {
 			fprintf(stderr, PROG ": the device was lost; stopping\n");
 			r->status = 1;
+			lost = true;
 			break;
 		}
 		app_after_frame(a);
@@ -263,6 +267,16 @@ static int run(demo_run *r)
 	if (interrupt_signal())
 		fprintf(stderr, PROG ": %s: finishing as Esc does (send it again to stop at once)\n",
 			interrupt_name(interrupt_signal()));
+	/* Ended before its last frame (Esc, the window closed, a signal): the
+	 * --screenshot is of one more frame. */
+	if (o->screenshot && !shot_asked && !lost) {
+		eng_screenshot_request(r->e, o->screenshot);
+		if (eng_frame(r->e) == ENG_ERR_DEVICE_LOST) {
+			fprintf(stderr, PROG ": the device was lost; stopping\n");
+			r->status = 1;
+		}
+		app_after_frame(a);
+	}
 	finish_frames(r);
 	finish_files(r);
 	app_shutdown(a);

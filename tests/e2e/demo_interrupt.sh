@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Ctrl-C and SIGTERM end a headless run as Esc does: the table is printed,
-# every file (--csv, --pass-csv, --trace, --perf-log, --log) is complete,
+# every file (--csv, --pass-csv, --trace, --perf-log, --log, --screenshot)
+# is complete,
 # and the exit status is 128 + the signal (130, 143). A second signal
 # stops the run at once: no table, killed by that signal.
 # usage: demo_interrupt.sh <srcprof-demo> <trace_check> <api>
@@ -34,7 +35,7 @@ for sig in INT TERM; do
 	d="$out/$sig"
 	mkdir -p "$d"
 	"$demo" --api "$api" --headless --seconds 120 --csv "$d/a.csv" --pass-csv "$d/p.csv" \
-		--trace "$d/t.json" --perf-log "$d/perf.log" --log "$d/l.csv" \
+		--trace "$d/t.json" --perf-log "$d/perf.log" --log "$d/l.csv" --screenshot "$d/s.png" \
 		>"$d/stdout" 2>"$d/stderr" &
 	pid=$!
 	if ! wait_for_rows "$d/l.csv"; then
@@ -57,6 +58,8 @@ for sig in INT TERM; do
 		fail "SIG$sig: --pass-csv incomplete"
 	complete_csv "$d/l.csv" "time_s,frame,source," 5 && ok "SIG$sig: --log complete" ||
 		fail "SIG$sig: --log incomplete"
+	[[ "$(head -c 8 "$d/s.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" == 89504e470d0a1a0a ]] &&
+		ok "SIG$sig: --screenshot written" || fail "SIG$sig: no --screenshot"
 	"$check" "$d/t.json" >/dev/null && ok "SIG$sig: --trace parses" ||
 		fail "SIG$sig: --trace does not parse"
 	# The PERF_BLOCK log: whole frames, every line after a "Frame :" line
@@ -68,6 +71,17 @@ for sig in INT TERM; do
 		fail "SIG$sig: --perf-log cut"
 	fi
 done
+
+# Esc before the last frame: the --screenshot is of the frame after it,
+# and the run ends as usual (status 0).
+d="$out/esc"
+mkdir -p "$d"
+"$demo" --api "$api" --headless --seconds 120 --script 10:ESC --screenshot "$d/s.png" \
+	>"$d/stdout" 2>"$d/stderr"
+status=$?
+[[ "$status" == 0 ]] && ok "Esc: status 0" || { fail "Esc: status $status"; cat "$d/stderr"; }
+[[ -s "$d/s.png" ]] && grep -q "^screenshot: $d/s.png" "$d/stdout" && ok "Esc: --screenshot written" ||
+	fail "Esc: no --screenshot"
 
 # Twice: the run stops at once. Both signals are made pending while the
 # run is stopped, and handled together when it continues, so the second
