@@ -226,6 +226,7 @@ typedef struct gpu_frame {
 	const uint64_t *ns;
 	const _Atomic uint32_t *overhead; /* per pass, NULL: nothing subtracted */
 	bool trace;
+	uint32_t warmup; /* a source with fewer frames pushed keeps no GPU sample */
 } gpu_frame;
 
 /* The durations of the source's GPU timers in the collected frame, summed
@@ -294,7 +295,10 @@ static inline bool collect_entry(sp_entry *e, unsigned slot, uint64_t frame,
 	/* A frame's GPU sums per pass exist only here, between its read-back
 	 * and its push. */
 	sp_gpu_frame_ns gpu_ns, *gpu = NULL;
-	if (gf && !a->gpu_missing) {
+	/* A source's first frames keep no GPU sample (gpu_set_warmup): the
+	 * frames its window took so far say how far it is. */
+	bool warming = gf && SP_LOAD(e->cpu_count) < gf->warmup;
+	if (gf && !a->gpu_missing && !warming) {
 		gpu_sums(e, a, frame, gf, &gpu_ns);
 		gpu = &gpu_ns;
 	}
@@ -308,7 +312,8 @@ static inline bool collect_entry(sp_entry *e, unsigned slot, uint64_t frame,
 	if (SP_UNLIKELY(rescan))
 		sp_window_rescan(e, sp_capacity, rescan);
 	a->collected = 1;
-	if (gpu && a->rendered) {
+	/* A source still warming up holds a burst open as one with no sample. */
+	if ((gpu || (warming && !a->gpu_missing)) && a->rendered) {
 		uint32_t n = SP_LOAD(e->gpu_count);
 		if (n < *min_gpu)
 			*min_gpu = n;
@@ -338,7 +343,10 @@ void source_profiler_frame_collect(void)
 		unsigned slot = (unsigned)(frame % sp_fif);
 		bool gpu = sp_gpu_collect(slot, frame);
 		gpu_frame gf = {sp_gpu_timers(slot), sp_gpu_stamps(), sp_gpu_overheads(),
-				atomic_load_explicit(&sp_trace_recording, memory_order_relaxed)};
+				atomic_load_explicit(&sp_trace_recording, memory_order_relaxed),
+				source_profiler_gpu_warmup()};
+		if (gf.warmup > sp_capacity)
+			gf.warmup = sp_capacity;
 		bool any = false;
 		uint32_t hw = SP_LOAD(sp_core.high_water);
 		/* Chunk by chunk: entries of a chunk are contiguous. */

@@ -43,6 +43,8 @@
 static _Atomic uint64_t g_budget_bits;
 static _Atomic bool g_time_next;
 static _Atomic bool g_burst_asked, g_scene_changed;
+/* GPU warm-up frames, plus one (0: the default). */
+static _Atomic uint32_t g_warmup_plus1;
 
 /* Published for source_profiler_get_sampling. */
 static struct {
@@ -97,6 +99,18 @@ void source_profiler_gpu_set_budget(double percent)
 	if (b > 0 && !isnan(b))
 		memcpy(&bits, &b, sizeof bits);
 	atomic_store_explicit(&g_budget_bits, bits, memory_order_relaxed);
+}
+
+void source_profiler_gpu_set_warmup(uint32_t frames)
+{
+	atomic_store_explicit(&g_warmup_plus1, frames == UINT32_MAX ? frames : frames + 1,
+			      memory_order_relaxed);
+}
+
+uint32_t source_profiler_gpu_warmup(void)
+{
+	uint32_t w = atomic_load_explicit(&g_warmup_plus1, memory_order_relaxed);
+	return w ? w - 1 : SOURCE_PROFILER_GPU_WARMUP_FRAMES;
 }
 
 void source_profiler_gpu_time_next_frame(void)
@@ -340,6 +354,7 @@ void sp_sampler_shutdown(void)
 {
 	sp_sampler_reset();
 	atomic_store(&g_budget_bits, 0);
+	atomic_store(&g_warmup_plus1, 0);
 }
 
 void source_profiler_get_sampling(source_profiler_sampling_t *s)

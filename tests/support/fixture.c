@@ -78,6 +78,9 @@ void fx_init(bool gpu)
 	source_profiler_set_clock(fake_clock, NULL);
 	source_profiler_set_log(capture_log, NULL);
 	source_profiler_reset_video(60, 1);
+	/* Every frame's GPU sample kept: the tests count frames exactly;
+	 * test_gpu's warm-up cases turn it back on. */
+	source_profiler_gpu_set_warmup(0);
 	fx_install_backend();
 	source_profiler_enable(true);
 	source_profiler_gpu_enable(gpu);

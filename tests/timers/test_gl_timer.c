@@ -96,6 +96,7 @@ static bool setup(uint32_t fif)
 	source_profiler_enable(true);
 	source_profiler_gpu_enable(true);
 	source_profiler_gpu_set_budget(100.0); /* every frame timed: exact counts */
+	source_profiler_gpu_set_warmup(0); /* and every frame's sample kept */
 	return true;
 }
 

@@ -84,6 +84,7 @@ TEST(gpu_enable_before_enable_is_dropped)
 {
 	fx_init(false);
 	source_profiler_shutdown();
+	source_profiler_gpu_set_warmup(0);
 	fx_install_backend();
 	source_profiler_gpu_enable(true); /* profiler neither on nor pending */
 	source_profiler_enable(true);
@@ -98,6 +99,7 @@ TEST(gpu_enable_counts_while_enable_is_pending)
 {
 	fx_init(false);
 	source_profiler_shutdown();
+	source_profiler_gpu_set_warmup(0);
 	fx_install_backend();
 	source_profiler_enable(true);
 	source_profiler_gpu_enable(true); /* enable pending: counts */
@@ -122,6 +124,84 @@ TEST(gpu_toggle_takes_effect_at_next_frame_begin)
 	source_profiler_render_begin();
 	source_profiler_source_render_begin(&t);
 	CHECK(t != NULL);
+}
+
+/* Warm-up: a source's first frames keep no GPU sample. The fixture turns
+ * it off; these turn it back on. Frame k is collected at frame k + 1. */
+TEST(a_sources_first_three_frames_keep_no_gpu_sample_by_default)
+{
+	fx_init(true);
+	source_profiler_shutdown();
+	CHECK_EQ(source_profiler_gpu_warmup(), SOURCE_PROFILER_GPU_WARMUP_FRAMES);
+	CHECK_EQ(SOURCE_PROFILER_GPU_WARMUP_FRAMES, 3);
+	fx_init(true);
+	source_profiler_gpu_set_warmup(SOURCE_PROFILER_GPU_WARMUP_FRAMES);
+	fx_frame(one, 1, 10, 50, 9000); /* compiles, first touch */
+	fx_frame(one, 1, 10, 10, 4000);
+	fx_frame(one, 1, 10, 10, 2000);
+	for (int f = 0; f < 5; f++)
+		fx_frame(one, 1, 10, 10, 100);
+	/* Collected: frames 1-7, the first three without a GPU sample. */
+	CHECK_EQ(fx_cpu_samples(&a), 7);
+	CHECK_EQ(fx_gpu_samples(&a), 4);
+	profiler_result_t r = fx_result(&a);
+	CHECK_EQ(r.render_gpu_avg, 100);
+	CHECK_EQ(r.render_gpu_max, 100);
+	CHECK_EQ(r.render_gpu_sum, 100);
+	CHECK_EQ(r.render_max, 50); /* CPU samples keep every frame */
+	CHECK_EQ(stats().gpu_frames_collected, 7);
+}
+
+TEST(a_source_that_appears_later_warms_up_on_its_own)
+{
+	fx_init(true);
+	source_profiler_gpu_set_warmup(2);
+	for (int f = 0; f < 4; f++)
+		fx_frame(one, 1, 10, 10, 100);
+	CHECK_EQ(fx_cpu_samples(&a), 3);
+	CHECK_EQ(fx_gpu_samples(&a), 1);
+	for (int f = 0; f < 4; f++)
+		fx_frame(both, 2, 10, 10, 100);
+	/* b rendered in frames 5-8, 5-7 collected: it keeps the last; a keeps
+	 * all four frames collected since. */
+	CHECK_EQ(fx_gpu_samples(&a), 5);
+	CHECK_EQ(fx_cpu_samples(&b), 3);
+	CHECK_EQ(fx_gpu_samples(&b), 1);
+	/* A window that starts again (reset_video) warms up again: the frame
+	 * in flight goes with the old one, the next three are collected. */
+	source_profiler_reset_video(60, 1);
+	for (int f = 0; f < 4; f++)
+		fx_frame(both, 2, 10, 10, 100);
+	CHECK_EQ(fx_cpu_samples(&a), 3);
+	CHECK_EQ(fx_gpu_samples(&a), 1);
+}
+
+TEST(a_window_shorter_than_the_warm_up_keeps_samples_once_full)
+{
+	fx_init(true);
+	source_profiler_gpu_set_warmup(100);
+	CHECK_EQ(source_profiler_gpu_warmup(), 100);
+	source_profiler_reset_video(1, 1); /* windows of 5 */
+	for (int f = 0; f < 9; f++)
+		fx_frame(one, 1, 10, 10, 100);
+	/* Collected 1-8: 1-5 filled the window, 6-8 have GPU samples. */
+	CHECK_EQ(fx_cpu_samples(&a), 5);
+	CHECK_EQ(fx_gpu_samples(&a), 3);
+	CHECK_EQ(fx_result(&a).render_gpu_avg, 100);
+}
+
+TEST(no_warm_up_keeps_the_first_frame)
+{
+	fx_init(true);
+	source_profiler_gpu_set_warmup(3);
+	source_profiler_gpu_set_warmup(0);
+	CHECK_EQ(source_profiler_gpu_warmup(), 0);
+	fx_frame(one, 1, 10, 10, 9000);
+	fx_frame(one, 1, 10, 10, 100);
+	CHECK_EQ(fx_gpu_samples(&a), 1);
+	CHECK_EQ(fx_result(&a).render_gpu_max, 9000);
+	source_profiler_shutdown();
+	CHECK_EQ(source_profiler_gpu_warmup(), 3);
 }
 
 /* Runs three frames where the middle one is made disjoint by `spoil`,

@@ -372,6 +372,28 @@ TEST(a_burst_times_every_frame_until_each_source_holds_30_gpu_samples)
 	CHECK_EQ(sampling().timed_every, 39);
 }
 
+TEST(a_burst_waits_for_sources_warming_up)
+{
+	fx_init(true);
+	source_profiler_gpu_set_warmup(3);
+	install_costly();
+	/* Frames 1-3 keep no GPU sample; the burst goes on through them and
+	 * holds 30 after frame 33, collected at frame 34. */
+	int timed = 0;
+	for (int f = 0; f < 33; f++) {
+		timed += sampled_frame(false);
+		CHECK(sampling().burst);
+	}
+	CHECK_EQ(fx_gpu_samples(&a), 29);
+	CHECK_EQ(sampling().burst_samples, 29);
+	timed += sampled_frame(false);
+	CHECK_EQ(timed, 34);
+	CHECK_EQ(fx_gpu_samples(&a), 30);
+	CHECK_EQ(fx_cpu_samples(&a), 33);
+	CHECK(!sampling().burst);
+	CHECK_EQ(sampling().burst_frames, 34);
+}
+
 TEST(measure_now_bursts_again_and_says_how_far_it_got)
 {
 	fx_init(true);
@@ -478,6 +500,30 @@ TEST(new_sources_start_a_burst_once_the_last_one_is_a_burst_length_ago)
 	for (int f = 0; f < 40; f++)
 		scene_frame(4);
 	CHECK(fx_gpu_samples(&g_src[3]) >= 30);
+}
+
+TEST(a_burst_for_a_new_source_lasts_until_it_is_warm_and_holds_30)
+{
+	fx_init(true);
+	source_profiler_gpu_set_warmup(3);
+	install_costly();
+	for (int f = 0; f < 440; f++) /* the first burst, then 4 s sampled */
+		scene_frame(2);
+	CHECK(!sampling().burst);
+	/* A source appears at frame 441, untimed; the burst times it from
+	 * frame 442, its second. Its frames 2 and 3 warm up, 4-33 (444-473)
+	 * are its 30 samples, the last collected at frame 474: 33 frames. The
+	 * old sources are full: the new one alone holds the burst open. */
+	int frames = 0;
+	scene_frame(3);
+	do {
+		scene_frame(3);
+		frames++;
+		if (frames == 3) /* collected: its frames 2 and 3, warming up */
+			CHECK_EQ(sampling().burst_samples, 0);
+	} while (sampling().burst && frames < 100);
+	CHECK_EQ(fx_gpu_samples(&g_src[2]), 30);
+	CHECK_EQ(frames, 33);
 }
 
 TEST(gpu_timing_off_ends_a_burst_and_turning_it_on_again_bursts)

@@ -265,6 +265,23 @@ void source_profiler_gpu_time_next_frame(void);
  * From the next frame_begin. Any thread. */
 void source_profiler_gpu_burst(void);
 
+/* A source's first frames pay once what later ones do not: shader
+ * variants built at first draw, buffers and textures touched for the first
+ * time, each frame slot's resources at their first use. With GPU timing
+ * sampled, one such sample can be most of a source's figure (lavapipe and
+ * llvmpipe: the first frame up to 17x the source's median). So the GPU
+ * samples of a source's first `frames` collected frames are not kept: the
+ * frame is timed, its CPU samples count as ever, and the source holds no
+ * GPU sample for it (a burst goes on until it holds its samples). The
+ * count restarts with the source's window (reset_video, a source that
+ * returns after remove_source). 0 keeps every sample (OBS's behaviour);
+ * the default is SOURCE_PROFILER_GPU_WARMUP_FRAMES. A window shorter than
+ * `frames` ends the warm-up once it is full. From the next frame_collect.
+ * Any thread. */
+#define SOURCE_PROFILER_GPU_WARMUP_FRAMES 3
+void source_profiler_gpu_set_warmup(uint32_t frames);
+uint32_t source_profiler_gpu_warmup(void);
+
 typedef struct source_profiler_sampling {
 	double budget_pct;     /* the budget in force, percent (100: every frame) */
 	bool costly;           /* the backend's timers are costly: sampling applies */
