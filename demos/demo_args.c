@@ -193,5 +193,13 @@ int demo_parse_args(int argc, char **argv, demo_options *o)
 			s->min_sources, s->max_sources, o->sources, own);
 		return -1;
 	}
+	/* A key after the last frame would never be sent. */
+	for (uint32_t k = 0; o->frames && k < o->n_script; k++)
+		if (o->script[k].frame > o->frames) {
+			fprintf(stderr,
+				PROG ": --script: frame %u is after the last frame (--frames %u)\n",
+				o->script[k].frame, o->frames);
+			return -1;
+		}
 	return 0;
 }

@@ -45,13 +45,8 @@ static bool parse_kinds(const opt_parser *p, const char *opt, const char *value,
 {
 	soak_opts *o = opts;
 	o->kinds = 0;
-	if (!cli_list(p->prog, opt, value, 255, kind_item, &o->kinds))
-		return false;
-	if (!o->kinds) {
-		fprintf(stderr, "%s: %s: '%s' names no kind\n", p->prog, opt, value);
-		return false;
-	}
-	return true;
+	/* Every item names a kind or is refused (an empty one too). */
+	return cli_list(p->prog, opt, value, 255, kind_item, &o->kinds);
 }
 
 static void print_help(const opt_parser *p, void *opts)

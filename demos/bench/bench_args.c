@@ -74,13 +74,8 @@ static bool parse_sources(const opt_parser *p, const char *opt, const char *valu
 {
 	bench_opts *o = opts;
 	o->n_points = 0;
-	if (!cli_list(p->prog, opt, value, 511, source_count, o))
-		return false;
-	if (!o->n_points) {
-		fprintf(stderr, "%s: %s: '%s' has no counts\n", p->prog, opt, value);
-		return false;
-	}
-	return true;
+	/* Every item is a count or refused (an empty one too). */
+	return cli_list(p->prog, opt, value, 511, source_count, o);
 }
 
 static void print_help(const opt_parser *p, void *opts)

@@ -84,10 +84,24 @@ bool cli_list(const char *prog, const char *opt, const char *value, size_t max_l
 		return false;
 	}
 	memcpy(buf, value, len + 1);
+	/* Split by hand: strtok_r skipped empty items ("1,,2", a trailing
+	 * comma), so a typo read as a shorter list. */
 	bool ok = true;
-	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t && ok;
-	     t = strtok_r(NULL, ",", &save))
-		ok = item(t, user);
+	unsigned n = 1;
+	for (char *t = buf; ok; n++) {
+		char *comma = strchr(t, ',');
+		if (comma)
+			*comma = '\0';
+		if (!*t) {
+			fprintf(stderr, "%s: %s: item %u of '%s' is empty\n", prog, opt, n, value);
+			ok = false;
+		} else {
+			ok = item(t, user);
+		}
+		if (!comma)
+			break;
+		t = comma + 1;
+	}
 	free(buf);
 	return ok;
 }

@@ -70,6 +70,10 @@ run 2 "--script: '0' is not a whole number from 1" "$demo" --script 0:P
 run 2 "--script: unknown key 'Q' \(P G M O Z F1 TAB" "$demo" --script 10:Q
 run 2 "--script: '10' is not FRAME:KEY" "$demo" --script 10
 run 2 "--script: the list is longer than" "$demo" --script "$(printf '1:P,%.0s' {1..1100})"
+run 2 "--script: item 2 of '10:P,,20:G' is empty" "$demo" --script 10:P,,20:G
+run 2 "--script: item 2 of '10:P,' is empty" "$demo" --script 10:P,
+run 2 "--script: item 1 of ',' is empty" "$demo" --script ,
+run 2 "--script: frame 90 is after the last frame \(--frames 60\)" "$demo" --headless --frames 60 --script 30:P,90:C
 run 2 "--script: '1:P' is not FRAME:KEY \\(at most 256 events\\)|at most 256" "$demo" --script "$(printf '1:P,%.0s' {1..300})"
 run 2 "--scene needs a value" "$demo" --scene
 run 2 "--out-dir: cannot write into '/nonexistent'" "$demo" --headless --frames 2 --out-dir /nonexistent
@@ -138,7 +142,8 @@ run 2 "--repeat: '0' is not a whole number from 1 to 32" "$bench" --repeat 0
 run 2 "--repeat: '33' is not a whole number from 1 to 32" "$bench" --repeat 33
 run 2 "--sources: '0' is not a whole number" "$bench" --sources 0
 run 2 "--sources: 'x' is not a whole number" "$bench" --sources 10,x
-run 2 "--sources: ',,' has no counts" "$bench" --sources ,,
+run 2 "--sources: item 2 of '10,,100' is empty" "$bench" --sources 10,,100
+run 2 "--sources: item 1 of ',,' is empty" "$bench" --sources ,,
 run 2 "--sources: at most 16 counts" "$bench" --sources 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17
 run 2 "--sources: '100001' is not a whole number" "$bench" --sources 100001
 run 2 "--sources needs a value" "$bench" --sources
@@ -159,7 +164,7 @@ run 2 "--warmup: 100 leaves no frames of the 100" "$soak" --frames 100 --warmup 
 run 2 "--churn: 30 is more than --sources 10" "$soak" --sources 10 --churn 30
 run 2 "--sources: '5000' is not a whole number from 1 to 4096" "$soak" --sources 5000
 run 2 "--kinds: 'tree' is not mesh, particles, effect, video, logic or heavy" "$soak" --kinds mesh,tree
-run 2 "--kinds: ',' names no kind" "$soak" --kinds ,
+run 2 "--kinds: item 1 of ',' is empty" "$soak" --kinds ,
 run 2 "--max-growth: '-1' is not a whole number" "$soak" --max-growth -1
 run 2 "--report-every: '0' is not a whole number" "$soak" --report-every 0
 run 2 "--api: 'both' is not vulkan or gl" "$soak" --api both

@@ -85,8 +85,10 @@ TEST(bench_api_gl_alone_and_the_last_option_wins)
 	CHECK_EQ(BENCH(&o, "--sources", "1,2,3", "--sources=5"), 0);
 	CHECK_EQ(o.n_points, 1);
 	CHECK_EQ(o.sources[0], 5);
-	/* Empty items between commas are skipped. */
-	CHECK_EQ(BENCH(&o, "--sources", ",,7,"), 0);
+	/* An empty item is a typo, not a shorter list: refused. */
+	CHECK_EQ(BENCH(&o, "--sources", ",,7,"), -1);
+	CHECK_EQ(BENCH(&o, "--sources", "7,"), -1);
+	CHECK_EQ(BENCH(&o, "--sources", "7"), 0);
 	CHECK_EQ(o.n_points, 1);
 	CHECK_EQ(o.sources[0], 7);
 }
