@@ -1,6 +1,7 @@
 #include "report.h"
 
 #include "app.h"
+#include "stats.h"
 
 #include "srcprof/source_profiler.h"
 
@@ -19,8 +20,10 @@ static void gpu_cell(FILE *out, int w, const src_row *row, uint64_t ns, uint64_t
 	char buf[32];
 	if (!row->gpu_samples)
 		snprintf(buf, sizeof buf, "wait");
-	else if (ns && ns < resolution)
-		snprintf(buf, sizeof buf, "<%.1f", us(resolution));
+	else if (ns && ns < resolution) {
+		buf[0] = '<';
+		stats_format_us_up(buf + 1, sizeof buf - 1, us(resolution));
+	}
 	else
 		snprintf(buf, sizeof buf, "%.1f", us(ns));
 	fprintf(out, " %*s", w, buf);
@@ -93,10 +96,13 @@ void report_print(FILE *out, eng_engine *e, const char *scene, row_sort sort, ui
 			eng_gpu_timed_every(e), (double)st.gpu_timer_overhead_ns / 1000.0,
 			(unsigned long long)sm.bursts, (unsigned long long)sm.burst_frames);
 	}
-	if (gpu && st.gpu_resolution_ns > 1)
-		fprintf(out, "GPU resolution: %.1f us (\"<X\": a GPU figure above 0 and below it; "
+	if (gpu && st.gpu_resolution_ns > 1) {
+		char res[24];
+		stats_format_us_up(res, sizeof res, us(st.gpu_resolution_ns));
+		fprintf(out, "GPU resolution: %s us (\"<X\": a GPU figure above 0 and below it; "
 			     "\"wait\": no GPU sample yet)\n",
-			us(st.gpu_resolution_ns));
+			res);
+	}
 	fprintf(out, "%-24s %-9s %9s %9s %9s %9s %9s %9s %10s %10s %10s %10s %5s %7s %7s\n",
 		"source", "type", "tick", "tick max", "render", "rend max", "rend sum", "rend p50",
 		"GPU", "GPU max", "GPU sum", "GPU p50", "GPU n", "in fps", "out fps");

@@ -1,6 +1,7 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 int stats_cmp_double(const void *a, const void *b)
@@ -43,4 +44,13 @@ uint32_t stats_rank(uint32_t n, double q)
 double stats_quantile(const double *sorted, uint32_t n, double q)
 {
 	return n ? sorted[stats_rank(n, q)] : 0;
+}
+
+void stats_format_us_up(char *buf, size_t size, double us)
+{
+	/* A hair under the step first: 0.3 us is 2.9999... tenths in binary. */
+	if (us >= 1.0)
+		snprintf(buf, size, "%.1f", ceil(us * 10.0 - 1e-6) / 10.0);
+	else
+		snprintf(buf, size, "%.3f", ceil(us * 1000.0 - 1e-6) / 1000.0);
 }

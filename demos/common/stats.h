@@ -10,6 +10,7 @@
 #ifndef DEMOS_STATS_H
 #define DEMOS_STATS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* qsort comparisons, ascending: doubles and floats (NaN compares equal to
@@ -32,5 +33,10 @@ uint32_t stats_rank(uint32_t n, double q);
 
 /* The q-quantile of sorted[0..n-1], nearest rank; 0 for n = 0. */
 double stats_quantile(const double *sorted, uint32_t n, double q);
+
+/* A GPU resolution (us) as the reports print it: rounded up, so that "<X"
+ * never reads below the resolution, to 0.1 us, or to 0.001 us (1 ns) under
+ * 1 us, where 0.1 would round a 41 ns timer to "0.1" or to nothing. */
+void stats_format_us_up(char *buf, size_t size, double us);
 
 #endif

@@ -76,3 +76,20 @@ TEST(comparisons_order_ascending)
 	stats_sort(v, 1);
 	CHECK_NEAR(v[0], -1, 0);
 }
+
+TEST(resolutions_print_rounded_up_and_fine_enough_below_1_us)
+{
+	char buf[24];
+	const struct {
+		double us;
+		const char *want;
+	} cases[] = {
+		{218.55, "218.6"}, {218.6, "218.6"}, {218.61, "218.7"}, {80.0, "80.0"},
+		{1.0, "1.0"},      {0.3, "0.300"},   {0.041, "0.041"},  {0.0411, "0.042"},
+		{0.001, "0.001"},  {0.0004, "0.001"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		stats_format_us_up(buf, sizeof buf, cases[i].us);
+		CHECK_STR(buf, cases[i].want);
+	}
+}

@@ -4,6 +4,7 @@
 #include "bench_scaling.h"
 #include "capture.h"
 #include "csv.h"
+#include "stats.h"
 #include "srcprof/machine.h"
 
 #include <math.h>
@@ -162,8 +163,10 @@ void bench_print_busy(FILE *out, const bench_point *p, const char *indent)
 /* A GPU figure (us) for the table: "<X" below the resolution X. */
 static void gpu_cell(char *buf, double us, double resolution)
 {
-	if (resolution > 0 && us < resolution)
-		snprintf(buf, 16, "<%.1f", resolution);
+	if (resolution > 0 && us < resolution) {
+		buf[0] = '<';
+		stats_format_us_up(buf + 1, 15, resolution);
+	}
 	else
 		snprintf(buf, 16, "%.1f", us);
 }
@@ -242,10 +245,11 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 		if (p->n_src && p->n_src != p->sources)
 			fprintf(out, " (the scene holds %u)", p->n_src);
 		fprintf(out, ": %s (%s)\n", p->device, p->driver);
+		char res[24];
+		stats_format_us_up(res, sizeof res, p->gpu_resolution);
 		fprintf(out, "GPU timing mode: %s%s; an empty timer costs %.1f us and is subtracted; "
-			     "resolution %.1f us\n",
-			p->mode, p->software ? " (software device)" : "", p->timer_overhead,
-			p->gpu_resolution);
+			     "resolution %s us\n",
+			p->mode, p->software ? " (software device)" : "", p->timer_overhead, res);
 		bench_print_busy(out, p, "");
 		fprintf(out, "frames (every frame GPU-timed): mean %.2f ms, p50 %.2f, p95 %.2f, p99 "
 			     "%.2f, %.1f fps; the frame's GPU time %.1f us\n",
