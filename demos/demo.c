@@ -28,12 +28,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define PROG DEMO_PROG
 
+/* An output written at the end (--csv, --pass-csv, --trace): opened at the
+ * start without truncating, so a bad path fails before any work and a run
+ * that fails before writing leaves an older file as it was (and no new
+ * empty one). */
+typedef struct demo_out {
+	FILE *f;
+	const char *opt, *path;
+	bool created; /* the file did not exist */
+} demo_out;
+
 typedef struct demo_run {
 	demo_options o;
-	FILE *csv, *pass_csv, *perf, *trace;
+	demo_out csv, pass_csv, trace;
+	FILE *perf;
 	eng_engine *e;
 	demo_app app;
 	bool app_ready;
@@ -49,6 +62,47 @@ static FILE *open_output(const char *opt, const char *path)
 	if (!f)
 		fprintf(stderr, PROG ": %s: cannot write '%s': %s\n", opt, path, strerror(errno));
 	return f;
+}
+
+/* Opens `path` for appending: checked now, emptied by out_begin. */
+static bool out_open(demo_out *out, const char *opt, const char *path)
+{
+	*out = (demo_out){.opt = opt, .path = path};
+	if (!path)
+		return true;
+	out->created = access(path, F_OK) != 0;
+	out->f = fopen(path, "a");
+	if (!out->f) {
+		fprintf(stderr, PROG ": %s: cannot write '%s': %s\n", opt, path, strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+/* Empties a regular file before its contents are written (a pipe or a
+ * device is written as it is); NULL, said, when that fails. */
+static FILE *out_begin(demo_out *out)
+{
+	struct stat st;
+	int fd = fileno(out->f);
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0) {
+		fprintf(stderr, PROG ": %s: cannot empty '%s': %s\n", out->opt, out->path,
+			strerror(errno));
+		fclose(out->f);
+		out->f = NULL;
+	}
+	return out->f;
+}
+
+/* A run that ended before writing: the file goes if this run made it. */
+static void out_discard(demo_out *out)
+{
+	if (!out->f)
+		return;
+	fclose(out->f);
+	out->f = NULL;
+	if (out->created)
+		remove(out->path);
 }
 
 static bool check_out_dir(const char *dir)
@@ -120,10 +174,14 @@ static void finish_files(demo_run *r)
 	app_meta(a, &m);
 	report_print(stdout, r->e, a->scene->name, a->sort, 40,
 		     srcprof_load_others_pct(&a->load_run));
-	if (r->csv) {
-		capture_write_csv_header(r->csv, &m, "snapshot: every source's results over the window");
-		int rows = source_profiler_write_csv(r->csv);
-		bool closed = fclose(r->csv) == 0; /* closed whatever the write did */
+	if (r->csv.f) {
+		FILE *f = out_begin(&r->csv);
+		int rows = -1;
+		if (f) {
+			capture_write_csv_header(f, &m, "snapshot: every source's results over the window");
+			rows = source_profiler_write_csv(f);
+		}
+		bool closed = f && fclose(f) == 0; /* closed whatever the write did */
 		if (rows < 0 || !closed) {
 			fprintf(stderr, PROG ": --csv: writing '%s' failed\n", r->o.csv);
 			r->status = 1;
@@ -131,26 +189,31 @@ static void finish_files(demo_run *r)
 			printf("csv: %s (%d sources%s)\n", r->o.csv, capture_sources(rows),
 			       capture_has_overlay() ? " and a row for the overlay" : "");
 		}
-		r->csv = NULL;
+		r->csv.f = NULL;
 	}
-	if (r->pass_csv) {
-		capture_write_csv_header(r->pass_csv, &m, "passes: every source's results per pass");
-		int rows = source_profiler_write_pass_csv(r->pass_csv);
-		bool closed = fclose(r->pass_csv) == 0;
+	if (r->pass_csv.f) {
+		FILE *f = out_begin(&r->pass_csv);
+		int rows = -1;
+		if (f) {
+			capture_write_csv_header(f, &m, "passes: every source's results per pass");
+			rows = source_profiler_write_pass_csv(f);
+		}
+		bool closed = f && fclose(f) == 0;
 		if (rows < 0 || !closed) {
 			fprintf(stderr, PROG ": --pass-csv: writing '%s' failed\n", r->o.pass_csv);
 			r->status = 1;
 		} else {
 			printf("pass csv: %s (%d rows)\n", r->o.pass_csv, rows);
 		}
-		r->pass_csv = NULL;
+		r->pass_csv.f = NULL;
 	}
-	if (r->trace) {
+	if (r->trace.f) {
 		source_profiler_trace_stop();
 		source_profiler_trace_info ti;
 		source_profiler_trace_get_info(&ti);
-		bool written = capture_write_trace(r->trace, &m) == 0;
-		bool closed = fclose(r->trace) == 0;
+		FILE *f = out_begin(&r->trace);
+		bool written = f && capture_write_trace(f, &m) == 0;
+		bool closed = f && fclose(f) == 0;
 		if (!written || !closed) {
 			fprintf(stderr, PROG ": --trace: writing '%s' failed\n", r->o.trace);
 			r->status = 1;
@@ -159,7 +222,7 @@ static void finish_files(demo_run *r)
 			       (unsigned long long)ti.events, ti.frames,
 			       ti.dropped ? ", buffer full: later events dropped" : "");
 		}
-		r->trace = NULL;
+		r->trace.f = NULL;
 		source_profiler_trace_discard();
 	}
 	app_log_stop(a); /* the log's last rows, checked and closed */
@@ -231,7 +294,7 @@ static int run(demo_run *r)
 	r->app_ready = true;
 	if (o->log && !app_log_start(a, o->log))
 		r->status = 1;
-	if (r->trace)
+	if (r->trace.f)
 		source_profiler_trace_start(NULL);
 	if (!o->engine.gfx.headless)
 		xdisplay_on_lost(on_display_lost, r);
@@ -242,13 +305,16 @@ static int run(demo_run *r)
 		uint64_t now = srcprof_clock_ns();
 		bool last = (o->frames && f + 1 >= o->frames) ||
 			    (o->seconds > 0 && (double)(now - start) * 1e-9 >= o->seconds);
-		if (last && o->screenshot) {
-			eng_screenshot_request(r->e, o->screenshot);
-			shot_asked = true;
-		}
 		for (uint32_t k = 0; k < o->n_script; k++)
 			if (o->script[k].frame == f + 1)
 				app_key(a, o->script[k].key);
+		/* The engine holds one screenshot request: with an S pending
+		 * (this frame's or one in flight) --screenshot waits for it,
+		 * below, and is of one more frame. */
+		if (last && o->screenshot && !a->screenshot_pending) {
+			eng_screenshot_request(r->e, o->screenshot);
+			shot_asked = true;
+		}
 		if (eng_frame(r->e) == ENG_ERR_DEVICE_LOST) {
 			fprintf(stderr, PROG ": the device was lost; stopping\n");
 			r->status = 1;
@@ -267,9 +333,14 @@ static int run(demo_run *r)
 	if (interrupt_signal())
 		fprintf(stderr, PROG ": %s: finishing as Esc does (send it again to stop at once)\n",
 			interrupt_name(interrupt_signal()));
-	/* Ended before its last frame (Esc, the window closed, a signal): the
-	 * --screenshot is of one more frame. */
+	/* Ended before its last frame (Esc, the window closed, a signal), or
+	 * with an S screenshot pending: the --screenshot is of one more frame,
+	 * after S's file is written. */
 	if (o->screenshot && !shot_asked && !lost) {
+		if (a->screenshot_pending) {
+			eng_gfx_wait_frame(0);
+			app_after_frame(a);
+		}
 		eng_screenshot_request(r->e, o->screenshot);
 		if (eng_frame(r->e) == ENG_ERR_DEVICE_LOST) {
 			fprintf(stderr, PROG ": the device was lost; stopping\n");
@@ -309,11 +380,15 @@ int main(int argc, char **argv)
 	if (!check_out_dir(o->out_dir) || !cli_check_writable(PROG, "--screenshot", o->screenshot) ||
 	    !cli_check_writable(PROG, "--log", o->log))
 		return 2;
-	if ((o->csv && !(r.csv = open_output("--csv", o->csv))) ||
-	    (o->pass_csv && !(r.pass_csv = open_output("--pass-csv", o->pass_csv))) ||
+	if (!out_open(&r.csv, "--csv", o->csv) || !out_open(&r.pass_csv, "--pass-csv", o->pass_csv) ||
 	    (o->perf_log && !(r.perf = open_output("--perf-log", o->perf_log))) ||
-	    (o->trace && !(r.trace = open_output("--trace", o->trace))))
+	    !out_open(&r.trace, "--trace", o->trace)) {
+		out_discard(&r.csv);
+		out_discard(&r.pass_csv);
+		if (r.perf)
+			fclose(r.perf);
 		return 2;
+	}
 	if (r.perf)
 		perf_block_set_output(r.perf);
 	source_profiler_trace_name_thread("graphics");
@@ -321,6 +396,9 @@ int main(int argc, char **argv)
 
 	int status = run(&r);
 	close_perf_log(&r);
+	out_discard(&r.csv);
+	out_discard(&r.pass_csv);
+	out_discard(&r.trace);
 	if (status == 0 && r.status)
 		status = r.status;
 	source_profiler_shutdown();

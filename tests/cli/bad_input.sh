@@ -47,6 +47,22 @@ run 2 "--trace: cannot write" "$demo" --headless --frames 2 --trace /nonexistent
 run 1 "/nonexistent/shaders/[a-z_]+\.(vert|frag)\.vk\.spv: No such file" "$demo" --api vulkan --headless --frames 2 --shader-dir /nonexistent/shaders
 run 1 "no device matches --device 99" "$demo" --api vulkan --headless --frames 2 --device 99
 VK_DRIVER_FILES=/nonexistent/icd.json run 1 "no physical device|no Vulkan" "$demo" --api vulkan --headless --frames 2
+# A run that cannot start leaves an older --csv, --pass-csv and --trace as
+# they were, and makes no new empty ones.
+keep="$(mktemp -d)"
+for f in c.csv p.csv t.json; do echo "older" >"$keep/$f"; done
+VK_DRIVER_FILES=/nonexistent/icd.json run 1 "no physical device|no Vulkan" "$demo" --api vulkan \
+	--headless --frames 2 --csv "$keep/c.csv" --pass-csv "$keep/p.csv" --trace "$keep/t.json"
+VK_DRIVER_FILES=/nonexistent/icd.json run 1 "no physical device|no Vulkan" "$demo" --api vulkan \
+	--headless --frames 2 --csv "$keep/new.csv" --trace "$keep/new.json"
+cases=$((cases + 1))
+if [[ "$(cat "$keep/c.csv" "$keep/p.csv" "$keep/t.json")" == "$(printf 'older\nolder\nolder')" &&
+	! -e "$keep/new.csv" && ! -e "$keep/new.json" ]]; then
+	echo "ok   a failed run kept the older files and made no new ones"
+else
+	echo "FAIL: a failed run changed the files:"; ls -l "$keep"; fails=$((fails + 1))
+fi
+rm -rf "$keep"
 run 0 "--list-scenes" "$demo" --help
 run 0 "srcprof-demo [0-9]" "$demo" --version
 run 0 "calibrated" "$demo" --list-scenes

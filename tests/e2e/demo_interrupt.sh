@@ -83,6 +83,26 @@ status=$?
 [[ -s "$d/s.png" ]] && grep -q "^screenshot: $d/s.png" "$d/stdout" && ok "Esc: --screenshot written" ||
 	fail "Esc: no --screenshot"
 
+# S on the last frame, or the one before (its read-back in flight), and
+# --screenshot: the engine holds one request, so --screenshot waits for S's
+# file and is of one more frame; both are written.
+for at in 20 19; do
+	d="$out/s$at"
+	mkdir -p "$d"
+	"$demo" --api "$api" --headless --frames 20 --script "$at:S" --out-dir "$d" \
+		--screenshot "$d/s.png" >"$d/stdout" 2>"$d/stderr"
+	status=$?
+	shots="$(ls "$d" | grep -c '^srcprof-screenshot-.*\.png$')"
+	if [[ "$status" == 0 && -s "$d/s.png" && "$shots" == 1 ]] &&
+		grep -q "^screenshot: $d/s.png" "$d/stdout" &&
+		grep -q "S: screenshot written to $d/srcprof-screenshot-" "$d/stdout"; then
+		ok "S at frame $at and --screenshot: both written"
+	else
+		fail "S at frame $at and --screenshot: status $status, $shots S files"
+		cat "$d/stdout" "$d/stderr" | tail -5
+	fi
+done
+
 # Twice: the run stops at once. Both signals are made pending while the
 # run is stopped, and handled together when it continues, so the second
 # always finds the first still finishing: no race with the frame's end.
