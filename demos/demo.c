@@ -165,6 +165,27 @@ static void finish_frames(demo_run *r)
 	}
 }
 
+/* Writes a CSV output (its header, then `write`'s rows) and closes it,
+ * whatever the write did; the rows, or -1 with the failure said and the
+ * run's status 1. */
+static int out_write_csv(demo_run *r, demo_out *out, const capture_meta *m, const char *what,
+			 int (*write)(FILE *f))
+{
+	FILE *f = out_begin(out);
+	int rows = -1;
+	if (f) {
+		capture_write_csv_header(f, m, what);
+		rows = write(f);
+	}
+	bool closed = f && fclose(f) == 0;
+	out->f = NULL;
+	if (rows >= 0 && closed)
+		return rows;
+	fprintf(stderr, PROG ": %s: writing '%s' failed\n", out->opt, out->path);
+	r->status = 1;
+	return -1;
+}
+
 /* The table and every file, from the profiler's state alone (no window or
  * GPU call), so that it also runs when the X display is gone. */
 static void finish_files(demo_run *r)
@@ -175,37 +196,18 @@ static void finish_files(demo_run *r)
 	report_print(stdout, r->e, a->scene->name, a->sort, 40,
 		     srcprof_load_others_pct(&a->load_run));
 	if (r->csv.f) {
-		FILE *f = out_begin(&r->csv);
-		int rows = -1;
-		if (f) {
-			capture_write_csv_header(f, &m, "snapshot: every source's results over the window");
-			rows = source_profiler_write_csv(f);
-		}
-		bool closed = f && fclose(f) == 0; /* closed whatever the write did */
-		if (rows < 0 || !closed) {
-			fprintf(stderr, PROG ": --csv: writing '%s' failed\n", r->o.csv);
-			r->status = 1;
-		} else {
+		int rows = out_write_csv(r, &r->csv, &m,
+					 "snapshot: every source's results over the window",
+					 source_profiler_write_csv);
+		if (rows >= 0)
 			printf("csv: %s (%d sources%s)\n", r->o.csv, capture_sources(rows),
 			       capture_has_overlay() ? " and a row for the overlay" : "");
-		}
-		r->csv.f = NULL;
 	}
 	if (r->pass_csv.f) {
-		FILE *f = out_begin(&r->pass_csv);
-		int rows = -1;
-		if (f) {
-			capture_write_csv_header(f, &m, "passes: every source's results per pass");
-			rows = source_profiler_write_pass_csv(f);
-		}
-		bool closed = f && fclose(f) == 0;
-		if (rows < 0 || !closed) {
-			fprintf(stderr, PROG ": --pass-csv: writing '%s' failed\n", r->o.pass_csv);
-			r->status = 1;
-		} else {
+		int rows = out_write_csv(r, &r->pass_csv, &m, "passes: every source's results per pass",
+					 source_profiler_write_pass_csv);
+		if (rows >= 0)
 			printf("pass csv: %s (%d rows)\n", r->o.pass_csv, rows);
-		}
-		r->pass_csv.f = NULL;
 	}
 	if (r->trace.f) {
 		source_profiler_trace_stop();
