@@ -45,6 +45,7 @@ static _Atomic bool g_time_next;
 static _Atomic bool g_burst_asked, g_scene_changed;
 /* GPU warm-up frames, plus one (0: the default). */
 static _Atomic uint32_t g_warmup_plus1;
+#define WARMUP_MAX 1000000u
 
 /* Published for source_profiler_get_sampling. */
 static struct {
@@ -103,8 +104,9 @@ void source_profiler_gpu_set_budget(double percent)
 
 void source_profiler_gpu_set_warmup(uint32_t frames)
 {
-	atomic_store_explicit(&g_warmup_plus1, frames == UINT32_MAX ? frames : frames + 1,
-			      memory_order_relaxed);
+	if (frames > WARMUP_MAX)
+		frames = WARMUP_MAX;
+	atomic_store_explicit(&g_warmup_plus1, frames + 1, memory_order_relaxed);
 }
 
 uint32_t source_profiler_gpu_warmup(void)

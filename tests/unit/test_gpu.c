@@ -176,6 +176,32 @@ TEST(a_source_that_appears_later_warms_up_on_its_own)
 	CHECK_EQ(fx_gpu_samples(&a), 1);
 }
 
+TEST(a_source_removed_and_back_or_a_profiler_reenabled_warms_up_again)
+{
+	fx_init(true);
+	source_profiler_gpu_set_warmup(2);
+	for (int f = 0; f < 5; f++)
+		fx_frame(one, 1, 10, 10, 100);
+	CHECK_EQ(fx_gpu_samples(&a), 2); /* collected 1-4, 3 and 4 kept */
+	source_profiler_remove_source(&a);
+	fx_frame(NULL, 0, 0, 0, 0); /* the removal, and frame 5's collect */
+	for (int f = 0; f < 4; f++)
+		fx_frame(one, 1, 10, 10, 100);
+	/* A new entry: frames 7-9 collected, the first two warming up. */
+	CHECK_EQ(fx_cpu_samples(&a), 3);
+	CHECK_EQ(fx_gpu_samples(&a), 1);
+	source_profiler_enable(false);
+	fx_frame(one, 1, 10, 10, 100);
+	source_profiler_enable(true);
+	for (int f = 0; f < 4; f++)
+		fx_frame(one, 1, 10, 10, 100);
+	CHECK_EQ(fx_cpu_samples(&a), 3);
+	CHECK_EQ(fx_gpu_samples(&a), 1);
+	CHECK_EQ(source_profiler_gpu_warmup(), 2); /* kept across enable */
+	source_profiler_gpu_set_warmup(UINT32_MAX);
+	CHECK_EQ(source_profiler_gpu_warmup(), 1000000);
+}
+
 TEST(a_window_shorter_than_the_warm_up_keeps_samples_once_full)
 {
 	fx_init(true);

@@ -526,6 +526,33 @@ TEST(a_burst_for_a_new_source_lasts_until_it_is_warm_and_holds_30)
 	CHECK_EQ(frames, 33);
 }
 
+TEST(a_source_appearing_as_a_burst_nears_its_end_holds_it_open)
+{
+	fx_init(true);
+	source_profiler_gpu_set_warmup(3);
+	install_costly();
+	for (int f = 0; f < 440; f++)
+		scene_frame(2);
+	source_profiler_gpu_burst();
+	scene_frame(2); /* the burst starts at its frame_begin */
+	CHECK(sampling().burst);
+	int frames = 0;
+	while (sampling().burst_samples < 28 && frames++ < 100)
+		scene_frame(2);
+	CHECK(sampling().burst);
+	CHECK_EQ(sampling().burst_samples, 28);
+	/* A source appears: this frame's collect (the frame before, without
+	 * it) makes 29, the next would end the burst; the source, warming up
+	 * in that frame, keeps it on until it holds its own 30. */
+	frames = 0;
+	do {
+		scene_frame(3);
+		frames++;
+	} while (sampling().burst && frames < 200);
+	CHECK(frames > 30);
+	CHECK_EQ(fx_gpu_samples(&g_src[2]), 30);
+}
+
 TEST(gpu_timing_off_ends_a_burst_and_turning_it_on_again_bursts)
 {
 	fx_init(true);

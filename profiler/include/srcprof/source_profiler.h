@@ -270,14 +270,17 @@ void source_profiler_gpu_burst(void);
  * time, each frame slot's resources at their first use. With GPU timing
  * sampled, one such sample can be most of a source's figure (lavapipe and
  * llvmpipe: the first frame up to 17x the source's median). So the GPU
- * samples of a source's first `frames` collected frames are not kept: the
- * frame is timed, its CPU samples count as ever, and the source holds no
- * GPU sample for it (a burst goes on until it holds its samples). The
- * count restarts with the source's window (reset_video, a source that
- * returns after remove_source). 0 keeps every sample (OBS's behaviour);
- * the default is SOURCE_PROFILER_GPU_WARMUP_FRAMES. A window shorter than
- * `frames` ends the warm-up once it is full. From the next frame_collect.
- * Any thread. */
+ * samples of a source's first `frames` collected frames (frames it was
+ * ticked or rendered in, timed or not) are not kept: timing is unchanged,
+ * its CPU samples count as ever, and the source holds no GPU sample for
+ * those frames (a burst goes on until it holds its samples). The count
+ * restarts with the source's window: reset_video, the profiler disabled
+ * and enabled again, shutdown, a source that returns after remove_source.
+ * 0 keeps every sample (OBS's behaviour); the default is
+ * SOURCE_PROFILER_GPU_WARMUP_FRAMES, which only shutdown restores; values
+ * over 1,000,000 (more than any window holds) are taken as 1,000,000. A
+ * window shorter than `frames` ends the warm-up once it is full. From the
+ * next frame_collect. Any thread. */
 #define SOURCE_PROFILER_GPU_WARMUP_FRAMES 3
 void source_profiler_gpu_set_warmup(uint32_t frames);
 uint32_t source_profiler_gpu_warmup(void);
