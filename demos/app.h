@@ -47,6 +47,7 @@ typedef struct demo_app {
 	bool overlay, help, paused, vsync, quit;
 	bool profiler_on, gpu_on;
 	bool trace_running, screenshot_pending;
+	bool run_shot_asked; /* the run's --screenshot holds the engine's request */
 	char screenshot_path[1024];
 	uint64_t screenshot_frame;
 	uint32_t added; /* sources added with + */
@@ -117,6 +118,9 @@ void app_after_frame(demo_app *a);
 bool app_log_start(demo_app *a, const char *path);
 /* Closes the log, saying where it is and how many rows it has. */
 void app_log_stop(demo_app *a);
+/* An S screenshot still pending whose frame will not come: its file is
+ * removed, said, and counted as a file that failed. */
+void app_cancel_screenshot(demo_app *a);
 /* The record a file written now carries. */
 void app_meta(const demo_app *a, capture_meta *m);
 

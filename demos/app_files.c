@@ -86,6 +86,11 @@ void app_request_screenshot(demo_app *a)
 		app_say(a, "S: a screenshot is already being written");
 		return;
 	}
+	if (a->run_shot_asked) {
+		/* The engine holds one request: --screenshot's. */
+		app_say(a, "S: --screenshot is being taken; not this one");
+		return;
+	}
 	/* The name is taken now (an empty file), the engine fills it when the
 	 * frame is ready. */
 	FILE *f = capture_open(a->out_dir, "screenshot", "png", a->screenshot_path,
@@ -136,6 +141,16 @@ void app_log_stop(demo_app *a)
 		app_say(a, "L: writing the log %s failed", a->log.path);
 		a->file_failed = true;
 	}
+}
+
+void app_cancel_screenshot(demo_app *a)
+{
+	if (!a->screenshot_pending)
+		return;
+	a->screenshot_pending = false;
+	remove(a->screenshot_path);
+	app_say(a, "S: no frame was captured for %s", a->screenshot_path);
+	a->file_failed = true;
 }
 
 void app_files_after_frame(demo_app *a)

@@ -70,7 +70,8 @@ static bool out_open(demo_out *out, const char *opt, const char *path)
 	*out = (demo_out){.opt = opt, .path = path};
 	if (!path)
 		return true;
-	out->created = access(path, F_OK) != 0;
+	struct stat st;
+	out->created = stat(path, &st) != 0;
 	out->f = fopen(path, "a");
 	if (!out->f) {
 		fprintf(stderr, PROG ": %s: cannot write '%s': %s\n", opt, path, strerror(errno));
@@ -79,14 +80,28 @@ static bool out_open(demo_out *out, const char *opt, const char *path)
 	return true;
 }
 
-/* Empties a regular file before its contents are written (a pipe or a
- * device is written as it is); NULL, said, when that fails. */
+/* Whether fd is the same file as fd `other`. */
+static bool same_file(const struct stat *st, int other)
+{
+	struct stat o;
+	return fstat(other, &o) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino;
+}
+
+/* Empties a regular file before its contents are written; a pipe, a device,
+ * or the file stdout or stderr writes to (--csv /dev/stdout >> run.log) is
+ * written as it is. NULL, said, when that fails. */
 static FILE *out_begin(demo_out *out)
 {
 	struct stat st;
 	int fd = fileno(out->f);
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0) {
-		fprintf(stderr, PROG ": %s: cannot empty '%s': %s\n", out->opt, out->path,
+	const char *fail = NULL;
+	if (fstat(fd, &st) != 0)
+		fail = "cannot stat";
+	else if (S_ISREG(st.st_mode) && !same_file(&st, 1) && !same_file(&st, 2) &&
+		 ftruncate(fd, 0) != 0)
+		fail = "cannot empty";
+	if (fail) {
+		fprintf(stderr, PROG ": %s: %s '%s': %s\n", out->opt, fail, out->path,
 			strerror(errno));
 		fclose(out->f);
 		out->f = NULL;
@@ -102,7 +117,7 @@ static void out_discard(demo_out *out)
 	fclose(out->f);
 	out->f = NULL;
 	if (out->created)
-		remove(out->path);
+		cli_remove_made(out->path);
 }
 
 static bool check_out_dir(const char *dir)
@@ -169,13 +184,13 @@ static void finish_frames(demo_run *r)
  * whatever the write did; the rows, or -1 with the failure said and the
  * run's status 1. */
 static int out_write_csv(demo_run *r, demo_out *out, const capture_meta *m, const char *what,
-			 int (*write)(FILE *f))
+			 int (*write_rows)(FILE *f))
 {
 	FILE *f = out_begin(out);
 	int rows = -1;
 	if (f) {
 		capture_write_csv_header(f, m, what);
-		rows = write(f);
+		rows = write_rows(f);
 	}
 	bool closed = f && fclose(f) == 0;
 	out->f = NULL;
@@ -227,6 +242,7 @@ static void finish_files(demo_run *r)
 		r->trace.f = NULL;
 		source_profiler_trace_discard();
 	}
+	app_cancel_screenshot(a); /* an S whose frame never came (a lost device) */
 	app_log_stop(a); /* the log's last rows, checked and closed */
 	if (a->file_failed)
 		r->status = 1; /* said where it happened (C, T, S, L, --log) */
@@ -294,6 +310,15 @@ static int run(demo_run *r)
 		return 1;
 	}
 	r->app_ready = true;
+	/* Written as frames go: opened once the scene runs, so that a run that
+	 * cannot start leaves an older one as it was. */
+	if (o->perf_log) {
+		r->perf = open_output("--perf-log", o->perf_log);
+		if (r->perf)
+			perf_block_set_output(r->perf);
+		else
+			r->status = 1;
+	}
 	if (o->log && !app_log_start(a, o->log))
 		r->status = 1;
 	if (r->trace.f)
@@ -315,6 +340,7 @@ static int run(demo_run *r)
 		 * below, and is of one more frame. */
 		if (last && o->screenshot && !a->screenshot_pending) {
 			eng_screenshot_request(r->e, o->screenshot);
+			a->run_shot_asked = true; /* a real S in this frame waits */
 			shot_asked = true;
 		}
 		if (eng_frame(r->e) == ENG_ERR_DEVICE_LOST) {
@@ -342,8 +368,11 @@ static int run(demo_run *r)
 		if (a->screenshot_pending) {
 			eng_gfx_wait_frame(0);
 			app_after_frame(a);
+			/* Its frame was never drawn (a minimized window): it goes. */
+			app_cancel_screenshot(a);
 		}
 		eng_screenshot_request(r->e, o->screenshot);
+		a->run_shot_asked = true;
 		if (eng_frame(r->e) == ENG_ERR_DEVICE_LOST) {
 			fprintf(stderr, PROG ": the device was lost; stopping\n");
 			r->status = 1;
@@ -382,17 +411,13 @@ int main(int argc, char **argv)
 	if (!check_out_dir(o->out_dir) || !cli_check_writable(PROG, "--screenshot", o->screenshot) ||
 	    !cli_check_writable(PROG, "--log", o->log))
 		return 2;
-	if (!out_open(&r.csv, "--csv", o->csv) || !out_open(&r.pass_csv, "--pass-csv", o->pass_csv) ||
-	    (o->perf_log && !(r.perf = open_output("--perf-log", o->perf_log))) ||
+	if (!cli_check_writable(PROG, "--perf-log", o->perf_log) ||
+	    !out_open(&r.csv, "--csv", o->csv) || !out_open(&r.pass_csv, "--pass-csv", o->pass_csv) ||
 	    !out_open(&r.trace, "--trace", o->trace)) {
 		out_discard(&r.csv);
 		out_discard(&r.pass_csv);
-		if (r.perf)
-			fclose(r.perf);
 		return 2;
 	}
-	if (r.perf)
-		perf_block_set_output(r.perf);
 	source_profiler_trace_name_thread("graphics");
 	interrupt_install();
 

@@ -9,6 +9,7 @@
  * (when the table would show fewer than 3 rows with it), then table rows.
  * Across, the table drops whole columns (overlay_layout.h). */
 #include "overlay.h"
+#include "stats.h"
 
 #include "srcprof/clock.h"
 #include "srcprof/source_profiler.h"
@@ -41,8 +42,11 @@ static void gpu_state(demo_app *a, const eng_gfx_info *info, const source_profil
 	else
 		snprintf(what, sizeof what, "1 frame in %u", eng_gpu_timed_every(a->engine));
 	char res[48] = "";
-	if (st->gpu_resolution_ns > 1)
-		snprintf(res, sizeof res, ", resolution %.1f us", (double)st->gpu_resolution_ns / 1e3);
+	if (st->gpu_resolution_ns > 1) {
+		char us[24];
+		stats_format_us_up(us, sizeof us, (double)st->gpu_resolution_ns / 1e3);
+		snprintf(res, sizeof res, ", resolution %s us", us);
+	}
 	snprintf(buf, size, "GPU timing: %s, %s%s   dropped frames: %llu   scene %s, %u sources",
 		 info->gpu_timing, what, res, (unsigned long long)st->gpu_frames_disjoint,
 		 a->scene->name, eng_source_count(a->engine));

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 bool cli_u32(const char *prog, const char *opt, const char *value, uint32_t min, uint32_t max,
@@ -53,11 +54,27 @@ bool cli_size(const char *prog, const char *opt, const char *value, uint32_t *w,
 	return cli_u32(prog, opt, wbuf, 64, 8192, w) && cli_u32(prog, opt, x + 1, 64, 8192, h);
 }
 
+void cli_remove_made(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		/* A link that dangled before: the file it names goes, the link
+		 * stays. */
+		char *target = realpath(path, NULL);
+		if (target)
+			remove(target);
+		free(target);
+		return;
+	}
+	remove(path);
+}
+
 bool cli_check_writable(const char *prog, const char *opt, const char *path)
 {
 	if (!path)
 		return true;
-	bool existed = access(path, F_OK) == 0;
+	struct stat st;
+	bool existed = stat(path, &st) == 0;
 	FILE *f = fopen(path, "a");
 	if (!f) {
 		fprintf(stderr, "%s: %s: cannot write '%s': %s\n", prog, opt, path, strerror(errno));
@@ -65,7 +82,7 @@ bool cli_check_writable(const char *prog, const char *opt, const char *path)
 	}
 	fclose(f);
 	if (!existed)
-		remove(path);
+		cli_remove_made(path);
 	return true;
 }
 
@@ -93,7 +110,8 @@ bool cli_list(const char *prog, const char *opt, const char *value, size_t max_l
 		if (comma)
 			*comma = '\0';
 		if (!*t) {
-			fprintf(stderr, "%s: %s: item %u of '%s' is empty\n", prog, opt, n, value);
+			fprintf(stderr, "%s: %s: item %u of '%.60s%s' is empty\n", prog, opt, n, value,
+				len > 60 ? "..." : "");
 			ok = false;
 		} else {
 			ok = item(t, user);

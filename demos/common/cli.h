@@ -13,11 +13,14 @@ bool cli_u32(const char *prog, const char *opt, const char *value, uint32_t min,
 bool cli_double(const char *prog, const char *opt, const char *value, double min, double max,
 		double *out);
 bool cli_size(const char *prog, const char *opt, const char *value, uint32_t *w, uint32_t *h);
-/* Calls item(piece, user) for each comma-separated piece of value (empty
- * pieces skipped); false when value is longer than max_len (printed) or
- * when item returns false (it prints). */
+/* Calls item(piece, user) for each comma-separated piece of value; false
+ * when value is longer than max_len or a piece is empty ("1,,2", a
+ * trailing comma; printed), or when item returns false (it prints). */
 bool cli_list(const char *prog, const char *opt, const char *value, size_t max_len,
 	      bool (*item)(char *piece, void *user), void *user);
+/* Removes a file this program made at `path`: the file itself, or where a
+ * link that dangled before points (the link stays). */
+void cli_remove_made(const char *path);
 /* An output file can be written (made and removed if it was not there),
  * so that a bad path fails before minutes of work; else prints and false. */
 bool cli_check_writable(const char *prog, const char *opt, const char *path);

@@ -49,8 +49,10 @@ double stats_quantile(const double *sorted, uint32_t n, double q)
 void stats_format_us_up(char *buf, size_t size, double us)
 {
 	/* A hair under the step first: 0.3 us is 2.9999... tenths in binary. */
-	if (us >= 1.0)
+	if (!(us > 0))
+		snprintf(buf, size, "0");
+	else if (us >= 1.0)
 		snprintf(buf, size, "%.1f", ceil(us * 10.0 - 1e-6) / 10.0);
 	else
-		snprintf(buf, size, "%.3f", ceil(us * 1000.0 - 1e-6) / 1000.0);
+		snprintf(buf, size, "%.3f", fmax(ceil(us * 1000.0 - 1e-6), 1.0) / 1000.0);
 }

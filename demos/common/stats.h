@@ -36,7 +36,8 @@ double stats_quantile(const double *sorted, uint32_t n, double q);
 
 /* A GPU resolution (us) as the reports print it: rounded up, so that "<X"
  * never reads below the resolution, to 0.1 us, or to 0.001 us (1 ns) under
- * 1 us, where 0.1 would round a 41 ns timer to "0.1" or to nothing. */
+ * 1 us, where 0.1 would round a 41 ns timer to "0.1" or to nothing; 0 (not
+ * known) is "0". */
 void stats_format_us_up(char *buf, size_t size, double us);
 
 #endif

@@ -50,14 +50,19 @@ VK_DRIVER_FILES=/nonexistent/icd.json run 1 "no physical device|no Vulkan" "$dem
 # A run that cannot start leaves an older --csv, --pass-csv and --trace as
 # they were, and makes no new empty ones.
 keep="$(mktemp -d)"
-for f in c.csv p.csv t.json; do echo "older" >"$keep/$f"; done
+for f in c.csv p.csv t.json perf.log; do echo "older" >"$keep/$f"; done
 VK_DRIVER_FILES=/nonexistent/icd.json run 1 "no physical device|no Vulkan" "$demo" --api vulkan \
-	--headless --frames 2 --csv "$keep/c.csv" --pass-csv "$keep/p.csv" --trace "$keep/t.json"
+	--headless --frames 2 --csv "$keep/c.csv" --pass-csv "$keep/p.csv" --trace "$keep/t.json" \
+	--perf-log "$keep/perf.log"
 VK_DRIVER_FILES=/nonexistent/icd.json run 1 "no physical device|no Vulkan" "$demo" --api vulkan \
-	--headless --frames 2 --csv "$keep/new.csv" --trace "$keep/new.json"
+	--headless --frames 2 --csv "$keep/new.csv" --trace "$keep/new.json" --perf-log "$keep/new.log"
+# A bad --trace after a good --perf-log: exit 2, the perf log untouched.
+run 2 "--trace: cannot write" "$demo" --headless --frames 2 --perf-log "$keep/perf.log" \
+	--trace /nonexistent/t.json
 cases=$((cases + 1))
-if [[ "$(cat "$keep/c.csv" "$keep/p.csv" "$keep/t.json")" == "$(printf 'older\nolder\nolder')" &&
-	! -e "$keep/new.csv" && ! -e "$keep/new.json" ]]; then
+if [[ "$(cat "$keep/c.csv" "$keep/p.csv" "$keep/t.json" "$keep/perf.log")" == \
+	"$(printf 'older\nolder\nolder\nolder')" && ! -e "$keep/new.csv" && ! -e "$keep/new.json" &&
+	! -e "$keep/new.log" ]]; then
 	echo "ok   a failed run kept the older files and made no new ones"
 else
 	echo "FAIL: a failed run changed the files:"; ls -l "$keep"; fails=$((fails + 1))

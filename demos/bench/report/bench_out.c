@@ -377,9 +377,10 @@ static void csv_record(FILE *f, const bench_opts *o, const bench_result *r)
 	fprintf(f, "# machine: %s\n", r->machine);
 	for (uint32_t i = 0; i < r->n_points; i++) {
 		const bench_point *p = &r->points[i];
-		fprintf(f, "# point: %s, %u sources: %s (%s)%s, gpu timing %s, resolution %.1f us", p->api,
-			p->sources, p->device, p->driver, p->software ? ", software" : "", p->mode,
-			p->gpu_resolution);
+		char res[24];
+		stats_format_us_up(res, sizeof res, p->gpu_resolution);
+		fprintf(f, "# point: %s, %u sources: %s (%s)%s, gpu timing %s, resolution %s us", p->api,
+			p->sources, p->device, p->driver, p->software ? ", software" : "", p->mode, res);
 		if (p->machine_busy_pct >= 0)
 			fprintf(f, ", other processes %.1f%% of the CPU", p->machine_busy_pct);
 		fprintf(f, "\n");
