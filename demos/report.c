@@ -30,7 +30,7 @@ static void gpu_cell(FILE *out, int w, const src_row *row, uint64_t ns, uint64_t
 }
 
 /* Under this many GPU samples a source's average moves visibly with one
- * slow frame: two 20 s default-scene runs here (about 40 samples, 31 from
+ * slow frame: two 20 s default-scene runs here (about 40 samples, 30 from
  * the start-up burst) differed by up to 54% in a GPU sum, against 11-23%
  * with 100-300 samples (docs/reading-numbers.md). */
 #define REPORT_FEW_GPU_SAMPLES 100
