@@ -66,28 +66,32 @@ static int costliest(const bench_point *pt, iso_rounds *iso)
 }
 
 /* One round of one source, after the round's in-frame window: alone,
- * then the marginal reference, each against the window's GPU sum. A
- * measurement of no measurable time has no ratio: left out, not counted
- * as 0. False when a measurement failed or the run was interrupted. */
+ * then the marginal reference, each against the window's median GPU sum.
+ * A measurement of no measurable time, or a window without a GPU sample,
+ * has no ratio: left out, not counted as 0. False when a measurement
+ * failed or the run was interrupted. */
 static bool measure_round(eng_engine *e, const bench_opts *o, iso_rounds *iso)
 {
 	eng_source *s = eng_source_at(e, iso->index);
-	profiler_result_t res;
+	/* The window's median, as alone is a median (and as the calibrated
+	 * checks read a window): one slow frame of five moves an average. */
+	source_profiler_medians_t m;
 	uint64_t ns = 0;
-	bool ok = !bench_interrupted() && source_profiler_fill_result(s, &res) &&
+	bool ok = !bench_interrupted() && source_profiler_fill_medians(s, &m) &&
 		  eng_measure_isolated(e, s, 5, &ns) == ENG_OK;
 	bench_progress_frames(o->progress, "isolating: alone", 1);
-	if (ok && ns) {
+	bool in_frame = ok && m.gpu_samples; /* none: every frame's dropped */
+	if (in_frame && ns) {
 		uint32_t k = iso->measured++;
 		iso->alone[k] = (double)ns / 1e3;
-		iso->ratio[k] = (double)res.render_gpu_sum / (double)ns;
+		iso->ratio[k] = (double)m.render_gpu_sum_p50 / (double)ns;
 	}
 	ok = ok && !bench_interrupted() &&
 	     eng_measure_marginal(e, s, BENCH_MARGINAL_COPIES, 5, &ns) == ENG_OK;
-	if (ok && ns) {
+	if (ok && in_frame && ns) {
 		uint32_t k = iso->marg_measured++;
 		iso->marg[k] = (double)ns / 1e3;
-		iso->marg_ratio[k] = (double)res.render_gpu_sum / (double)ns;
+		iso->marg_ratio[k] = (double)m.render_gpu_sum_p50 / (double)ns;
 	}
 	return ok;
 }
@@ -117,12 +121,18 @@ bool bench_isolate(eng_engine *e, const bench_opts *o, bench_point *pt)
 	if (top < 0)
 		return false;
 	bool ok = true;
+	/* reset_video restarts each source's GPU warm-up, which kept the GPU
+	 * samples of 3 of a round's 5 frames: these sources have rendered
+	 * for seconds, and the round's settling frames stand for it. */
+	uint32_t warmup = source_profiler_gpu_warmup();
+	source_profiler_gpu_set_warmup(0);
 	for (uint32_t r = 0; ok && r < o->isolate_rounds; r++) {
 		source_profiler_reset_video(1, 1); /* a window of 5 frames */
 		ok = bench_run_frames(e, ISO_FRAMES, NULL, o, "isolating: in frame");
 		for (int t = 0; ok && t < top; t++)
 			ok = measure_round(e, o, &iso[t]);
 	}
+	source_profiler_gpu_set_warmup(warmup);
 	for (int t = 0; t < top; t++)
 		store_figures(&iso[t], &pt->src[iso[t].index]);
 	if (!ok && !bench_interrupted())

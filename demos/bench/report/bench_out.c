@@ -288,11 +288,12 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 				     "frame (render: all renders)\n");
 			if (iso)
 				fprintf(out, "alone: the source's draws in a submission of their own "
-					     "(with minus without); in/alone:\nthe median over %d rounds, "
-					     "each a 5-frame in-frame window then the source alone;\n"
-					     "marginal: what %d more copies add to a submission of one, "
-					     "per copy (no fixed\ncost of a submission; copies share "
-					     "caches); in/marg: in-frame over it, the same rounds\n",
+					     "(with minus without); in/alone:\nthe median over %d rounds "
+					     "of a 5-frame in-frame window's median over the source\n"
+					     "alone right after it; marginal: what %d more copies add to a "
+					     "submission of one,\nper copy (no fixed cost of a submission; "
+					     "copies share caches); in/marg: in-frame\nover it, the same "
+					     "rounds\n",
 					o->isolate_rounds, BENCH_MARGINAL_COPIES);
 			free(s);
 		}
