@@ -178,6 +178,13 @@ static profiler_result_t result(const void *s)
 	return r;
 }
 
+static uint64_t gpu_p50(const void *s)
+{
+	source_profiler_medians_t m = {0};
+	source_profiler_fill_medians(s, &m);
+	return m.render_gpu_p50;
+}
+
 TEST(create_without_a_current_context_returns_null_and_says_so)
 {
 	log_text[0] = '\0';
@@ -217,23 +224,29 @@ TEST(frames_are_timed_and_work_reads_longer_than_none)
 	source_profiler_get_stats(&st);
 	CHECK_EQ(st.gpu_frames_disjoint, 0);
 	/* Twenty full-target clears against nothing (the empty timer's cost
-	 * is subtracted: nothing reads at or near 1 ns). */
-	uint64_t heavy_ns = result(&heavy).render_gpu_avg, empty_ns = result(&empty).render_gpu_avg;
-	printf("heavy %llu ns, empty %llu ns, empty timer %llu ns; other processes used %.1f%% "
-	       "of the CPU meanwhile\n",
+	 * is subtracted, to within the timers' resolution, ~60 us here). The
+	 * medians of the 11 frames, and 4x: in 60 quiet runs the empty one's
+	 * median read 1 ns to 59 us and heavy's 280-672 us (ratios from 9.5);
+	 * the averages against 10x failed 1 quiet run in 40 (482 against 52
+	 * us), the medians against 10x 3 in 60. */
+	uint64_t heavy_ns = gpu_p50(&heavy), empty_ns = gpu_p50(&empty);
+	printf("GPU p50: heavy %llu ns, empty %llu ns (averages %llu, %llu); empty timer %llu ns; "
+	       "other processes used %.1f%% of the CPU meanwhile\n",
 	       (unsigned long long)heavy_ns, (unsigned long long)empty_ns,
+	       (unsigned long long)result(&heavy).render_gpu_avg,
+	       (unsigned long long)result(&empty).render_gpu_avg,
 	       (unsigned long long)st.gpu_timer_overhead_ns, busy);
 	CHECK(heavy_ns > 100000);
 	/* llvmpipe runs on the CPU: other processes' load lands between two
 	 * flushed stamps and inflates the empty one unevenly (778 us against
 	 * 5.7 ms heavy under a parallel ASan suite), so the ratio proves
 	 * nothing on a busy machine. */
-	if (heavy_ns <= 10 * empty_ns && busy > SRCPROF_BUSY_PCT) {
+	if (heavy_ns <= 4 * empty_ns && busy > SRCPROF_BUSY_PCT) {
 		teardown();
 		CHECK_SKIP("machine busy: other processes used %.1f%% of the CPU (threshold %.0f%%)",
 			   busy, SRCPROF_BUSY_PCT);
 	}
-	CHECK(heavy_ns > 10 * empty_ns);
+	CHECK(heavy_ns > 4 * empty_ns);
 	CHECK_EQ(teardown(), 0);
 }
 
