@@ -73,6 +73,8 @@ static void record(FILE *f, const capture_meta *m, const char *prefix)
 	fprintf(f, "%sscene: %s, %u sources\n", prefix, m->scene, m->sources);
 	fprintf(f, "%sapi: %s\n", prefix, info.api);
 	fprintf(f, "%sdevice: %s%s\n", prefix, info.device, info.software ? " (software)" : "");
+	if (info.raster_threads >= 0)
+		fprintf(f, "%srasterizer threads: %d\n", prefix, info.raster_threads);
 	fprintf(f, "%sdriver: %s\n", prefix, info.driver);
 	if (m->gpu_on)
 		fprintf(f, "%sgpu timing: %s, 1 frame in %u GPU-timed\n", prefix, info.gpu_timing,

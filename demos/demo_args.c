@@ -14,6 +14,7 @@
 /* OPT_CHOICE stores an int: the enums it fills must be int-sized. */
 _Static_assert(sizeof(eng_api) == sizeof(int), "eng_api is stored as an int");
 _Static_assert(sizeof(eng_gpu_timing) == sizeof(int), "eng_gpu_timing is stored as an int");
+_Static_assert(ENG_MAX_RASTER_THREADS == 64, "--raster-threads' help says 0 to 64");
 
 void demo_options_init(demo_options *o)
 {
@@ -62,6 +63,15 @@ static bool parse_scene(const opt_parser *p, const char *opt, const char *value,
 	demo_options *o = opts;
 	o->scene = scene_parse(p->prog, opt, value, "see --list-scenes");
 	return o->scene != NULL;
+}
+
+static bool parse_raster_threads(const opt_parser *p, const char *opt, const char *value,
+				 void *opts)
+{
+	eng_gfx_desc *g = &((demo_options *)opts)->engine.gfx;
+	g->raster_threads_set = cli_u32(p->prog, opt, value, 0, ENG_MAX_RASTER_THREADS,
+					&g->raster_threads);
+	return g->raster_threads_set;
 }
 
 static void print_help(const opt_parser *p, void *opts)
@@ -125,6 +135,11 @@ static const opt_def g_opts[] = {
 	 .values = g_timing_values, .arg = "MODE",
 	 .help = "auto|plain|flushed timestamp placement (default auto:\n"
 		 "flushed on software devices)"},
+	{"--raster-threads", NULL, OPT_CUSTOM, .parse = parse_raster_threads, .arg = "N",
+	 .help = "Mesa's software rasterizer (lavapipe, llvmpipe): split\n"
+		 "each scene over N threads, 0 to 64 (LP_NUM_THREADS; 0: on\n"
+		 "the submitting thread; default: the driver's, one per CPU);\n"
+		 "1 gives truer per-source GPU times, slower frames"},
 	{"--gpu-budget", NULL, OPT_DOUBLE, AT(engine.gpu_budget), .min = 0.01, .max = 100.0,
 	 .scale = 0.01, .arg = "PCT",
 	 .help = "where GPU timers are costly (flushed timing on\n"

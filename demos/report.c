@@ -76,8 +76,10 @@ void report_print(FILE *out, eng_engine *e, const char *scene, row_sort sort, ui
 	bool gpu = st.enabled && st.gpu_enabled;
 	rows_sort(rows, n, sort, gpu);
 
+	char sw[80];
+	eng_gfx_software_text(&info, sw, sizeof sw);
 	fprintf(out, "\nsrcprof: %s on %s (%s); GPU timing: %s%s\n", info.api, info.device,
-		info.driver, gpu ? info.gpu_timing : "off", info.software ? " (software device)" : "");
+		info.driver, gpu ? info.gpu_timing : "off", sw);
 	char busy[160];
 	if (app_busy_text(busy_pct, info.software, busy, sizeof busy))
 		fprintf(out, "%s (over the run)\n", busy);

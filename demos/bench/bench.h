@@ -44,6 +44,8 @@ typedef struct bench_opts {
 	uint32_t frames, warmup, repeat;
 	uint32_t width, height;
 	double gpu_budget; /* for the overhead runs */
+	bool raster_threads_set; /* --raster-threads (eng_gfx_desc's) */
+	uint32_t raster_threads;
 	bool isolate;
 	uint32_t isolate_rounds;
 	uint32_t runs; /* --runs: each point measured this many times, on new engines */
@@ -98,6 +100,7 @@ typedef struct bench_point {
 	uint32_t sources;
 	char device[256], driver[520], mode[64];
 	bool software;
+	int raster_threads; /* eng_gfx_info's: counted, -1 unknown or not software */
 	bench_source *src;
 	uint32_t n_src;
 	double frame_gpu_avg;      /* us, the frame's own GPU range */

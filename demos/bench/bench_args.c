@@ -13,6 +13,7 @@
 _Static_assert(BENCH_MAX_FRAMES == 4995, "--frames' help says 4995");
 _Static_assert(BENCH_WINDOW_SAMPLES == 5000, "--frames' help says the window holds 5000");
 _Static_assert(BENCH_ISOLATE_TOP == 20, "--isolate's help says 20 sources");
+_Static_assert(ENG_MAX_RASTER_THREADS == 64, "--raster-threads' help says 0 to 64");
 _Static_assert(BENCH_MAX_RUNS == 8, "--runs' help says 1 to 8");
 _Static_assert(BENCH_ISOLATE_MAX_ROUNDS == 25 && BENCH_ISOLATE_ROUNDS == 9,
 	       "--isolate-rounds' help says 3 to 25, default 9");
@@ -78,6 +79,15 @@ static bool parse_sources(const opt_parser *p, const char *opt, const char *valu
 	return cli_list(p->prog, opt, value, 511, source_count, o);
 }
 
+static bool parse_raster_threads(const opt_parser *p, const char *opt, const char *value,
+				 void *opts)
+{
+	bench_opts *o = opts;
+	o->raster_threads_set = cli_u32(p->prog, opt, value, 0, ENG_MAX_RASTER_THREADS,
+					&o->raster_threads);
+	return o->raster_threads_set;
+}
+
 static void print_help(const opt_parser *p, void *opts)
 {
 	(void)opts;
@@ -112,6 +122,11 @@ static const opt_def g_opts[] = {
 		 "tests them as samples (5 a side for a change)"},
 	{"--gpu-budget", NULL, OPT_DOUBLE, AT(gpu_budget), .min = 0.01, .max = 100.0,
 	 .scale = 0.01, .arg = "PCT", .help = "GPU timing budget in the overhead runs (default 1)"},
+	{"--raster-threads", NULL, OPT_CUSTOM, .parse = parse_raster_threads, .arg = "N",
+	 .help = "Mesa's software rasterizer (lavapipe, llvmpipe): split\n"
+		 "each scene over N threads, 0 to 64 (LP_NUM_THREADS; 0: on\n"
+		 "the submitting thread; default: the driver's, one per CPU);\n"
+		 "1 gives truer per-source GPU times, slower frames"},
 	{"--size", NULL, OPT_SIZE, AT(width), AT(height), .arg = "WxH",
 	 .help = "target size (default 1280x720)"},
 	{"--json", NULL, OPT_STRING, AT(json), .arg = "FILE",

@@ -41,6 +41,9 @@ run 2 "--scene: no scene 'nope'" "$demo" --scene nope
 run 2 "--api: 'metal' is not vulkan, gl or auto" "$demo" --api metal
 run 2 "--gpu-timing: 'fast' is not auto, plain or flushed" "$demo" --gpu-timing fast
 run 2 "--gpu-budget: '0' is not a number from 0.01 to 100" "$demo" --gpu-budget 0
+run 2 "--raster-threads: '65' is not a whole number from 0 to 64" "$demo" --raster-threads 65
+run 2 "--raster-threads: '-1' is not a whole number from 0 to 64" "$demo" --raster-threads -1
+run 2 "--raster-threads needs a value" "$demo" --raster-threads
 run 2 "unknown option '--bogus'" "$demo" --bogus
 run 2 "--csv: cannot write '/nonexistent/x.csv'" "$demo" --headless --frames 2 --csv /nonexistent/x.csv
 run 2 "--trace: cannot write" "$demo" --headless --frames 2 --trace /nonexistent/t.json
@@ -172,6 +175,7 @@ run 2 "--api: 'dx12' is not vulkan, gl or both" "$bench" --api dx12
 run 2 "--scene: no scene 'nope'" "$bench" --scene nope
 run 2 "--size: '32' is not a whole number from 64" "$bench" --size 32x32
 run 2 "--gpu-budget: '0' is not a number" "$bench" --gpu-budget 0
+run 2 "--raster-threads: 'two' is not a whole number from 0 to 64" "$bench" --raster-threads two
 run 2 "--json: cannot write '/nonexistent/b.json'" "$bench" --json /nonexistent/b.json
 run 2 "--csv: cannot write" "$bench" --csv /nonexistent/b.csv
 run 2 "--svg: cannot write" "$bench" --svg /nonexistent/b.svg

@@ -375,6 +375,50 @@ TEST(screenshot_shows_the_scene_where_it_should_be)
 	CHECK_EQ(tfx_finish(e), 0);
 }
 
+/* The device is made with the rasterizer threads asked for, and the
+ * count reported is the one the driver runs (counted, not echoed); -2
+ * when it could not be made, -3 after a validation message. */
+static int device_raster_threads(bool set, uint32_t n, eng_result *r)
+{
+	eng_gfx_desc d = {.api = TEST_API, .headless = true, .validate = true, .width = 64,
+			  .height = 64, .raster_threads_set = set, .raster_threads = n};
+	*r = eng_gfx_init(&d);
+	if (*r != ENG_OK)
+		return -2;
+	eng_gfx_info info;
+	eng_gfx_get_info(&info);
+	eng_gfx_shutdown();
+	if (eng_gfx_validation_messages())
+		return -3;
+	return info.software ? info.raster_threads : -1;
+}
+
+TEST(a_software_device_runs_the_rasterizer_threads_asked_for)
+{
+	const char *was = getenv("LP_NUM_THREADS");
+	char saved[32] = "";
+	if (was)
+		snprintf(saved, sizeof saved, "%s", was);
+	eng_result r;
+	int first = device_raster_threads(true, 1, &r);
+	CHECK_EQ(r, ENG_OK);
+	if (first == -1)
+		CHECK_SKIP("not a software device: it has no rasterizer threads to set");
+	CHECK_EQ(first, 1);
+	CHECK_EQ(device_raster_threads(true, 3, &r), 3);
+	CHECK_EQ(device_raster_threads(true, 0, &r), 0); /* rasterizes on the caller */
+	CHECK_EQ(device_raster_threads(true, ENG_MAX_RASTER_THREADS + 1, &r), -2);
+	CHECK_EQ(r, ENG_ERR_INVALID);
+	/* Not set: the environment's (0, left by the case before), untouched. */
+	CHECK_EQ(device_raster_threads(false, 0, &r), 0);
+	setenv("LP_NUM_THREADS", "2", 1);
+	CHECK_EQ(device_raster_threads(false, 0, &r), 2);
+	if (was)
+		setenv("LP_NUM_THREADS", saved, 1);
+	else
+		unsetenv("LP_NUM_THREADS");
+}
+
 TEST(screenshot_is_written_as_png)
 {
 	eng_engine *e = tfx_engine(TEST_API, 320, 200, 2);

@@ -69,7 +69,9 @@ eng_engine *bench_start(const bench_opts *o, eng_api api, uint32_t sources, doub
 						   .headless = true,
 						   .width = o->width,
 						   .height = o->height,
-						   .shader_dir = o->shader_dir},
+						   .shader_dir = o->shader_dir,
+						   .raster_threads_set = o->raster_threads_set,
+						   .raster_threads = o->raster_threads},
 					   .views = o->scene->views,
 					   .fixed_dt = 1.0 / 60.0,
 					   .gpu_budget = gpu_budget,
@@ -175,6 +177,7 @@ bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, bench_p
 	snprintf(pt->driver, sizeof pt->driver, "%s", info.driver);
 	snprintf(pt->mode, sizeof pt->mode, "%s", info.gpu_timing);
 	pt->software = info.software;
+	pt->raster_threads = info.raster_threads;
 
 	ok = bench_run_frames(e, o->warmup, NULL, o, "warm-up");
 	/* A window holding every measured frame (--frames is at most

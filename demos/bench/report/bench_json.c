@@ -92,7 +92,9 @@ static void json_point(FILE *f, const bench_opts *o, const bench_point *p, bool 
 		p->gpu_resolution, p->gpu_every, p->failures);
 	fprintf(f, "\"burst_frames\": %u, \"burst_frame_ms\": %.4f, \"after_burst_frame_ms\": %.4f, ",
 		p->burst_frames, p->burst_ms, p->after_burst_ms);
-	fprintf(f, "\"machine_busy_pct\": ");
+	fprintf(f, "\"raster_threads\": ");
+	json_num(f, "%.0f", p->raster_threads >= 0 ? p->raster_threads : NAN);
+	fprintf(f, ", \"machine_busy_pct\": ");
 	json_num(f, "%.2f", p->machine_busy_pct >= 0 ? p->machine_busy_pct : NAN);
 	fprintf(f, ", ");
 	/* Where GPU timing changes the driver's work, say so with the figures. */

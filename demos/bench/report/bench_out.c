@@ -247,9 +247,13 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 		fprintf(out, ": %s (%s)\n", p->device, p->driver);
 		char res[24];
 		stats_format_us_up(res, sizeof res, p->gpu_resolution);
+		char sw[80];
+		eng_gfx_software_text(&(eng_gfx_info){.software = p->software,
+						      .raster_threads = p->raster_threads},
+				      sw, sizeof sw);
 		fprintf(out, "GPU timing mode: %s%s; an empty timer costs %.1f us and is subtracted; "
 			     "resolution %s us\n",
-			p->mode, p->software ? " (software device)" : "", p->timer_overhead, res);
+			p->mode, sw, p->timer_overhead, res);
 		bench_print_busy(out, p, "");
 		fprintf(out, "frames (every frame GPU-timed): mean %.2f ms, p50 %.2f, p95 %.2f, p99 "
 			     "%.2f, %.1f fps; the frame's GPU time %.1f us\n",
@@ -295,6 +299,12 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 					     "copies share caches); in/marg: in-frame\nover it, the same "
 					     "rounds\n",
 					o->isolate_rounds, BENCH_MARGINAL_COPIES);
+			if (iso && p->software && p->raster_threads > 1)
+				fprintf(out, "note: this software device splits each timed scene over %d "
+					     "rasterizer threads; small\nsources then read 20-35%% off "
+					     "alone here (docs/bench-method.md, \"One rasterizer\nthread\"); "
+					     "--raster-threads 1 reads truer, with slower frames\n",
+					p->raster_threads);
 			free(s);
 		}
 		fprintf(out, "overhead, %u interleaved pairs (median, spread):\n", p->pairs);
@@ -382,6 +392,8 @@ static void csv_record(FILE *f, const bench_opts *o, const bench_result *r)
 		stats_format_us_up(res, sizeof res, p->gpu_resolution);
 		fprintf(f, "# point: %s, %u sources: %s (%s)%s, gpu timing %s, resolution %s us", p->api,
 			p->sources, p->device, p->driver, p->software ? ", software" : "", p->mode, res);
+		if (p->software && p->raster_threads >= 0)
+			fprintf(f, ", %d rasterizer threads", p->raster_threads);
 		if (p->machine_busy_pct >= 0)
 			fprintf(f, ", other processes %.1f%% of the CPU", p->machine_busy_pct);
 		fprintf(f, "\n");

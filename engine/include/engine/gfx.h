@@ -82,7 +82,20 @@ typedef struct eng_gfx_desc {
 	const char *shader_dir; /* NULL: SRCPROF_SHADER_DIR or the build's */
 	eng_gpu_timing gpu_timing;
 	const eng_null_desc *null_device; /* ENG_API_NULL: its costs (NULL: none) */
+	/* Mesa's software rasterizers (lavapipe, llvmpipe) split each scene
+	 * over raster_threads threads (0: on the submitting thread) when
+	 * raster_threads_set: LP_NUM_THREADS is set before the device is made
+	 * (process-wide). Else the environment's LP_NUM_THREADS or the
+	 * driver's default, one thread per CPU. Other devices ignore it.
+	 * Per-source GPU times on a software device are truer with one
+	 * (docs/bench-method.md, "One rasterizer thread"). */
+	bool raster_threads_set;
+	uint32_t raster_threads; /* 0 to ENG_MAX_RASTER_THREADS */
 } eng_gfx_desc;
+
+/* The most raster_threads accepted; the driver caps it further
+ * (llvmpipe's LP_MAX_THREADS), and eng_gfx_info counts what it runs. */
+#define ENG_MAX_RASTER_THREADS 64
 
 /* Creates a headless device (eng_create makes windowed ones, with their
  * window), the main target and everything per frame; ENG_API_AUTO tries
@@ -104,9 +117,19 @@ typedef struct eng_gfx_info {
 	bool software;           /* CPU device (lavapipe, llvmpipe) */
 	const char *gpu_timing;  /* the mode GPU times are produced in */
 	uint32_t width, height;  /* main target */
+	/* A software device's rasterizer threads, counted (Linux: this
+	 * process's threads named llvmpipe-N once the device was made); 0
+	 * when it rasterizes on the submitting thread; -1 when not a software
+	 * device or not known. */
+	int raster_threads;
 } eng_gfx_info;
 
 void eng_gfx_get_info(eng_gfx_info *info);
+/* " (software device, 2 rasterizer threads)", " (software device,
+ * rasterizing on the submitting thread)", " (software device)" when the
+ * count is not known, or "" for a hardware device: what reports append
+ * to the device's name. */
+void eng_gfx_software_text(const eng_gfx_info *info, char *buf, size_t size);
 
 /* The backend's GPU timer for the profiler (srcprof/gpu_timer.h). */
 const sp_gpu_timer_backend *eng_gfx_gpu_timer(void);

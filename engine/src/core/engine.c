@@ -36,6 +36,8 @@ static void on_key(eng_key key, int mods, void *user)
 static eng_result open_device(eng_engine *e)
 {
 	eng_gfx_desc gd = e->desc.gfx;
+	if (!eng_gfx_set_raster_threads(&gd))
+		return ENG_ERR_INVALID;
 	if (!gd.headless && gd.api != ENG_API_NULL) {
 		/* Made for the first API to try; the dispatch remakes it for
 		 * OpenGL when --api auto falls back. */

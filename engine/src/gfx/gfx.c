@@ -12,8 +12,10 @@
 #include "../platform/window.h"
 #include "engine/log.h"
 
+#include <dirent.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct cached_pipeline {
@@ -34,6 +36,7 @@ static struct gfx_state {
 	eng_pool buffers, images, pipelines;
 	cached_pipeline cache[ENG_GFX_MAX_PIPELINES];
 	uint32_t n_cache;
+	int raster_threads;      /* eng_gfx_info's, counted at init */
 	uint32_t refused;        /* calls given a handle that is not live */
 	bool refusal_said;       /* the first one is logged, per device */
 	sp_gpu_timer_backend timer;    /* what the profiler calls */
@@ -168,12 +171,55 @@ static void init_pools(void)
 	g_gfx.pools_ready = true;
 }
 
+/* Mesa's software rasterizers read LP_NUM_THREADS when they make a
+ * device's screen, so it is set before any backend starts. */
+bool eng_gfx_set_raster_threads(const eng_gfx_desc *desc)
+{
+	if (!desc->raster_threads_set)
+		return true;
+	if (desc->raster_threads > ENG_MAX_RASTER_THREADS) {
+		eng_error("gfx: raster_threads %u is over %d", desc->raster_threads,
+			  ENG_MAX_RASTER_THREADS);
+		return false;
+	}
+	char n[16];
+	snprintf(n, sizeof n, "%u", desc->raster_threads);
+	return setenv("LP_NUM_THREADS", n, 1) == 0;
+}
+
+/* Threads of this process named "llvmpipe-N": the rasterizer threads of
+ * lavapipe and llvmpipe (both name theirs so). -1 when /proc cannot say. */
+static int count_raster_threads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	if (!d)
+		return -1;
+	int n = 0;
+	struct dirent *t;
+	while ((t = readdir(d))) {
+		if (t->d_name[0] == '.')
+			continue;
+		char path[64], comm[32] = {0};
+		snprintf(path, sizeof path, "/proc/self/task/%.20s/comm", t->d_name);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof comm, f) && !strncmp(comm, "llvmpipe-", 9))
+			n++;
+		fclose(f);
+	}
+	closedir(d);
+	return n;
+}
+
 eng_result eng_gfx_init_window(const eng_gfx_desc *desc, eng_window *window)
 {
 	if (g_gfx.be) {
 		eng_error("gfx: a device is already open (eng_gfx_shutdown it first)");
 		return ENG_ERR_INVALID;
 	}
+	if (!eng_gfx_set_raster_threads(desc))
+		return ENG_ERR_INVALID;
 	init_pools();
 	bool auto_api = desc->api == ENG_API_AUTO;
 	/* The demo's --api auto: Vulkan, then OpenGL; never the null device. */
@@ -206,6 +252,9 @@ eng_result eng_gfx_init_window(const eng_gfx_desc *desc, eng_window *window)
 			g_gfx.api = order[i];
 			g_gfx.generation++;
 			g_gfx.refusal_said = false;
+			eng_gfx_info info;
+			be->get_info(ctx, &info);
+			g_gfx.raster_threads = info.software ? count_raster_threads() : -1;
 			if (auto_api)
 				eng_info("--api auto: using %s", be->name);
 			return ENG_OK;
@@ -245,10 +294,25 @@ void eng_gfx_shutdown(void)
 
 void eng_gfx_get_info(eng_gfx_info *info)
 {
-	if (g_gfx.be)
+	if (g_gfx.be) {
 		g_gfx.be->get_info(g_gfx.ctx, info);
+		info->raster_threads = g_gfx.raster_threads;
+	} else {
+		*info = (eng_gfx_info){.api = "none", .gpu_timing = "unavailable", .raster_threads = -1};
+	}
+}
+
+void eng_gfx_software_text(const eng_gfx_info *info, char *buf, size_t size)
+{
+	if (!info->software)
+		snprintf(buf, size, "%s", "");
+	else if (info->raster_threads < 0)
+		snprintf(buf, size, " (software device)");
+	else if (info->raster_threads == 0)
+		snprintf(buf, size, " (software device, rasterizing on the submitting thread)");
 	else
-		*info = (eng_gfx_info){.api = "none", .gpu_timing = "unavailable"};
+		snprintf(buf, size, " (software device, %d rasterizer thread%s)", info->raster_threads,
+			 info->raster_threads == 1 ? "" : "s");
 }
 
 uint32_t eng_gfx_validation_messages(void)

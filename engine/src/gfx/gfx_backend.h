@@ -75,6 +75,10 @@ const eng_gfx_backend *null_gfx_backend(void);
  * given (the engine core's window): the one place ENG_API_AUTO is resolved
  * (Vulkan, then OpenGL), remaking the window for GL when Vulkan fails. */
 eng_result eng_gfx_init_window(const eng_gfx_desc *desc, eng_window *window);
+/* Sets LP_NUM_THREADS from desc->raster_threads (when set): before the
+ * window, as an OpenGL window's context makes the driver's screen. False
+ * (logged) when the count is out of range. */
+bool eng_gfx_set_raster_threads(const eng_gfx_desc *desc);
 
 /* The current device's context when `be` drives it, else NULL: how a
  * backend's own extra API (engine/null.h) finds its device. */
