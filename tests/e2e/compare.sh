@@ -138,6 +138,15 @@ run "$out/two2.json" default "$(point vulkan 1 0 "20,21" "$(source a "9000,9500"
 expect 0 few "$out/two1.json" "$out/two2.json" --json "$out/few.out.json"
 has few.out.json '"ci_low_pct": null, "ci_high_pct": null, .*"verdict": "no significant change", "reliable": false, "not_reliable_because": "only 2 and 2 frames \(3 or more needed\)"'
 
+# Rasterizer threads that differ between the files are said; a file
+# older than raster_threads (none) still loads.
+sed 's/"machine_busy_pct"/"raster_threads": 2, "machine_busy_pct"/' "$out/base.json" >"$out/rt2.json"
+sed 's/"machine_busy_pct"/"raster_threads": 1, "machine_busy_pct"/' "$out/base.json" >"$out/rt1.json"
+expect 0 raster "$out/rt2.json" "$out/rt1.json"
+has raster.txt 'rasterizer threads differ: 2 -> 1'
+expect 0 raster-old "$out/base.json" "$out/rt1.json"
+sed 's/"machine_busy_pct"/"raster_threads": "two", "machine_busy_pct"/' "$out/base.json" >"$out/rtbad.json"
+
 # A busy machine: said per point, every figure not reliable.
 run "$out/busy.json" default "$(point vulkan 2 40 "$same_frames" \
 	"$(source a "$flat8" "$flat8" "$flat8")" "$(source b "$flat8" "$flat8" "$flat8")")"
@@ -272,6 +281,7 @@ bad not-json "NEW '$out/broken.json': not JSON \(the parse stopped at byte [0-9]
 bad scenes "BASE '$out/base.json' ran scene 'default', NEW '$out/grid.json' scene 'grid': different scenes cannot be compared" "$out/base.json" "$out/grid.json"
 bad no-samples "NEW '$out/nosamples.json': points\[0\] \(vulkan, 2 sources\): sources_detail\[0\] \('a'\): no 'samples'" "$out/base.json" "$out/nosamples.json"
 bad no-busy "points\[0\] \(vulkan, 2 sources\): no 'machine_busy_pct'" "$out/nobusy.json" "$out/base.json"
+bad raster-bad "points\[0\] \(vulkan, 2 sources\): 'raster_threads' is not a number from 0" "$out/base.json" "$out/rtbad.json"
 bad negative "sources_detail\[0\] \('a'\): 'tick_ns'\[0\] is not a number from 0" "$out/base.json" "$out/negative.json"
 bad generator "written by 'other', not srcprof-bench" "$out/base.json" "$out/other-gen.json"
 bad no-common "have no point in common \(API and source count\)" "$out/base.json" "$out/gl-only.json"

@@ -103,6 +103,11 @@ void cmp_print(FILE *out, const cmp_result *r)
 		fputc('\n', out);
 		if (strcmp(p->base->mode, p->nw->mode) != 0)
 			fprintf(out, "GPU timing mode differs: %s -> %s\n", p->base->mode, p->nw->mode);
+		if (p->base->raster_threads != p->nw->raster_threads &&
+		    p->base->raster_threads >= 0 && p->nw->raster_threads >= 0)
+			fprintf(out, "rasterizer threads differ: %d -> %d (a software device's "
+				     "per-source GPU times and frame times move with them)\n",
+				p->base->raster_threads, p->nw->raster_threads);
 		if (p->base->busy_pct > SRCPROF_BUSY_PCT || p->nw->busy_pct > SRCPROF_BUSY_PCT)
 			fprintf(out, "machine busy: other processes used %.0f%% (BASE) and %.0f%% (NEW) "
 				     "of the CPU; %s\n",

@@ -199,6 +199,15 @@ static bool load_point(where *w, const cJSON *js, brun_point *p)
 	p->busy_pct = -1;
 	if (!cJSON_IsNull(busy) && !number(w, js, "machine_busy_pct", 0, &p->busy_pct))
 		return false;
+	/* Absent in files older than --raster-threads; null on hardware. */
+	const cJSON *rt = cJSON_GetObjectItemCaseSensitive(js, "raster_threads");
+	p->raster_threads = -1;
+	double threads;
+	if (rt && !cJSON_IsNull(rt)) {
+		if (!number(w, js, "raster_threads", 0, &threads))
+			return false;
+		p->raster_threads = (int)threads;
+	}
 	const cJSON *off = need(w, js, "frames_off", false);
 	if (!off || !series(w, off, "samples_ms", 1, &p->frames))
 		return false;

@@ -27,6 +27,7 @@ typedef struct brun_point {
 	uint32_t sources, held, pairs;
 	bool software;
 	double busy_pct;     /* machine_busy_pct; -1: not recorded */
+	int raster_threads;  /* -1: not recorded (hardware, an older file) */
 	brun_series frames;  /* ms per frame, profiler off */
 	brun_source *src;
 	uint32_t n_src;
