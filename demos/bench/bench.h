@@ -73,6 +73,8 @@ typedef struct bench_source {
 	 * in-frame window then the source alone; 0: not measured. */
 	double in_over_alone;
 	double alone_us[BENCH_ISOLATE_MAX_ROUNDS]; /* each round's figure alone */
+	/* Each of those rounds' in-frame figure: its window's median, us. */
+	double in_frame_us[BENCH_ISOLATE_MAX_ROUNDS];
 	uint32_t alone_rounds;
 	/* The marginal reference (eng_measure_marginal, BENCH_MARGINAL_COPIES
 	 * more copies against one), us, and in-frame over it, medians over the

@@ -24,6 +24,7 @@
 typedef struct iso_rounds {
 	uint32_t index; /* in pt->src */
 	double alone[BENCH_ISOLATE_MAX_ROUNDS], ratio[BENCH_ISOLATE_MAX_ROUNDS];
+	double in_frame[BENCH_ISOLATE_MAX_ROUNDS]; /* the window's median, us */
 	double marg[BENCH_ISOLATE_MAX_ROUNDS], marg_ratio[BENCH_ISOLATE_MAX_ROUNDS];
 	uint32_t measured, marg_measured;
 } iso_rounds;
@@ -84,6 +85,7 @@ static bool measure_round(eng_engine *e, const bench_opts *o, iso_rounds *iso)
 	if (in_frame && ns) {
 		uint32_t k = iso->measured++;
 		iso->alone[k] = (double)ns / 1e3;
+		iso->in_frame[k] = (double)m.render_gpu_sum_p50 / 1e3;
 		iso->ratio[k] = (double)m.render_gpu_sum_p50 / (double)ns;
 	}
 	ok = ok && !bench_interrupted() &&
@@ -103,6 +105,7 @@ static void store_figures(iso_rounds *iso, bench_source *b)
 		return;
 	/* In run order, before stats_median_of sorts them. */
 	memcpy(b->alone_us, iso->alone, iso->measured * sizeof *b->alone_us);
+	memcpy(b->in_frame_us, iso->in_frame, iso->measured * sizeof *b->in_frame_us);
 	b->alone_rounds = iso->measured;
 	b->isolated = stats_median_of(iso->alone, iso->measured);
 	b->in_over_alone = stats_median_of(iso->ratio, iso->measured);

@@ -147,6 +147,7 @@ static void json_point(FILE *f, const bench_opts *o, const bench_point *p, bool 
 			fprintf(f, ", \"isolated_us\": %.3f, \"in_frame_over_alone\": %.4f",
 				b->isolated, b->in_over_alone);
 			json_rounds(f, "isolated_rounds_us", b->alone_us, b->alone_rounds);
+			json_rounds(f, "in_frame_rounds_us", b->in_frame_us, b->alone_rounds);
 		}
 		if (b->isolated >= 0 && b->marginal >= 0) {
 			fprintf(f, ", \"marginal_us\": %.3f, \"in_frame_over_marginal\": %.4f",
