@@ -144,6 +144,14 @@ void report_print(FILE *out, eng_engine *e, const char *scene, row_sort sort, ui
 		fprintf(out, "... %u more sources\n", n - limit);
 	if (gpu)
 		few_samples_note(out, e, rows, n);
+	/* docs/known-limits.md: OpenGL's meshes 1.21-1.36 of alone with two
+	 * threads, 0.88-1.02 with one. */
+	if (gpu && info.software && info.raster_threads > 1)
+		fprintf(out, "note: %d rasterizer threads share each GPU-timed scene; sources under a "
+			     "few %% of the frame\ncan read up to 35%% off what they cost drawn alone "
+			     "(docs/known-limits.md); --raster-threads 1 reads\ntruer, with slower "
+			     "frames\n",
+			info.raster_threads);
 	free(rows);
 	rows_median_cache_free(&med);
 }

@@ -301,7 +301,7 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 					o->isolate_rounds, BENCH_MARGINAL_COPIES);
 			if (iso && p->software && p->raster_threads > 1)
 				fprintf(out, "note: this software device splits each timed scene over %d "
-					     "rasterizer threads; small\nsources then read 20-35%% off "
+					     "rasterizer threads; small\nsources then can read up to 35%% off "
 					     "alone here (docs/bench-method.md, \"One rasterizer\nthread\"); "
 					     "--raster-threads 1 reads truer, with slower frames\n",
 					p->raster_threads);
