@@ -17,11 +17,18 @@ grep -q "scaling (default)" "$out/stdout" || { echo "FAIL: no scaling table"; fa
 # --runs 2: the whole measurement twice, each run in the JSON; compare
 # takes one file a side as two runs (the same file against itself: Welch's
 # t over 2 and 2 runs, nothing changed).
+# --raster-threads 1 too: a software device runs one rasterizer thread,
+# counted, and the report and JSON say so (a hardware device ignores it).
 if ! "$bench" --api "$api" --scene default --sources 8 --frames 8 --warmup 2 --repeat 1 \
-	--runs 2 --json "$out/r.json" >"$out/runs.stdout" 2>&1; then
+	--runs 2 --raster-threads 1 --json "$out/r.json" >"$out/runs.stdout" 2>&1; then
 	echo "FAIL: bench --runs 2 exited with an error"; cat "$out/runs.stdout"; exit 1
 fi
 grep -q "runs: 2, each on a new engine" "$out/runs.stdout" || { echo "FAIL: no runs table"; fails=1; }
+if grep -q "(software device" "$out/runs.stdout"; then
+	grep -q "(software device, 1 rasterizer thread)" "$out/runs.stdout" &&
+		grep -qE '"raster_threads": 1,' "$out/r.json" ||
+		{ echo "FAIL: --raster-threads 1 is not what the report or JSON counted"; fails=1; }
+fi
 grep -qE '"runs": 2, "runs_asked": 2,' "$out/r.json" || { echo "FAIL: r.json lacks runs 2"; fails=1; }
 grep -qE '"other_runs": \[' "$out/r.json" && grep -qE '\{"run": 2, "points": \[' "$out/r.json" ||
 	{ echo "FAIL: r.json lacks other_runs' run 2"; fails=1; }
@@ -47,5 +54,6 @@ bad "--html: cannot write '/nonexistent/b.html'" --html /nonexistent/b.html
 bad "--isolate-rounds: '2' is not a whole number from 3 to 25" --isolate-rounds 2
 bad "--runs: '9' is not a whole number from 1 to 8" --runs 9
 bad "--runs: '0' is not a whole number from 1 to 8" --runs 0
+bad "--raster-threads: '65' is not a whole number from 0 to 64" --raster-threads 65
 bad "unknown option '--fast'" --fast
 exit $fails
