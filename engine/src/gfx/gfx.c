@@ -184,7 +184,9 @@ bool eng_gfx_set_raster_threads(const eng_gfx_desc *desc)
 	}
 	char n[16];
 	snprintf(n, sizeof n, "%u", desc->raster_threads);
-	return setenv("LP_NUM_THREADS", n, 1) == 0;
+	/* setenv races getenv on other threads: only when it changes. */
+	const char *now = getenv("LP_NUM_THREADS");
+	return (now && !strcmp(now, n)) || setenv("LP_NUM_THREADS", n, 1) == 0;
 }
 
 /* Threads of this process named "llvmpipe-N": the rasterizer threads of
