@@ -118,9 +118,10 @@ typedef struct eng_gfx_info {
 	const char *gpu_timing;  /* the mode GPU times are produced in */
 	uint32_t width, height;  /* main target */
 	/* A software device's rasterizer threads, counted (Linux: this
-	 * process's threads named llvmpipe-N once the device was made); 0
-	 * when it rasterizes on the submitting thread; -1 when not a software
-	 * device or not known. */
+	 * process's threads named llvmpipe-N, which name themselves as they
+	 * start: device creation waits for the number it expects, at most a
+	 * second when the driver runs fewer); 0 when it rasterizes on the
+	 * submitting thread; -1 when not a software device or not known. */
 	int raster_threads;
 } eng_gfx_info;
 

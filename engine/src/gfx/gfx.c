@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 typedef struct cached_pipeline {
 	eng_pipeline_desc desc; /* vs, fs point into the names below */
@@ -191,7 +193,7 @@ bool eng_gfx_set_raster_threads(const eng_gfx_desc *desc)
 
 /* Threads of this process named "llvmpipe-N": the rasterizer threads of
  * lavapipe and llvmpipe (both name theirs so). -1 when /proc cannot say. */
-static int count_raster_threads(void)
+static int count_named_threads(void)
 {
 	DIR *d = opendir("/proc/self/task");
 	if (!d)
@@ -211,6 +213,39 @@ static int count_raster_threads(void)
 		fclose(f);
 	}
 	closedir(d);
+	return n;
+}
+
+/* How many the driver should start: what desc asks, else the
+ * environment's, else llvmpipe's default (one per CPU; none, rasterizing
+ * on the caller, with one CPU). */
+static int expected_raster_threads(const eng_gfx_desc *desc)
+{
+	if (desc->raster_threads_set)
+		return (int)desc->raster_threads;
+	const char *env = getenv("LP_NUM_THREADS");
+	if (env && *env) {
+		char *end;
+		long v = strtol(env, &end, 10);
+		if (!*end && v >= 0 && v <= ENG_MAX_RASTER_THREADS)
+			return (int)v;
+	}
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	return cpus > 1 ? (int)(cpus < ENG_MAX_RASTER_THREADS ? cpus : ENG_MAX_RASTER_THREADS) : 0;
+}
+
+/* A rasterizer thread names itself once it runs, a moment after the
+ * device is made: count until the expected number is there, or for at
+ * most a second (the driver caps the count: 32 in Mesa 22.3). */
+static int count_raster_threads(const eng_gfx_desc *desc)
+{
+	int want = expected_raster_threads(desc), n = -1;
+	for (int ms = 0; ms <= 1000; ms++) {
+		n = count_named_threads();
+		if (n < 0 || n >= want)
+			break;
+		nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+	}
 	return n;
 }
 
@@ -256,7 +291,7 @@ eng_result eng_gfx_init_window(const eng_gfx_desc *desc, eng_window *window)
 			g_gfx.refusal_said = false;
 			eng_gfx_info info;
 			be->get_info(ctx, &info);
-			g_gfx.raster_threads = info.software ? count_raster_threads() : -1;
+			g_gfx.raster_threads = info.software ? count_raster_threads(desc) : -1;
 			if (auto_api)
 				eng_info("--api auto: using %s", be->name);
 			return ENG_OK;
