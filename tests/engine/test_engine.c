@@ -393,12 +393,10 @@ static int device_raster_threads(bool set, uint32_t n, eng_result *r)
 	return info.software ? info.raster_threads : -1;
 }
 
-TEST(a_software_device_runs_the_rasterizer_threads_asked_for)
+/* The cases of the test below; any failed check returns here, so that
+ * the test still restores the environment for the tests after it. */
+static void raster_thread_cases(void)
 {
-	const char *was = getenv("LP_NUM_THREADS");
-	char saved[32] = "";
-	if (was)
-		snprintf(saved, sizeof saved, "%s", was);
 	eng_result r;
 	int first = device_raster_threads(true, 1, &r);
 	CHECK_EQ(r, ENG_OK);
@@ -406,6 +404,8 @@ TEST(a_software_device_runs_the_rasterizer_threads_asked_for)
 		CHECK_SKIP("not a software device: it has no rasterizer threads to set");
 	CHECK_EQ(first, 1);
 	CHECK_EQ(device_raster_threads(true, 3, &r), 3);
+	/* Counted, not echoed: Mesa starts at most 32 (LP_MAX_THREADS). */
+	CHECK_EQ(device_raster_threads(true, 40, &r), 32);
 	CHECK_EQ(device_raster_threads(true, 0, &r), 0); /* rasterizes on the caller */
 	CHECK_EQ(device_raster_threads(true, ENG_MAX_RASTER_THREADS + 1, &r), -2);
 	CHECK_EQ(r, ENG_ERR_INVALID);
@@ -413,6 +413,18 @@ TEST(a_software_device_runs_the_rasterizer_threads_asked_for)
 	CHECK_EQ(device_raster_threads(false, 0, &r), 0);
 	setenv("LP_NUM_THREADS", "2", 1);
 	CHECK_EQ(device_raster_threads(false, 0, &r), 2);
+	/* Read as Mesa reads it: base 0, trailing characters ignored. */
+	setenv("LP_NUM_THREADS", "0x3", 1);
+	CHECK_EQ(device_raster_threads(false, 0, &r), 3);
+}
+
+TEST(a_software_device_runs_the_rasterizer_threads_asked_for)
+{
+	const char *was = getenv("LP_NUM_THREADS");
+	char saved[32] = "";
+	if (was)
+		snprintf(saved, sizeof saved, "%s", was);
+	raster_thread_cases();
 	if (was)
 		setenv("LP_NUM_THREADS", saved, 1);
 	else

@@ -119,9 +119,11 @@ typedef struct eng_gfx_info {
 	uint32_t width, height;  /* main target */
 	/* A software device's rasterizer threads, counted (Linux: this
 	 * process's threads named llvmpipe-N, which name themselves as they
-	 * start: device creation waits for the number it expects, at most a
-	 * second when the driver runs fewer); 0 when it rasterizes on the
-	 * submitting thread; -1 when not a software device or not known. */
+	 * start: device creation reads the count until it has held for 20 ms
+	 * at the number expected or more, 200 ms below it, at most a
+	 * second); 0 when it rasterizes on the submitting thread; -1 when
+	 * not a software device, not Mesa's llvmpipe-based one (softpipe,
+	 * SwiftShader) or not known. */
 	int raster_threads;
 } eng_gfx_info;
 

@@ -216,33 +216,51 @@ static int count_named_threads(void)
 	return n;
 }
 
+/* Mesa 22.3's llvmpipe and lavapipe start at most this many rasterizer
+ * threads (LP_MAX_THREADS in lp_limits.h); a larger LP_NUM_THREADS gets
+ * this many. */
+#define MESA_MAX_RASTER_THREADS 32
+
 /* How many the driver should start: what desc asks, else the
- * environment's, else llvmpipe's default (one per CPU; none, rasterizing
- * on the caller, with one CPU). */
+ * environment's, read as Mesa reads it (strtol with base 0, the digits it
+ * finds: "0x4" and "4x" are 4, "010" is 8; no digits: the default), else
+ * llvmpipe's default (one per CPU; none, rasterizing on the caller, with
+ * one CPU); at most Mesa's cap. Mesa keeps the number unsigned, so a
+ * negative one is capped as well. */
 static int expected_raster_threads(const eng_gfx_desc *desc)
 {
-	if (desc->raster_threads_set)
-		return (int)desc->raster_threads;
-	const char *env = getenv("LP_NUM_THREADS");
-	if (env && *env) {
-		char *end;
-		long v = strtol(env, &end, 10);
-		if (!*end && v >= 0 && v <= ENG_MAX_RASTER_THREADS)
-			return (int)v;
+	long v;
+	if (desc->raster_threads_set) {
+		v = (long)desc->raster_threads;
+	} else {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		v = cpus > 1 ? cpus : 0;
+		const char *env = getenv("LP_NUM_THREADS");
+		if (env) {
+			char *end;
+			long e = strtol(env, &end, 0);
+			if (end != env)
+				v = e;
+		}
 	}
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	return cpus > 1 ? (int)(cpus < ENG_MAX_RASTER_THREADS ? cpus : ENG_MAX_RASTER_THREADS) : 0;
+	return v < 0 || v > MESA_MAX_RASTER_THREADS ? MESA_MAX_RASTER_THREADS : (int)v;
 }
 
 /* A rasterizer thread names itself once it runs, a moment after the
- * device is made: count until the expected number is there, or for at
- * most a second (the driver caps the count: 32 in Mesa 22.3). */
+ * device is made, so the count is read until it has held: 20 ms once the
+ * expected number is there (a thread beyond it would show in that time:
+ * what is counted is what runs, not what was asked), 200 ms while fewer
+ * are (a driver that starts fewer); at most a second. */
 static int count_raster_threads(const eng_gfx_desc *desc)
 {
-	int want = expected_raster_threads(desc), n = -1;
+	int want = expected_raster_threads(desc), n = -1, held_ms = 0;
 	for (int ms = 0; ms <= 1000; ms++) {
-		n = count_named_threads();
-		if (n < 0 || n >= want)
+		int now = count_named_threads();
+		if (now < 0)
+			return -1;
+		held_ms = now == n ? held_ms + 1 : 0;
+		n = now;
+		if (held_ms >= (n >= want ? 20 : 200))
 			break;
 		nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
 	}
@@ -291,7 +309,11 @@ eng_result eng_gfx_init_window(const eng_gfx_desc *desc, eng_window *window)
 			g_gfx.refusal_said = false;
 			eng_gfx_info info;
 			be->get_info(ctx, &info);
-			g_gfx.raster_threads = info.software ? count_raster_threads(desc) : -1;
+			/* Only Mesa's llvmpipe-based devices name threads so
+			 * (softpipe and SwiftShader do not): else not known. */
+			g_gfx.raster_threads = info.software && strstr(info.device, "llvmpipe")
+						       ? count_raster_threads(desc)
+						       : -1;
 			if (auto_api)
 				eng_info("--api auto: using %s", be->name);
 			return ENG_OK;
