@@ -67,6 +67,12 @@ has() {
 		echo "FAIL: $1 lacks '$2'"; head -40 "$out/$1"; fails=1; fi
 }
 
+# lacks NAME PATTERN: the output does not hold the pattern.
+lacks() {
+	if grep -qE -- "$2" "$out/$1"; then echo "FAIL: $1 has '$2'"; head -40 "$out/$1"; fails=1
+	else echo "ok   $1 lacks '$2'"; fi
+}
+
 flat8="$(seq_ns 1 8)"              # 1..8 us
 same_frames="10,11,10,12,10,11,10,12"
 # "a": GPU 1..8 us, then 11..18 us. Every frame is a sample (--blocks 0):
@@ -145,7 +151,14 @@ sed 's/"machine_busy_pct"/"raster_threads": 1, "machine_busy_pct"/' "$out/base.j
 expect 0 raster "$out/rt2.json" "$out/rt1.json"
 has raster.txt 'rasterizer threads differ: 2 -> 1'
 expect 0 raster-old "$out/base.json" "$out/rt1.json"
+lacks raster-old.txt 'rasterizer threads differ'
+sed 's/"machine_busy_pct"/"raster_threads": null, "machine_busy_pct"/' "$out/base.json" >"$out/rtnull.json"
+expect 0 raster-null "$out/rtnull.json" "$out/rt1.json"
+lacks raster-null.txt 'rasterizer threads differ'
 sed 's/"machine_busy_pct"/"raster_threads": "two", "machine_busy_pct"/' "$out/base.json" >"$out/rtbad.json"
+sed 's/"machine_busy_pct"/"raster_threads": 2.5, "machine_busy_pct"/' "$out/base.json" >"$out/rthalf.json"
+sed 's/"machine_busy_pct"/"raster_threads": 1e10, "machine_busy_pct"/' "$out/base.json" >"$out/rthuge.json"
+sed 's/"machine_busy_pct"/"raster_threads": 2000, "machine_busy_pct"/' "$out/base.json" >"$out/rtmany.json"
 
 # A busy machine: said per point, every figure not reliable.
 run "$out/busy.json" default "$(point vulkan 2 40 "$same_frames" \
@@ -282,6 +295,9 @@ bad scenes "BASE '$out/base.json' ran scene 'default', NEW '$out/grid.json' scen
 bad no-samples "NEW '$out/nosamples.json': points\[0\] \(vulkan, 2 sources\): sources_detail\[0\] \('a'\): no 'samples'" "$out/base.json" "$out/nosamples.json"
 bad no-busy "points\[0\] \(vulkan, 2 sources\): no 'machine_busy_pct'" "$out/nobusy.json" "$out/base.json"
 bad raster-bad "points\[0\] \(vulkan, 2 sources\): 'raster_threads' is not a number from 0" "$out/base.json" "$out/rtbad.json"
+bad raster-half "points\[0\] \(vulkan, 2 sources\): 'raster_threads' is not a whole number" "$out/base.json" "$out/rthalf.json"
+bad raster-huge "points\[0\] \(vulkan, 2 sources\): 'raster_threads' is not a whole number" "$out/base.json" "$out/rthuge.json"
+bad raster-many "points\[0\] \(vulkan, 2 sources\): 'raster_threads' is 2000, over 1024" "$out/base.json" "$out/rtmany.json"
 bad negative "sources_detail\[0\] \('a'\): 'tick_ns'\[0\] is not a number from 0" "$out/base.json" "$out/negative.json"
 bad generator "written by 'other', not srcprof-bench" "$out/base.json" "$out/other-gen.json"
 bad no-common "have no point in common \(API and source count\)" "$out/base.json" "$out/gl-only.json"

@@ -202,10 +202,16 @@ static bool load_point(where *w, const cJSON *js, brun_point *p)
 	/* Absent in files older than --raster-threads; null on hardware. */
 	const cJSON *rt = cJSON_GetObjectItemCaseSensitive(js, "raster_threads");
 	p->raster_threads = -1;
-	double threads;
+	uint32_t threads;
 	if (rt && !cJSON_IsNull(rt)) {
-		if (!number(w, js, "raster_threads", 0, &threads))
+		/* A count of threads the bench saw run (Mesa 22.3 starts at
+		 * most 32); far above that, the file is not one it wrote. */
+		if (!count(w, js, "raster_threads", &threads))
 			return false;
+		if (threads > 1024) {
+			complain(w, "'raster_threads' is %u, over 1024", threads);
+			return false;
+		}
 		p->raster_threads = (int)threads;
 	}
 	const cJSON *off = need(w, js, "frames_off", false);
