@@ -144,13 +144,15 @@ void report_print(FILE *out, eng_engine *e, const char *scene, row_sort sort, ui
 		fprintf(out, "... %u more sources\n", n - limit);
 	if (gpu)
 		few_samples_note(out, e, rows, n);
-	/* docs/known-limits.md: OpenGL's meshes 1.21-1.36 of alone with two
-	 * threads, 0.88-1.02 with one. */
+	/* docs/known-limits.md: with two threads the meshes (2-3% of the
+	 * frame) read 1.0-2.0 of alone on OpenGL, 0.68-1.05 on Vulkan; with
+	 * one, every source of 2% or more 0.88-1.24 on both, the videos
+	 * (1-2%) 1.2-1.8 with either. */
 	if (gpu && info.software && info.raster_threads > 1)
-		fprintf(out, "note: %d rasterizer threads share each GPU-timed scene; sources under a "
-			     "few %% of the frame\ncan read up to 35%% off what they cost drawn alone "
-			     "(docs/known-limits.md); --raster-threads 1 reads\ntruer, with slower "
-			     "frames\n",
+		fprintf(out, "note: %d rasterizer threads share each GPU-timed scene; sources of a few "
+			     "%% of the frame\ncan read from 0.7 to 2x what they cost drawn alone "
+			     "(docs/known-limits.md); with\n--raster-threads 1 those of 2%% or more "
+			     "read within 0.88-1.24 of it, with slower frames\n",
 			info.raster_threads);
 	free(rows);
 	rows_median_cache_free(&med);

@@ -301,9 +301,10 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 					o->isolate_rounds, BENCH_MARGINAL_COPIES);
 			if (iso && p->software && p->raster_threads > 1)
 				fprintf(out, "note: this software device splits each timed scene over %d "
-					     "rasterizer threads; small\nsources then can read up to 35%% off "
-					     "alone here (docs/bench-method.md, \"One rasterizer\nthread\"); "
-					     "--raster-threads 1 reads truer, with slower frames\n",
+					     "rasterizer threads; sources\nof a few %% of the frame then can "
+					     "read from 0.7 to 2x alone here (docs/bench-method.md,\n\"One "
+					     "rasterizer thread\"); with --raster-threads 1 those of 2%% or more "
+					     "read within\n0.88-1.24 of it, with slower frames\n",
 					p->raster_threads);
 			free(s);
 		}
