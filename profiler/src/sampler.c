@@ -33,6 +33,11 @@
 
 #define UNTIMED_RING 32
 #define EXCESS_RING 8
+/* Lone timed frames measured before their median replaces the empty
+ * timers' estimate: one stalled frame (a shader compile, a window drag)
+ * among the first ones would otherwise set N for minutes, as N frames
+ * pass before the next measurement. */
+#define EXCESS_TRUSTED 3u
 #define MAX_EVERY 100000u
 /* Timed frames without an empty timer's figure after which sampling keeps
  * the least span anyway (a backend whose results never arrive). */
@@ -187,7 +192,8 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* Adds v to a ring of `cap` values (at most UNTIMED_RING) and returns the
- * median of what it holds. */
+ * median of what it holds (of an even count, the mean of the middle two:
+ * of two, one slow frame must not be the figure). */
 static double ring_median(double *ring, uint32_t cap, uint32_t *head, uint32_t *n, double v)
 {
 	ring[*head] = v;
@@ -197,7 +203,7 @@ static double ring_median(double *ring, uint32_t cap, uint32_t *head, uint32_t *
 	double sorted[UNTIMED_RING];
 	memcpy(sorted, ring, *n * sizeof *sorted);
 	qsort(sorted, *n, sizeof *sorted, cmp_double);
-	return sorted[*n / 2];
+	return *n % 2 ? sorted[*n / 2] : (sorted[*n / 2 - 1] + sorted[*n / 2]) / 2.0;
 }
 
 bool sp_sampler_frame_begin(bool gpu, uint64_t now, uint64_t frame)
@@ -216,6 +222,11 @@ bool sp_sampler_frame_begin(bool gpu, uint64_t now, uint64_t frame)
 	if (!costly || b >= 1.0) {
 		S.every = 1;
 		S.gpu_was_on = gpu;
+		/* Every frame is timed: nothing to burst, and a burst asked for
+		 * now is done, not kept for a later budget. */
+		atomic_store(&g_burst_asked, false);
+		if (S.burst)
+			burst_end(now);
 		atomic_store_explicit(&pub.every, 1, memory_order_relaxed);
 		return gpu;
 	}
@@ -226,7 +237,7 @@ bool sp_sampler_frame_begin(bool gpu, uint64_t now, uint64_t frame)
 	double per_timer = (double)sp_gpu_overhead_mean();
 	double cost = per_timer * S.renders;
 	atomic_store_explicit(&pub.estimated_cost_ns, (uint64_t)cost, memory_order_relaxed);
-	if (per_timer > 0 && S.excess_median > cost)
+	if (per_timer > 0 && S.excess_n >= EXCESS_TRUSTED && S.excess_median > cost)
 		cost = S.excess_median;
 	double frame_est = S.untimed_median > 0 ? S.untimed_median : S.frame_avg;
 	double every = frame_est > 0 && cost > 0 ? cost / (b * frame_est) : 1.0;

@@ -158,6 +158,9 @@ static void install_costly(void)
 	install_costly_reading(costly_read);
 }
 
+/* Extra work in the next frame sampled_frame runs (a stall). */
+static uint64_t stall_next_ns;
+
 /* One frame: a ticked for 10 ns, rendered once for 10 ns, then 100 us of
  * other work; returns whether it was GPU-timed. */
 static bool sampled_frame(bool skip)
@@ -174,7 +177,8 @@ static bool sampled_frame(bool skip)
 	source_profiler_source_render_end(&a, start, t);
 	if (timed != (t != NULL))
 		return !timed; /* caught by the callers' counts */
-	fx_now += FRAME_WORK_NS;
+	fx_now += FRAME_WORK_NS + stall_next_ns;
+	stall_next_ns = 0;
 	fx_end();
 	return timed;
 }
@@ -225,6 +229,81 @@ TEST(costly_timers_are_sampled_one_frame_in_n_from_the_measured_cost)
 	/* Samples are those of the timed frames only; nothing subtracted
 	 * (the backend did not ask): each render reads its stamp's 5 us. */
 	CHECK_EQ(fx_result(&a).render_gpu_avg, STAMP_GPU_NS);
+}
+
+/* The first lone timed frame after the start-up burst is followed by a
+ * 2 s stall (a shader compile, a window drag), which counts in what that
+ * timed frame cost: taken at its word, N would be 2e9 / (1% of 100 us),
+ * capped at 100,000 frames, and nothing sampled for minutes. Its cost
+ * counts only once three lone frames were measured, and their median,
+ * not the largest, then sets N. */
+TEST(one_stalled_timed_frame_does_not_stop_sampling)
+{
+	fx_init(true);
+	install_costly();
+	for (int f = 0; f < 31; f++)
+		sampled_frame(false);
+	CHECK(!sampling().burst);
+	int f = 0;
+	while (f < 100 && !sampled_frame(false))
+		f++;
+	CHECK(f < 100);
+	stall_next_ns = 2000000000ull; /* in flight after the timed frame */
+	sampled_frame(false);
+	uint32_t timed = 0;
+	for (f = 0; f < 2000; f++)
+		timed += sampled_frame(false);
+	printf("  %u timed frames in 2000 after the stall; one in %u\n", timed,
+	       sampling().timed_every);
+	CHECK(timed >= 40);
+	CHECK_EQ(sampling().timed_cost_ns, 40000);
+	CHECK_EQ(sampling().timed_every, 39);
+}
+
+/* Where every frame is timed (a 100% budget, cheap timers) nothing
+ * bursts: a burst running then ends, and one asked for is not kept for a
+ * later budget. */
+TEST(a_burst_ends_where_every_frame_is_timed)
+{
+	fx_init(true);
+	install_costly();
+	sampled_frame(false);
+	CHECK(sampling().burst); /* the enable's */
+	source_profiler_gpu_set_budget(100.0);
+	sampled_frame(false);
+	CHECK(!sampling().burst);
+	source_profiler_gpu_burst();
+	sampled_frame(false);
+	CHECK(!sampling().burst);
+	uint32_t bursts = sampling().bursts;
+	source_profiler_gpu_set_budget(1.0);
+	for (int f = 0; f < 5; f++)
+		sampled_frame(false);
+	CHECK(!sampling().burst);
+	CHECK_EQ(sampling().bursts, bursts);
+}
+
+/* A disjoint forced between frames drops the next GPU-timed frame's
+ * results: untimed frames in between have none and keep it pending. */
+TEST(a_forced_disjoint_waits_for_a_timed_frame)
+{
+	fx_init(true);
+	install_costly();
+	for (int f = 0; f < 31; f++)
+		sampled_frame(false);
+	int f = 0;
+	while (f < 100 && !sampled_frame(false))
+		f++;
+	CHECK(f < 100);
+	uint64_t dropped = stats().gpu_disjoint_backend;
+	source_profiler_force_gpu_disjoint(); /* the next frame is untimed */
+	f = 0;
+	while (f < 100 && !sampled_frame(false))
+		f++;
+	CHECK(f > 0 && f < 100);
+	sampled_frame(false); /* collects it */
+	sampled_frame(false);
+	CHECK_EQ(stats().gpu_disjoint_backend, dropped + 1);
 }
 
 static sp_gpu_read never_ready(void *user, uint32_t slot, uint32_t count, uint64_t *ns)

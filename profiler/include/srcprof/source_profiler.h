@@ -196,8 +196,10 @@ void source_profiler_set_clock(uint64_t (*now_ns)(void *user), void *user);
  * (default SOURCE_PROFILER_FRAME_BUFFER_SIZE): the samples of frame N are
  * collected at the end of frame N + n - 1, and GPU timer backends get n
  * frame slots. Graphics thread, between frames. Samples of frames not yet
- * collected are dropped; collected statistics are kept. Other values are
- * ignored (logged, counted in ignored_calls). */
+ * collected are dropped; the sources' collected statistics are kept, while
+ * what the GPU timers measured of themselves (the empty timers' cost, the
+ * resolution, the frames' GPU range in get_stats) is measured afresh.
+ * Other values are ignored (logged, counted in ignored_calls). */
 void source_profiler_set_frames_in_flight(uint32_t n);
 
 /* The frames in flight in force. Any thread. */
@@ -221,11 +223,15 @@ uint64_t source_profiler_frame_index(void);
  * read no stamps), N chosen so that the timed frames cost about the budget's
  * share of frame time: it measures what a timed frame costs beyond an
  * untimed one (the timed frame and the frames in flight after it, against
- * the median of recent untimed frames), and until it has, estimates it from
- * the empty timers' cost (after it has, the larger of the two is used, so
- * that a noisy near-zero measurement cannot time every frame). Each
+ * the median of recent untimed frames), and until three lone timed frames
+ * are measured estimates it from the empty timers' cost (after that, the
+ * larger of their median and the estimate is used: one stalled frame
+ * cannot set N, and a noisy near-zero measurement cannot time every
+ * frame). Each
  * interval is N times a factor from 0.75 to 1.25 drawn at the timed frame
- * (never under frames in flight + 2): N on average, and a source whose
+ * (never under frames in flight + 2 once an empty timer has been measured,
+ * which the first timed frames do; before that every frame can be timed,
+ * for at most 64 timed frames): N on average, and a source whose
  * work comes every k-th frame is not always sampled in one phase of it.
  * Where timers are cheap, every frame is timed.
  * Renders of untimed frames get no timer (render_begin sets *timer to NULL)
