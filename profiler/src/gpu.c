@@ -120,6 +120,8 @@ static void publish_capacity(void)
 	atomic_store(&sp_gpu_capacity_pub, cap == UINT32_MAX ? 0 : cap);
 }
 
+static void reset_measured(void);
+
 void source_profiler_set_gpu_backend(const sp_gpu_timer_backend *backend)
 {
 	gg.has_backend = backend && backend->reserve && backend->write && backend->read;
@@ -137,6 +139,10 @@ void source_profiler_set_gpu_backend(const sp_gpu_timer_backend *backend)
 			      memory_order_relaxed);
 	atomic_store_explicit(&g_empty_pub, gg.measure_empty, memory_order_relaxed);
 	gg.backend_gen++;
+	/* What the last backend's empty timers cost says nothing of this one's:
+	 * its renders would have the old figure subtracted for dozens of timed
+	 * frames. */
+	reset_measured();
 	for (unsigned i = 0; i < SP_MAX_FIF; i++) {
 		gg.slots[i].on = false;
 		gg.slots[i].capacity = 0;
@@ -226,15 +232,17 @@ void sp_gpu_frame_begin(unsigned slot, uint64_t frame, bool gpu_on, uint32_t sou
 {
 	sp_gpu_slot *s = &gg.slots[slot];
 	s->frame = frame;
-	s->on = s->closed = s->overflow = false;
-	s->forced = gg.force_pending;
-	gg.force_pending = false;
+	s->on = s->closed = s->overflow = s->forced = false;
 	s->used = s->open = s->denied = 0;
 	if (!gpu_on || !gg.has_backend)
 		return;
 	if (!ensure_capacity(slot, wanted(sources)))
 		return;
 	s->on = true;
+	/* Asked between frames: this frame's results, the first timed one's
+	 * (an untimed frame has none to drop). */
+	s->forced = gg.force_pending;
+	gg.force_pending = false;
 	gg.empty_done = 0;
 	gg.b.write(gg.b.user, slot, 0, SP_GPU_STAMP_FRAME_BEGIN);
 }
@@ -275,7 +283,11 @@ static void record_empty(uint32_t pass, uint64_t ns)
 	memcpy(sorted, ring, gg.empty_count[pass] * sizeof *sorted);
 	qsort(sorted, gg.empty_count[pass], sizeof *sorted, cmp_u32);
 	uint32_t n = gg.empty_count[pass];
+	/* 0 means "not measured" to the readers: a timer that reads 0 (two
+	 * stamps on one tick) is recorded as 1 ns. */
 	uint32_t mid = sorted[n < 4 ? 0 : n / 2];
+	if (!mid)
+		mid = 1;
 	atomic_store_explicit(&g_overhead[pass], mid, memory_order_relaxed);
 	/* The spread needs a few to mean anything. */
 	uint32_t spread = n < 4 ? 0 : sorted[(3 * n) / 4] - sorted[n / 4];
@@ -536,11 +548,9 @@ const _Atomic uint32_t *sp_gpu_overheads(void)
 	return gg.b.subtract_empty_timer ? g_overhead : NULL;
 }
 
-void sp_gpu_reset_slots(void)
+/* Forgets the empty timers and frame ranges measured so far. */
+static void reset_measured(void)
 {
-	for (unsigned i = 0; i < SP_MAX_FIF; i++)
-		gg.slots[i].on = false;
-	gg.force_pending = false;
 	gg.range_head = gg.range_count = 0;
 	gg.range_sum = 0;
 	gg.range_max = gg.range_max_n = 0;
@@ -553,6 +563,14 @@ void sp_gpu_reset_slots(void)
 	}
 	atomic_store(&g_range_avg, 0);
 	atomic_store(&g_range_max, 0);
+}
+
+void sp_gpu_reset_slots(void)
+{
+	for (unsigned i = 0; i < SP_MAX_FIF; i++)
+		gg.slots[i].on = false;
+	gg.force_pending = false;
+	reset_measured();
 }
 
 void sp_gpu_shutdown(void)

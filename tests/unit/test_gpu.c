@@ -640,6 +640,61 @@ TEST(resolution_is_the_empty_timers_interquartile_range)
 	CHECK_EQ(stats().gpu_resolution_ns, 300);
 }
 
+/* A backend whose stamps cost nothing: its empty timers read 0. */
+static void free_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
+{
+	(void)user;
+	(void)kind;
+	fx_backend.stamps[slot][query] = fx_gpu_now;
+}
+
+/* 0 is what readers take for "not measured"; a measured 0 must not be:
+ * the sampler would never use its measured cost, and the resolution
+ * would stay unknown. */
+TEST(empty_timers_that_read_zero_count_as_measured)
+{
+	fx_init(true);
+	sp_gpu_timer_backend free_stamps = costly_backend;
+	free_stamps.write = free_write;
+	source_profiler_set_gpu_backend(&free_stamps);
+	for (int f = 0; f < 6; f++)
+		fx_frame(both, 2, 10, 10, 700);
+	CHECK_EQ(stats().gpu_timer_overhead_ns, 1);
+	CHECK_EQ(stats().gpu_resolution_ns, 1); /* the tick: the spread is 0 */
+	CHECK_EQ(fx_result(&a).render_gpu_avg, 699);
+}
+
+/* Stamps of 500 ns each: another device's timers. */
+static void dear_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
+{
+	(void)user;
+	(void)kind;
+	fx_backend.stamps[slot][query] = fx_gpu_now;
+	fx_gpu_now += 500;
+}
+
+TEST(a_new_backend_measures_its_empty_timers_afresh)
+{
+	fx_init(true);
+	source_profiler_set_gpu_backend(&costly_backend);
+	for (int f = 0; f < 8; f++)
+		fx_frame(both, 2, 10, 10, 700);
+	CHECK_EQ(stats().gpu_timer_overhead_ns, 50);
+	sp_gpu_timer_backend dear = costly_backend;
+	dear.write = dear_write;
+	source_profiler_set_gpu_backend(&dear);
+	/* The first frame with it is collected at the second: its empty
+	 * timer's 500, not the old backend's 50, is subtracted from then on. */
+	for (int f = 0; f < 3; f++)
+		fx_frame(both, 2, 10, 10, 700);
+	CHECK_EQ(stats().gpu_timer_overhead_ns, 500);
+	uint32_t gpu[64];
+	size_t n = source_profiler_copy_samples(&a, SOURCE_PROFILER_GPU, gpu, 64);
+	CHECK(n >= 2 && n <= 64);
+	CHECK_EQ(gpu[n - 1], 700);
+	CHECK_EQ(gpu[n - 2], 700);
+}
+
 TEST(without_empty_timers_resolution_is_the_timer_tick)
 {
 	fx_init(true);

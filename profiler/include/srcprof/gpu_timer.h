@@ -113,12 +113,16 @@ typedef struct sp_gpu_timer_backend {
 
 /* Installs the backend (copied) the profiler times renders with; NULL
  * removes it, after which GPU timing stays off. Graphics thread, between
- * frames. Frames in flight recorded with an earlier backend are dropped. */
+ * frames. Frames in flight recorded with an earlier backend are dropped,
+ * and what its empty timers and frame ranges measured is forgotten (the
+ * new backend's are measured afresh). */
 void source_profiler_set_gpu_backend(const sp_gpu_timer_backend *backend);
 
 /* Test hook: the GPU results of the frame being recorded (or, between
- * frames or after its render_end, of the next one) are treated as disjoint
- * when collected (counted as gpu_disjoint_backend). Graphics thread. */
+ * frames or after its render_end, of the next GPU-timed one: under
+ * sampling, untimed frames in between keep it pending) are treated as
+ * disjoint when collected (counted as gpu_disjoint_backend). Graphics
+ * thread. */
 void source_profiler_force_gpu_disjoint(void);
 
 #if defined(__GNUC__)
