@@ -28,7 +28,8 @@ typedef struct sp_gpu_slot {
 	uint32_t open;     /* begun, not ended */
 	uint32_t denied;   /* renders that found the pool full */
 	uint32_t capacity; /* timers the backend holds for this slot */
-	uint32_t refused;  /* the last want the backend could not hold (said once) */
+	uint32_t refused;  /* the last want the backend could not hold */
+	bool refusal_said; /* ...and held back twice in a row: said once */
 	uint32_t backend_gen;
 	sp_gpu_timer *timers;
 	uint32_t timers_cap;
@@ -147,6 +148,7 @@ void source_profiler_set_gpu_backend(const sp_gpu_timer_backend *backend)
 		gg.slots[i].on = false;
 		gg.slots[i].capacity = 0;
 		gg.slots[i].refused = 0;
+		gg.slots[i].refusal_said = false;
 	}
 	atomic_store_explicit(&g_mode,
 			      gg.has_backend && gg.b.mode ? gg.b.mode : "none",
@@ -194,11 +196,18 @@ static bool reserve(unsigned slot, uint32_t want)
 		sp_log(SOURCE_PROFILER_LOG_INFO, "GPU timer pool of frame slot %u grown to %u timers",
 		       slot, timers);
 	/* A backend that cannot grow is asked again each timed frame: said
-	 * once for each size wanted. */
-	if (timers < want && want != s->refused)
+	 * once for each size wanted, when it is refused a second time in a
+	 * row, as a backend may grow a slot only at its next frame (Vulkan
+	 * without host query reset, which resets the pool in the frame's
+	 * commands). */
+	if (timers < want && want == s->refused && !s->refusal_said) {
 		sp_log(SOURCE_PROFILER_LOG_WARNING,
 		       "GPU timer pool of frame slot %u holds %u timers, %u wanted", slot, timers,
 		       want);
+		s->refusal_said = true;
+	} else if (timers >= want || want != s->refused) {
+		s->refusal_said = false;
+	}
 	s->refused = timers < want ? want : 0;
 	s->capacity = timers;
 	s->backend_gen = gg.backend_gen;

@@ -409,6 +409,57 @@ TEST(pool_overflow_drops_the_frame_then_grows)
 	CHECK_EQ(fx_result(&a).render_gpu_sum, 500);
 }
 
+/* Grows a slot only when asked for the same size a second time: as the
+ * Vulkan timer does without host query reset (the slot's reset for this
+ * frame is already recorded). */
+static uint32_t deferred_held[4], deferred_asked[4];
+
+static uint32_t deferring_reserve(void *user, uint32_t slot, uint32_t queries)
+{
+	(void)user;
+	if (slot >= 4 || queries > FX_MAX_QUERIES)
+		return 0;
+	if (queries <= deferred_held[slot])
+		return deferred_held[slot];
+	if (deferred_asked[slot] != queries) {
+		deferred_asked[slot] = queries;
+		return deferred_held[slot];
+	}
+	return deferred_held[slot] = queries;
+}
+
+static void deferring_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
+{
+	(void)user;
+	(void)kind;
+	if (query < FX_MAX_QUERIES)
+		fx_backend.stamps[slot][query] = fx_gpu_now;
+}
+
+static sp_gpu_read deferring_read(void *user, uint32_t slot, uint32_t count, uint64_t *ns)
+{
+	(void)user;
+	memcpy(ns, fx_backend.stamps[slot], count * sizeof *ns);
+	return SP_GPU_READ_OK;
+}
+
+TEST(a_pool_that_grows_at_its_next_frame_is_not_a_refusal)
+{
+	fx_init(true);
+	memset(deferred_held, 0, sizeof deferred_held);
+	memset(deferred_asked, 0, sizeof deferred_asked);
+	sp_gpu_timer_backend deferring = {.mode = "deferring",
+				  .reserve = deferring_reserve,
+				  .write = deferring_write,
+				  .read = deferring_read};
+	source_profiler_set_gpu_backend(&deferring);
+	for (int f = 0; f < 8; f++)
+		fx_frame(one, 1, 10, 10, 300);
+	CHECK_EQ(fx_log_count_containing("wanted"), 0);
+	CHECK(fx_gpu_samples(&a) >= 3);
+	CHECK_EQ(fx_result(&a).render_gpu_avg, 300);
+}
+
 TEST(pool_is_sized_for_two_renders_per_source)
 {
 	fx_init(true);
