@@ -33,11 +33,15 @@
 
 #define UNTIMED_RING 32
 #define EXCESS_RING 8
-/* Lone timed frames measured before their median replaces the empty
- * timers' estimate: one stalled frame (a shader compile, a window drag)
- * among the first ones would otherwise set N for minutes, as N frames
- * pass before the next measurement. */
+/* Lone timed frames measured before their median is the measured cost.
+ * Until then it is their minimum (a frame is only ever slowed down), at
+ * most EXCESS_EARLY_CAP times the empty timers' estimate: one stalled
+ * frame (a shader compile, a window drag) among the first ones would
+ * otherwise set N for minutes, as N frames pass before the next
+ * measurement. A flushed frame on a software device costs 4-15 times the
+ * estimate here (docs/gpu-timing.md), which the cap lets through. */
 #define EXCESS_TRUSTED 3u
+#define EXCESS_EARLY_CAP 20.0
 #define MAX_EVERY 100000u
 /* Timed frames without an empty timer's figure after which sampling keeps
  * the least span anyway (a backend whose results never arrive). */
@@ -237,8 +241,18 @@ bool sp_sampler_frame_begin(bool gpu, uint64_t now, uint64_t frame)
 	double per_timer = (double)sp_gpu_overhead_mean();
 	double cost = per_timer * S.renders;
 	atomic_store_explicit(&pub.estimated_cost_ns, (uint64_t)cost, memory_order_relaxed);
-	if (per_timer > 0 && S.excess_n >= EXCESS_TRUSTED && S.excess_median > cost)
-		cost = S.excess_median;
+	if (per_timer > 0 && S.excess_n) {
+		double measured = S.excess_median;
+		if (S.excess_n < EXCESS_TRUSTED) {
+			measured = S.excess[0];
+			for (uint32_t i = 1; i < S.excess_n; i++)
+				measured = S.excess[i] < measured ? S.excess[i] : measured;
+			if (measured > EXCESS_EARLY_CAP * cost)
+				measured = EXCESS_EARLY_CAP * cost;
+		}
+		if (measured > cost)
+			cost = measured;
+	}
 	double frame_est = S.untimed_median > 0 ? S.untimed_median : S.frame_avg;
 	double every = frame_est > 0 && cost > 0 ? cost / (b * frame_est) : 1.0;
 	/* Once there is an estimate, at least a span of untimed frames on

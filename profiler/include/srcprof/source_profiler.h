@@ -223,11 +223,11 @@ uint64_t source_profiler_frame_index(void);
  * read no stamps), N chosen so that the timed frames cost about the budget's
  * share of frame time: it measures what a timed frame costs beyond an
  * untimed one (the timed frame and the frames in flight after it, against
- * the median of recent untimed frames), and until three lone timed frames
- * are measured estimates it from the empty timers' cost (after that, the
- * larger of their median and the estimate is used: one stalled frame
- * cannot set N, and a noisy near-zero measurement cannot time every
- * frame). Each
+ * the median of recent untimed frames), and until it has, estimates it from
+ * the empty timers' cost (after it has, the larger of the two is used, so
+ * that a noisy near-zero measurement cannot time every frame; until three
+ * timed frames are measured, their minimum, at most 20 times the estimate,
+ * so that one stalled frame cannot set N for minutes). Each
  * interval is N times a factor from 0.75 to 1.25 drawn at the timed frame
  * (never under frames in flight + 2 once an empty timer has been measured,
  * which the first timed frames do; before that every frame can be timed,
