@@ -10,8 +10,9 @@
  *
  * Names and meaning follow OBS Studio's libobs/util/source-profiler.h: a
  * source is an opaque pointer the profiler never dereferences; toggles take
- * effect at frame boundaries; GPU results are read FRAME_BUFFER_SIZE - 1
- * frames late so that nothing waits on the GPU. srcprof adds per-pass
+ * effect at frame boundaries; GPU results are read frames in flight - 1
+ * frames late (SOURCE_PROFILER_FRAME_BUFFER_SIZE - 1 by default) so that
+ * nothing waits on the GPU. srcprof adds per-pass
  * statistics, source names, counters and a log hook.
  *
  * It does not draw, own a graphics context, or know which API renders: the
@@ -29,7 +30,7 @@
  *                        render(source);
  *                        source_profiler_source_render_end(source, t, timer);
  *     source_profiler_render_end();
- *     submit, present, wait for the frame FRAME_BUFFER_SIZE - 1 back;
+ *     submit, present, wait for the frame frames-in-flight - 1 back;
  *     source_profiler_frame_collect();
  *
  * Bad input is defined, never a crash: NULL sources and unknown timers are
