@@ -409,57 +409,6 @@ TEST(pool_overflow_drops_the_frame_then_grows)
 	CHECK_EQ(fx_result(&a).render_gpu_sum, 500);
 }
 
-/* Grows a slot only when asked for the same size a second time: as the
- * Vulkan timer does without host query reset (the slot's reset for this
- * frame is already recorded). */
-static uint32_t deferred_held[4], deferred_asked[4];
-
-static uint32_t deferring_reserve(void *user, uint32_t slot, uint32_t queries)
-{
-	(void)user;
-	if (slot >= 4 || queries > FX_MAX_QUERIES)
-		return 0;
-	if (queries <= deferred_held[slot])
-		return deferred_held[slot];
-	if (deferred_asked[slot] != queries) {
-		deferred_asked[slot] = queries;
-		return deferred_held[slot];
-	}
-	return deferred_held[slot] = queries;
-}
-
-static void deferring_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
-{
-	(void)user;
-	(void)kind;
-	if (query < FX_MAX_QUERIES)
-		fx_backend.stamps[slot][query] = fx_gpu_now;
-}
-
-static sp_gpu_read deferring_read(void *user, uint32_t slot, uint32_t count, uint64_t *ns)
-{
-	(void)user;
-	memcpy(ns, fx_backend.stamps[slot], count * sizeof *ns);
-	return SP_GPU_READ_OK;
-}
-
-TEST(a_pool_that_grows_at_its_next_frame_is_not_a_refusal)
-{
-	fx_init(true);
-	memset(deferred_held, 0, sizeof deferred_held);
-	memset(deferred_asked, 0, sizeof deferred_asked);
-	sp_gpu_timer_backend deferring = {.mode = "deferring",
-				  .reserve = deferring_reserve,
-				  .write = deferring_write,
-				  .read = deferring_read};
-	source_profiler_set_gpu_backend(&deferring);
-	for (int f = 0; f < 8; f++)
-		fx_frame(one, 1, 10, 10, 300);
-	CHECK_EQ(fx_log_count_containing("wanted"), 0);
-	CHECK(fx_gpu_samples(&a) >= 3);
-	CHECK_EQ(fx_result(&a).render_gpu_avg, 300);
-}
-
 TEST(pool_is_sized_for_two_renders_per_source)
 {
 	fx_init(true);
@@ -586,13 +535,16 @@ TEST(a_render_without_a_timer_leaves_no_gpu_sample_for_that_frame)
  * a queue thread preempted once. */
 static uint64_t costly_stall_once;
 
+/* What each of its stamps costs (another device's timers: more). */
+static uint64_t costly_stamp_ns = 50;
+
 /* A backend whose every stamp costs 50 ns of GPU time, like a flush. */
 static void costly_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
 {
 	(void)user;
 	(void)kind;
 	fx_backend.stamps[slot][query] = fx_gpu_now;
-	fx_gpu_now += 50;
+	fx_gpu_now += costly_stamp_ns;
 	if (query == 2) {
 		fx_gpu_now += costly_stall_once;
 		costly_stall_once = 0;
@@ -715,29 +667,59 @@ TEST(empty_timers_that_read_zero_count_as_measured)
 	CHECK_EQ(fx_result(&a).render_gpu_avg, 699);
 }
 
-/* Stamps of 500 ns each: another device's timers. */
-static void dear_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
+/* Grows a slot only when asked for the same size a second time: as the
+ * Vulkan timer does without host query reset (the slot's reset for this
+ * frame is already recorded). */
+static uint32_t deferred_held[4], deferred_asked[4];
+
+static uint32_t deferring_reserve(void *user, uint32_t slot, uint32_t queries)
 {
 	(void)user;
-	(void)kind;
-	fx_backend.stamps[slot][query] = fx_gpu_now;
-	fx_gpu_now += 500;
+	if (slot >= 4 || queries > FX_MAX_QUERIES)
+		return 0;
+	if (queries <= deferred_held[slot])
+		return deferred_held[slot];
+	if (deferred_asked[slot] != queries) {
+		deferred_asked[slot] = queries;
+		return deferred_held[slot];
+	}
+	return deferred_held[slot] = queries;
+}
+
+TEST(a_pool_that_grows_at_its_next_frame_is_not_a_refusal)
+{
+	fx_init(true);
+	memset(deferred_held, 0, sizeof deferred_held);
+	memset(deferred_asked, 0, sizeof deferred_asked);
+	sp_gpu_timer_backend deferring = {.mode = "deferring",
+				  .reserve = deferring_reserve,
+				  .write = free_write,
+				  .read = costly_read};
+	source_profiler_set_gpu_backend(&deferring);
+	for (int f = 0; f < 8; f++)
+		fx_frame(one, 1, 10, 10, 300);
+	CHECK_EQ(fx_log_count_containing("wanted"), 0);
+	CHECK(fx_gpu_samples(&a) >= 3);
+	CHECK_EQ(fx_result(&a).render_gpu_avg, 300);
 }
 
 TEST(a_new_backend_measures_its_empty_timers_afresh)
 {
 	fx_init(true);
+	costly_stamp_ns = 50;
 	source_profiler_set_gpu_backend(&costly_backend);
 	for (int f = 0; f < 8; f++)
 		fx_frame(both, 2, 10, 10, 700);
 	CHECK_EQ(stats().gpu_timer_overhead_ns, 50);
+	costly_stamp_ns = 500; /* another device's timers */
 	sp_gpu_timer_backend dear = costly_backend;
-	dear.write = dear_write;
+	dear.mode = "dear";
 	source_profiler_set_gpu_backend(&dear);
 	/* The first frame with it is collected at the second: its empty
 	 * timer's 500, not the old backend's 50, is subtracted from then on. */
 	for (int f = 0; f < 3; f++)
 		fx_frame(both, 2, 10, 10, 700);
+	costly_stamp_ns = 50;
 	CHECK_EQ(stats().gpu_timer_overhead_ns, 500);
 	uint32_t gpu[64];
 	size_t n = source_profiler_copy_samples(&a, SOURCE_PROFILER_GPU, gpu, 64);
