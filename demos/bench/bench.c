@@ -5,6 +5,7 @@
 #include "bench_measure.h"
 #include "bench_progress.h"
 #include "cli.h"
+#include "out_file.h"
 
 #include "engine/log.h"
 #include "srcprof/clock.h"
@@ -78,6 +79,93 @@ static uint32_t measure_run(const bench_opts *o, bench_point *pts, uint32_t run,
 	return n;
 }
 
+/* Loads a side's files, in order, into runs (CMP_MAX_RUNS at most, a
+ * file of --runs N counting N); *loaded: the runs held, to free. False
+ * after a message on any problem. */
+static bool load_side(const char *const *files, uint32_t n_files, const char *label, brun *runs,
+		      uint32_t *loaded)
+{
+	for (uint32_t i = 0; i < n_files; i++) {
+		if (*loaded == CMP_MAX_RUNS) {
+			fprintf(stderr, CMP_PROG ": %s '%s': the files before it already hold %d runs, "
+					 "the most a side takes\n",
+				label, files[i], CMP_MAX_RUNS);
+			return false;
+		}
+		uint32_t n = brun_load_runs(files[i], label, &runs[*loaded], CMP_MAX_RUNS - *loaded);
+		if (!n)
+			return false;
+		*loaded += n;
+	}
+	return true;
+}
+
+/* Whether compare's outputs are apart from its inputs and each other
+ * (--json a.json would overwrite what it reads); else a message. */
+static bool outputs_apart(const cmp_opts *o)
+{
+	const char *outs[2] = {o->json, o->html}, *opts[2] = {"--json", "--html"};
+	for (int i = 0; i < 2; i++) {
+		if (!outs[i])
+			continue;
+		for (uint32_t k = 0; k < o->n_base + o->n_new; k++) {
+			const char *in = k < o->n_base ? o->base_files[k] : o->new_files[k - o->n_base];
+			if (!strcmp(outs[i], in) || out_same_file(outs[i], in)) {
+				fprintf(stderr, CMP_PROG ": %s '%s' is the input file '%s': it would be "
+						 "overwritten; write elsewhere\n",
+					opts[i], outs[i], in);
+				return false;
+			}
+		}
+	}
+	if (o->json && o->html && (!strcmp(o->json, o->html) || out_same_file(o->json, o->html))) {
+		fprintf(stderr, CMP_PROG ": --json and --html are the same file '%s'\n", o->json);
+		return false;
+	}
+	return true;
+}
+
+/* Compare's --json and --html, both or neither where it can (each states
+ * the exit status): false after a message naming the one that cannot be
+ * written, which is left as it was. */
+static bool write_outputs(const cmp_opts *o, const cmp_result *r)
+{
+	const char *paths[2] = {o->json, o->html}, *opts[2] = {"--json", "--html"};
+	out_file of[2] = {0};
+	int failed = -1, committed = -1;
+	for (int i = 0; i < 2 && failed < 0; i++) {
+		if (!paths[i])
+			continue;
+		if (!out_open(&of[i], paths[i], "w")) {
+			failed = i;
+			break;
+		}
+		(i ? cmp_write_html : cmp_write_json)(of[i].f, r);
+		/* Flushed here, so that a full disk shows before either lands. */
+		if (fflush(of[i].f) != 0 || ferror(of[i].f))
+			failed = i;
+	}
+	for (int i = 0; i < 2 && failed < 0; i++) {
+		if (paths[i] && !out_commit(&of[i]))
+			failed = i;
+		else if (paths[i])
+			committed = i;
+	}
+	if (failed < 0)
+		return true;
+	int err = errno;
+	for (int i = 0; i < 2; i++)
+		out_abandon(&of[i]);
+	fprintf(stderr, CMP_PROG ": %s: writing '%s' failed (%s); it is left as it was", opts[failed],
+		paths[failed], strerror(err));
+	if (committed >= 0)
+		fprintf(stderr, ", %s '%s' was written", opts[committed], paths[committed]);
+	else if (paths[!failed])
+		fprintf(stderr, ", and so is %s '%s'", opts[!failed], paths[!failed]);
+	fputc('\n', stderr);
+	return false;
+}
+
 /* srcprof-bench compare ...: the exit status. */
 static int compare_main(int argc, char **argv)
 {
@@ -85,7 +173,7 @@ static int compare_main(int argc, char **argv)
 	int p = cmp_parse_args(argc, argv, &o);
 	if (p != 0)
 		return p > 0 ? 0 : 2;
-	if (!cli_check_writable(CMP_PROG, "--json", o.json) ||
+	if (!outputs_apart(&o) || !cli_check_writable(CMP_PROG, "--json", o.json) ||
 	    !cli_check_writable(CMP_PROG, "--html", o.html))
 		return 2;
 	static brun base[CMP_MAX_RUNS], nw[CMP_MAX_RUNS];
@@ -93,20 +181,9 @@ static int compare_main(int argc, char **argv)
 	int status = 2;
 	cmp_result r = {0};
 	/* A file of --runs N holds N runs: each is one run of its side. */
-	for (uint32_t i = 0; i < o.n_base; i++) {
-		uint32_t n = brun_load_runs(o.base_files[i], "BASE", &base[loaded_base],
-					    CMP_MAX_RUNS - loaded_base);
-		if (!n)
-			goto done;
-		loaded_base += n;
-	}
-	for (uint32_t i = 0; i < o.n_new; i++) {
-		uint32_t n = brun_load_runs(o.new_files[i], "NEW", &nw[loaded_new],
-					    CMP_MAX_RUNS - loaded_new);
-		if (!n)
-			goto done;
-		loaded_new += n;
-	}
+	if (!load_side(o.base_files, o.n_base, "BASE", base, &loaded_base) ||
+	    !load_side(o.new_files, o.n_new, "NEW", nw, &loaded_new))
+		goto done;
 	if (o.vs && (loaded_base < 2 || loaded_new < 2)) {
 		fprintf(stderr, CMP_PROG ": BASE... vs NEW... needs two or more runs a side (%u and %u "
 				 "given); for one a side: BASE.json NEW.json\n",
@@ -139,16 +216,14 @@ static int compare_main(int argc, char **argv)
 			o.base, o.nw);
 		goto done;
 	}
-	cmp_print(stdout, &r);
-	status = r.costlier ? 1 : 0;
-	if (o.json && !cmp_write_json(o.json, &r)) {
-		fprintf(stderr, CMP_PROG ": --json: writing '%s' failed\n", o.json);
-		status = 2;
+	if (!r.figures) {
+		fprintf(stderr, CMP_PROG ": BASE '%s' and NEW '%s' have points in common but no "
+				 "figure to compare: every sample series is empty (or zero on both sides)\n",
+			o.base, o.nw);
+		goto done;
 	}
-	if (o.html && !cmp_write_html(o.html, &r)) {
-		fprintf(stderr, CMP_PROG ": --html: writing '%s' failed\n", o.html);
-		status = 2;
-	}
+	status = write_outputs(&o, &r) ? r.costlier ? 1 : 0 : 2;
+	cmp_print(stdout, &r, status);
 done:
 	cmp_free(&r);
 	for (uint32_t i = 0; i < loaded_base; i++)
@@ -228,19 +303,23 @@ int main(int argc, char **argv)
 	r.wall_s = (double)(srcprof_clock_monotonic_ns() - t0) / 1e9;
 	bench_print(stdout, &o, &r);
 	if (o.json && !bench_write_json(o.json, &o, &r)) {
-		fprintf(stderr, PROG ": --json: writing '%s' failed\n", o.json);
+		fprintf(stderr, PROG ": --json: writing '%s' failed (%s); it is left as it was\n",
+			o.json, strerror(errno));
 		status = 1;
 	}
 	if (o.csv && !bench_write_csv(o.csv, &o, &r)) {
-		fprintf(stderr, PROG ": --csv: writing '%s' failed\n", o.csv);
+		fprintf(stderr, PROG ": --csv: writing '%s' failed (%s); it is left as it was\n",
+			o.csv, strerror(errno));
 		status = 1;
 	}
 	if (o.svg && !bench_write_svg(o.svg, &o, &r)) {
-		fprintf(stderr, PROG ": --svg: writing '%s' failed\n", o.svg);
+		fprintf(stderr, PROG ": --svg: writing '%s' failed (%s); it is left as it was\n",
+			o.svg, strerror(errno));
 		status = 1;
 	}
 	if (o.html && !bench_write_html(o.html, &o, &r)) {
-		fprintf(stderr, PROG ": --html: writing '%s' failed\n", o.html);
+		fprintf(stderr, PROG ": --html: writing '%s' failed (%s); it is left as it was\n",
+			o.html, strerror(errno));
 		status = 1;
 	}
 	for (uint32_t i = 0; i < r.n_points; i++)

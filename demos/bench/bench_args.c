@@ -66,6 +66,13 @@ static bool source_count(char *item, void *user)
 	}
 	if (!cli_u32(PROG, "--sources", item, 1, 100000, &o->sources[o->n_points]))
 		return false;
+	for (uint32_t i = 0; i < o->n_points; i++) {
+		if (o->sources[i] == o->sources[o->n_points]) {
+			/* compare pairs points by API and count. */
+			fprintf(stderr, PROG ": --sources: %u is given twice\n", o->sources[i]);
+			return false;
+		}
+	}
 	o->n_points++;
 	return true;
 }

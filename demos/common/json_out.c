@@ -1,5 +1,7 @@
 #include "json_out.h"
 
+#include <math.h>
+
 void json_string(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -12,4 +14,12 @@ void json_string(FILE *f, const char *s)
 			fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+void json_number(FILE *f, const char *fmt, double v)
+{
+	if (isfinite(v))
+		fprintf(f, fmt, v);
+	else
+		fputs("null", f);
 }

@@ -228,7 +228,7 @@ for spec in "r-b1 10000" "r-b2 10200" "r-n1 20000" "r-n2 20200" "w-b1 10000" "w-
 done
 expect 1 runs "$out/r-b1.json" "$out/r-b2.json" vs "$out/r-n1.json" "$out/r-n2.json" \
 	--json "$out/runs.out.json" --html "$out/runs.html"
-has runs.out.json '"source": "a", "figure": "gpu_in_frame", "unit": "us", "base_median": 10.1000, "new_median": 20.1000, "shift": 10.0000, "change_pct": 99.0099, "ci_low_pct": 92.9853, "ci_high_pct": 105.0345, "p_beyond": 0.000246822, "beyond_side": "up", "p": 0.00019994, "n_base": 2, "n_new": 2, "verdict": "costlier", "reliable": true'
+has runs.out.json '"source": "a", "figure": "gpu_in_frame", "unit": "us", "base_median": 10.1000, "new_median": 20.1000, "shift": 10.0000, "change_pct": 99.0099, "ci_low_pct": 92.9853, "ci_high_pct": 105.0345, "p_beyond": 0.000246822, "beyond_side": "up", "p": 0.00019994, "n_base": 2, "n_new": 2, "verdict": "costlier", "reliable": false, "not_reliable_because": "only 2 and 2 runs \(3 or more needed\)"'
 has runs.out.json '"source": "a", "figure": "cpu_tick", .*"change_pct": 0.0000, .*"p": 1, .*"verdict": "no significant change"'
 has runs.out.json '"test": "welch-t over runs. medians"'
 has runs.out.json '"new_runs": \[".*r-n1.json", ".*r-n2.json"\]'
@@ -256,7 +256,7 @@ gpu_point() { point vulkan 1 0 "$same_frames" "$(source a "$(rep "$1" 8)" "$flat
 multi "$out/m-b.json" default "$(gpu_point 10000)" "$(gpu_point 10200)"
 multi "$out/m-n.json" default "$(gpu_point 20000)" "$(gpu_point 20200)"
 expect 1 runs-file "$out/m-b.json" "$out/m-n.json" --json "$out/runs-file.out.json"
-has runs-file.out.json '"source": "a", "figure": "gpu_in_frame", "unit": "us", "base_median": 10.1000, "new_median": 20.1000, "shift": 10.0000, "change_pct": 99.0099, "ci_low_pct": 92.9853, "ci_high_pct": 105.0345, "p_beyond": 0.000246822, "beyond_side": "up", "p": 0.00019994, "n_base": 2, "n_new": 2, "verdict": "costlier", "reliable": true'
+has runs-file.out.json '"source": "a", "figure": "gpu_in_frame", "unit": "us", "base_median": 10.1000, "new_median": 20.1000, "shift": 10.0000, "change_pct": 99.0099, "ci_low_pct": 92.9853, "ci_high_pct": 105.0345, "p_beyond": 0.000246822, "beyond_side": "up", "p": 0.00019994, "n_base": 2, "n_new": 2, "verdict": "costlier", "reliable": false'
 has runs-file.out.json '"base_runs": \[".*m-b.json", ".*m-b.json#2"\]'
 has runs-file.txt "BASE .*m-b.json#2: git test"
 # A file of runs and single-run files on one side, with vs: 2 and 2 again.
@@ -309,6 +309,78 @@ bad alpha "--alpha: '0.9' is not a number from 1e-06 to 0.5" "$out/base.json" "$
 bad blocks "--blocks: 2 blocks cannot be tested \(0, or 3 or more\)" "$out/base.json" "$out/base.json" --blocks 2
 bad json-out "--json: cannot write '/nonexistent/c.json'" "$out/base.json" "$out/base.json" --json /nonexistent/c.json
 bad html-out "--html: cannot write '/nonexistent/c.html'" "$out/base.json" "$out/base.json" --html /nonexistent/c.html
+# Runs a side at most 16: files past that are refused, naming the file.
+runs_of() { # N: a file's worth of N runs of gpu_point 10000
+	local first="$(gpu_point 10000)" rest=() k
+	for ((k = 2; k <= $1; k++)); do rest+=("$(gpu_point $((10000 + k)))"); done
+	multi "$out/r$1.json" default "$first" "${rest[@]}"
+}
+runs_of 8
+runs_of 9
+bad too-many-files "NEW '$out/r8.json': the files before it already hold 16 runs, the most a side takes" \
+	"$out/r8.json" "$out/r8.json" vs "$out/r8.json" "$out/r8.json" "$out/r8.json"
+bad too-many-runs "BASE '$out/r9.json': holds 9 runs; only 8 more fit on this side" \
+	"$out/r8.json" "$out/r9.json" vs "$out/r8.json" "$out/r8.json"
+expect 0 sixteen "$out/r8.json" "$out/r8.json" vs "$out/r8.json" "$out/r8.json"
+has sixteen.txt "over the 16 and 16 runs"
+# Two points of one API and source count: compare pairs points by both.
+run "$out/dup-point.json" default "$(gpu_point 10000)" "$(gpu_point 20000)"
+bad dup-point "points\[1\] \(vulkan, 1 sources\): points\[0\] has the same API and source count" \
+	"$out/base.json" "$out/dup-point.json"
+if "$bench" --sources 1,1 >"$out/sources-twice.txt" 2>&1; then
+	echo "FAIL: --sources 1,1 accepted"; fails=1
+else has sources-twice.txt "--sources: 1 is given twice"; fi
+# Samples too large to compare without overflow; nothing to compare.
+sed 's/"gpu_sum_ns": \[1000,/"gpu_sum_ns": [1.7e308,/' "$out/base.json" >"$out/huge.json"
+bad huge "sources_detail\[0\] \('a'\): 'gpu_sum_ns'\[0\] is not a number from 0 to 1e\+15" "$out/base.json" "$out/huge.json"
+run "$out/empty.json" default "$(point vulkan 1 0 "" "$(source a "" "" "")")"
+bad empty "have points in common but no figure to compare" "$out/empty.json" "$out/empty.json"
+# Malformed files: trailing text, a key twice, an interruption without
+# its signal, a name too long, a bad size.
+{ cat "$out/base.json"; echo ' {}'; } >"$out/trailing.json"
+bad trailing "NEW '$out/trailing.json': not JSON" "$out/base.json" "$out/trailing.json"
+sed 's/"scene": "default"/"scene": "default", "scene": "grid"/' "$out/base.json" >"$out/twice.json"
+bad key-twice "the key 'scene' appears twice in one object" "$out/base.json" "$out/twice.json"
+sed 's/"interrupted": false/"interrupted": true/' "$out/base.json" >"$out/int-no-by.json"
+bad interrupted-by "no 'interrupted_by'" "$out/base.json" "$out/int-no-by.json"
+long="$(printf 'n%.0s' $(seq 70))"
+run "$out/long.json" default "$(point vulkan 2 0 "$same_frames" "$(source "$long" "$flat8" "$flat8" "$flat8")")"
+bad long-name "'name' is longer than 63 characters" "$out/base.json" "$out/long.json"
+for sz in '[-1, 360]' '[1e300, 360]' '{"w": 1}' '[640.5, 360]'; do
+	sed "s/\"size\": \[640, 360\]/\"size\": $sz/" "$out/base.json" >"$out/size.json"
+	bad "size-$(tr -dc '0-9a-z' <<<"$sz")" "'size' is not \[width, height\]" "$out/base.json" "$out/size.json"
+done
+# A machine that could not be read is "unknown", null in the JSON.
+run "$out/busy-null.json" default "$(point vulkan 2 null "$same_frames" \
+	"$(source a "$flat8" "$flat8" "$flat8")" "$(source b "$flat8" "$flat8" "$flat8")")"
+expect 0 busy-null "$out/busy-null.json" "$out/busy.json" --json "$out/busy-null.out.json"
+has busy-null.txt 'other processes used unknown \(BASE\) and 40% \(NEW\) of the CPU'
+has busy-null.out.json '"base_busy_pct": null, "new_busy_pct": 40.00'
+# Runs that agree exactly on each side: no spread, said.
+expect 1 no-spread "$out/r-b1.json" "$out/r-b1.json" vs "$out/r-n1.json" "$out/r-n1.json" \
+	--json "$out/no-spread.out.json"
+has no-spread.out.json '"figure": "gpu_in_frame", .*"not_reliable_because": "only 2 and 2 runs \(3 or more needed\); the runs of each side agree exactly'
+# Outputs: never over an input; a failed write exits 2, names the error
+# and leaves the other file as it was; no temporary file stays.
+cp "$out/base.json" "$out/base-copy.json"
+bad json-is-input "--json '$out/base-copy.json' is the input file '$out/base-copy.json'" \
+	"$out/base-copy.json" "$out/costlier.json" --json "$out/base-copy.json"
+bad html-is-input "--html '$out/./base-copy.json' is the input file" \
+	"$out/base-copy.json" "$out/costlier.json" --html "$out/./base-copy.json"
+cmp -s "$out/base.json" "$out/base-copy.json" || { echo "FAIL: an input was overwritten"; fails=1; }
+bad same-outputs "--json and --html are the same file" "$out/base.json" "$out/costlier.json" \
+	--json "$out/o.json" --html "$out/o.json"
+if [[ -w /dev/full ]]; then
+	echo old >"$out/keep.json"
+	bad full "--html: writing '/dev/full' failed \(No space left on device\); it is left as it was, and so is --json '$out/keep.json'" \
+		"$out/base.json" "$out/costlier.json" --json "$out/keep.json" --html /dev/full
+	has full.txt '1 points compared; exit 2'
+	[[ "$(cat "$out/keep.json")" == old ]] || { echo "FAIL: full: keep.json was changed"; fails=1; }
+	bad full-json "--json: writing '/dev/full' failed \(No space left on device\)" \
+		"$out/base.json" "$out/costlier.json" --json /dev/full
+fi
+if ls "$out"/*.tmp-* >/dev/null 2>&1; then echo "FAIL: temporary files left: $(ls "$out"/*.tmp-*)"; fails=1; fi
+
 expect 0 help --help
 has help.txt 'Exit status: 0 nothing got significantly costlier, 1 something did, 2 bad'
 exit $fails

@@ -122,6 +122,13 @@ static int measure_runs(const cmp_opts *o, const cmp_result *r, cmp_row *row)
 	row->change = mean > 0 ? t.diff / mean : t.diff > 0 ? INFINITY : t.diff < 0 ? -INFINITY : 0;
 	relative(mean, t.lo, t.hi, &row->lo, &row->hi);
 	row->bounded = true;
+	if (r->n_base < 3 || r->n_new < 3)
+		row->noisy |= CMP_NOISY_FEW;
+	/* Runs that agree to the digit (a figure the build fixes, or copies
+	 * of one file): Welch's t has no spread to weigh the change with, and
+	 * its interval has no width. */
+	if (t.se == 0 && t.diff != 0)
+		row->noisy |= CMP_NOISY_NO_SPREAD;
 	return 1;
 }
 
@@ -587,6 +594,22 @@ void cmp_free(cmp_result *r)
 	r->points = NULL;
 }
 
+const char *cmp_busy_text(double pct, char *buf, size_t size)
+{
+	if (pct < 0)
+		snprintf(buf, size, "unknown");
+	else
+		snprintf(buf, size, "%.0f%%", pct);
+	return buf;
+}
+
+void cmp_busy_pair(const brun_point *base, const brun_point *nw, char *buf, size_t size)
+{
+	char a[16], b[16];
+	snprintf(buf, size, "%s (BASE) and %s (NEW)", cmp_busy_text(base->busy_pct, a, sizeof a),
+		 cmp_busy_text(nw->busy_pct, b, sizeof b));
+}
+
 const char *cmp_noise_text(const cmp_result *r, const cmp_point *p, const cmp_row *row,
 			   char *buf, size_t size)
 {
@@ -600,11 +623,13 @@ const char *cmp_noise_text(const cmp_result *r, const cmp_point *p, const cmp_ro
 			at += (size_t)snprintf(buf + at, size - at, __VA_ARGS__);                \
 	} while (0)
 	bool rounds = row->figure == CMP_GPU_ALONE || row->figure == CMP_GPU_MARGINAL;
-	const char *what = rounds ? "rounds" : row->blocked ? "blocks" : "frames";
+	const char *what = row->by_runs ? "runs" : rounds ? "rounds" : row->blocked ? "blocks" : "frames";
 	if (row->noisy & CMP_NOISY_FEW)
 		SAY("only %u and %u %s (3 or more needed)", row->n_base, row->n_new, what);
 	if ((row->noisy & CMP_NOISY_NO_CI) && !(row->noisy & CMP_NOISY_FEW))
 		SAY("too few %s for a 95%% interval", what);
+	if (row->noisy & CMP_NOISY_NO_SPREAD)
+		SAY("the runs of each side agree exactly: no spread to weigh the change with");
 	if (row->noisy & CMP_NOISY_WIDE)
 		SAY("the interval is wider than the change");
 	if (row->noisy & CMP_NOISY_REACHES)
@@ -612,9 +637,9 @@ const char *cmp_noise_text(const cmp_result *r, const cmp_point *p, const cmp_ro
 		    (fabs(row->hi) >= fabs(row->lo) ? row->hi : row->lo) * 100,
 		    r->o->threshold * 100);
 	if (row->noisy & CMP_NOISY_BUSY) {
-		const brun_point *a = p->base, *b = p->nw;
-		SAY("machine busy: other processes used %.0f%% (BASE) and %.0f%% (NEW) of the CPU",
-		    a->busy_pct, b->busy_pct);
+		char pair[64];
+		cmp_busy_pair(p->base, p->nw, pair, sizeof pair);
+		SAY("machine busy: other processes used %s of the CPU", pair);
 	}
 #undef SAY
 	return buf;
@@ -640,6 +665,8 @@ const char *cmp_short_notes(const cmp_result *r, const cmp_row *row, char *buf, 
 		    r->o->threshold * 100, row->p_beyond, r->figures);
 	if (row->noisy & (CMP_NOISY_FEW | CMP_NOISY_NO_CI))
 		SAY("few samples");
+	if (row->noisy & CMP_NOISY_NO_SPREAD)
+		SAY("no spread");
 	if (row->noisy & CMP_NOISY_WIDE)
 		SAY("wide interval");
 	if ((row->noisy & CMP_NOISY_REACHES) && !row->held_back)

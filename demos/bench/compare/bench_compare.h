@@ -69,6 +69,7 @@ enum {
 	CMP_NOISY_REACHES = 4,  /* no change, but the interval reaches beyond the threshold */
 	CMP_NOISY_BUSY = 8,     /* a run's machine was busy */
 	CMP_NOISY_NO_CI = 16,   /* too few samples for a 95% interval */
+	CMP_NOISY_NO_SPREAD = 32, /* runs as samples that do not vary at all: no interval */
 };
 
 typedef struct cmp_row {
@@ -145,9 +146,16 @@ const char *cmp_short_notes(const cmp_result *r, const cmp_row *row, char *buf, 
 /* The figure's unit ("us", "ms"). */
 const char *cmp_unit(cmp_figure f);
 
+/* A point's machine_busy_pct as text: "40%", or "unknown" (not recorded). */
+const char *cmp_busy_text(double pct, char *buf, size_t size);
+/* The busy warning's figures: "2% (BASE) and 40% (NEW)". */
+void cmp_busy_pair(const brun_point *base, const brun_point *nw, char *buf, size_t size);
+
 /* bench_compare_out.c. */
-void cmp_print(FILE *out, const cmp_result *r);
-bool cmp_write_json(const char *path, const cmp_result *r);
-bool cmp_write_html(const char *path, const cmp_result *r);
+/* The table; `status` is the exit status it states. */
+void cmp_print(FILE *out, const cmp_result *r, int status);
+/* --json and --html to f (the caller checks ferror and closes it). */
+void cmp_write_json(FILE *f, const cmp_result *r);
+void cmp_write_html(FILE *f, const cmp_result *r);
 
 #endif

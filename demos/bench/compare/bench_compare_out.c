@@ -59,7 +59,7 @@ static void print_row(FILE *out, const cmp_result *r, const cmp_row *row)
 		verdict_text(row), name, cmp_short_notes(r, row, notes, sizeof notes));
 }
 
-void cmp_print(FILE *out, const cmp_result *r)
+void cmp_print(FILE *out, const cmp_result *r, int status)
 {
 	const cmp_opts *o = r->o;
 	fprintf(out, CMP_PROG ": scene %s\n", r->base->scene);
@@ -108,12 +108,13 @@ void cmp_print(FILE *out, const cmp_result *r)
 			fprintf(out, "rasterizer threads differ: %d -> %d (a software device's "
 				     "per-source GPU times and frame times move with them)\n",
 				p->base->raster_threads, p->nw->raster_threads);
-		if (p->base->busy_pct > SRCPROF_BUSY_PCT || p->nw->busy_pct > SRCPROF_BUSY_PCT)
-			fprintf(out, "machine busy: other processes used %.0f%% (BASE) and %.0f%% (NEW) "
-				     "of the CPU; %s\n",
-				p->base->busy_pct, p->nw->busy_pct,
+		if (p->base->busy_pct > SRCPROF_BUSY_PCT || p->nw->busy_pct > SRCPROF_BUSY_PCT) {
+			char pair[64];
+			cmp_busy_pair(p->base, p->nw, pair, sizeof pair);
+			fprintf(out, "machine busy: other processes used %s of the CPU; %s\n", pair,
 				p->base->software ? "software-device GPU times are inflated"
 						  : "timings are inflated");
+		}
 		fprintf(out, "%8s %-18s %7s %7s %10s %10s %-2s  %-10s %-32s %s\n", "change",
 			"  95% interval", "p", "p>thr", "base", "new", "", "verdict", "figure", "notes");
 		uint32_t same = 0, hidden = 0;
@@ -148,7 +149,7 @@ void cmp_print(FILE *out, const cmp_result *r)
 	fprintf(out, "\nsummary: %u costlier, %u cheaper, %u no significant change; %u of the %u "
 		     "figures not reliable;\n%u points compared; exit %d\n",
 		r->costlier, r->cheaper, r->same, r->noisy, r->costlier + r->cheaper + r->same,
-		r->n_points, r->costlier ? 1 : 0);
+		r->n_points, status);
 }
 
 /* A percent, or null where it is unbounded (no interval, or from 0). */
@@ -174,11 +175,8 @@ static void json_run(FILE *f, const char *key, const brun *b)
 		b->interrupted ? "true" : "false");
 }
 
-bool cmp_write_json(const char *path, const cmp_result *r)
+void cmp_write_json(FILE *f, const cmp_result *r)
 {
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return false;
 	const cmp_opts *o = r->o;
 	fprintf(f, "{\n  \"generator\": \"srcprof-bench compare\",\n  \"scene\": ");
 	json_string(f, r->base->scene);
@@ -196,8 +194,11 @@ bool cmp_write_json(const char *path, const cmp_result *r)
 	fprintf(f, "  \"test\": \"%s\",\n", r->by_runs ? "welch-t over runs' medians"
 						       : "mann-whitney-u within runs");
 	fprintf(f, "  \"threshold_pct\": %.4f, \"alpha\": %.6f, \"floor_us\": %.4f, \"blocks\": %u, "
-		   "\"figures\": %u, \"fdr_cut\": %.6g,\n",
-		o->threshold * 100, o->alpha, o->floor_us, o->blocks, r->figures, r->cut);
+		   "\"figures\": %u, \"fdr_cut\": ",
+		o->threshold * 100, o->alpha, o->floor_us, o->blocks, r->figures);
+	/* null: no figure was kept (the cut keeps nothing). */
+	json_number(f, "%.6g", r->cut >= 0 ? r->cut : NAN);
+	fputs(",\n", f);
 	fprintf(f, "  \"settings_differ\": ");
 	json_string(f, r->settings);
 	fprintf(f, ",\n  \"points\": [");
@@ -205,9 +206,13 @@ bool cmp_write_json(const char *path, const cmp_result *r)
 		const cmp_point *p = &r->points[i];
 		fprintf(f, "%s\n    {\"api\": ", i ? "," : "");
 		json_string(f, p->base->api);
-		fprintf(f, ", \"sources\": %u, \"base_busy_pct\": %.2f, \"new_busy_pct\": %.2f, "
-			   "\"only_base\": %u, \"only_new\": %u, \"changes\": [",
-			p->base->sources, p->base->busy_pct, p->nw->busy_pct, p->only_base, p->only_new);
+		/* busy_pct < 0: not recorded (null in the bench file). */
+		fprintf(f, ", \"sources\": %u, \"base_busy_pct\": ", p->base->sources);
+		json_number(f, "%.2f", p->base->busy_pct < 0 ? NAN : p->base->busy_pct);
+		fputs(", \"new_busy_pct\": ", f);
+		json_number(f, "%.2f", p->nw->busy_pct < 0 ? NAN : p->nw->busy_pct);
+		fprintf(f, ", \"only_base\": %u, \"only_new\": %u, \"changes\": [", p->only_base,
+			p->only_new);
 		for (uint32_t k = 0; k < p->n_rows; k++) {
 			const cmp_row *row = &p->rows[k];
 			char why[512];
@@ -216,20 +221,26 @@ bool cmp_write_json(const char *path, const cmp_result *r)
 				json_string(f, row->source);
 			else
 				fputs("null", f);
-			fprintf(f, ", \"figure\": \"%s\", \"unit\": \"%s\", \"base_median\": %.4f, "
-				   "\"new_median\": %.4f, \"shift\": %.4f, \"change_pct\": ",
-				cmp_figure_keys[row->figure], cmp_unit(row->figure), row->base_med,
-				row->new_med, row->shift);
+			fprintf(f, ", \"figure\": \"%s\", \"unit\": \"%s\", \"base_median\": ",
+				cmp_figure_keys[row->figure], cmp_unit(row->figure));
+			json_number(f, "%.4f", row->base_med);
+			fputs(", \"new_median\": ", f);
+			json_number(f, "%.4f", row->new_med);
+			fputs(", \"shift\": ", f);
+			json_number(f, "%.4f", row->shift);
+			fputs(", \"change_pct\": ", f);
 			json_pct(f, row->change);
 			fprintf(f, ", \"ci_low_pct\": ");
 			json_pct(f, row->lo);
 			fprintf(f, ", \"ci_high_pct\": ");
 			json_pct(f, row->hi);
-			fprintf(f, ", \"p_beyond\": %.6g, \"beyond_side\": \"%s\"", row->p_beyond,
-				row->side > 0 ? "up" : "down");
-			fprintf(f, ", \"p\": %.6g, \"n_base\": %u, \"n_new\": %u, \"verdict\": \"%s\", "
+			fputs(", \"p_beyond\": ", f);
+			json_number(f, "%.6g", row->p_beyond);
+			fprintf(f, ", \"beyond_side\": \"%s\", \"p\": ", row->side > 0 ? "up" : "down");
+			json_number(f, "%.6g", row->p);
+			fprintf(f, ", \"n_base\": %u, \"n_new\": %u, \"verdict\": \"%s\", "
 				   "\"reliable\": %s, \"not_reliable_because\": ",
-				row->p, row->n_base, row->n_new,
+				row->n_base, row->n_new,
 				row->verdict == CMP_COSTLIER  ? "costlier"
 				: row->verdict == CMP_CHEAPER ? "cheaper"
 							      : "no significant change",
@@ -244,8 +255,6 @@ bool cmp_write_json(const char *path, const cmp_result *r)
 	fprintf(f, "  \"costlier\": %u, \"cheaper\": %u, \"no_significant_change\": %u, "
 		   "\"not_reliable\": %u,\n  \"exit_status\": %d\n}\n",
 		r->costlier, r->cheaper, r->same, r->noisy, r->costlier ? 1 : 0);
-	bool ok = !ferror(f);
-	return (fclose(f) == 0) && ok;
 }
 
 #define PAGE_W 944.0
@@ -291,16 +300,20 @@ static void html_meta(FILE *f, const cmp_result *r)
 
 static void html_point(FILE *f, const cmp_result *r, const cmp_point *p)
 {
-	fprintf(f, "<section class=\"point\" data-api=\"%s\" data-sources=\"%u\">\n<h2>",
-		p->base->api, p->base->sources);
+	fputs("<section class=\"point\" data-api=\"", f);
+	page_text(f, p->base->api);
+	fprintf(f, "\" data-sources=\"%u\">\n<h2>", p->base->sources);
 	page_text(f, p->base->api);
 	fprintf(f, ", %u sources</h2>\n", p->base->sources);
-	if (p->base->busy_pct > SRCPROF_BUSY_PCT || p->nw->busy_pct > SRCPROF_BUSY_PCT)
-		fprintf(f, "<div class=\"warn\">machine busy: other processes used %.0f%% (BASE) and "
-			   "%.0f%% (NEW) of the CPU; %s</div>\n",
-			p->base->busy_pct, p->nw->busy_pct,
+	if (p->base->busy_pct > SRCPROF_BUSY_PCT || p->nw->busy_pct > SRCPROF_BUSY_PCT) {
+		char pair[64];
+		cmp_busy_pair(p->base, p->nw, pair, sizeof pair);
+		fprintf(f, "<div class=\"warn\">machine busy: other processes used %s of the CPU; "
+			   "%s</div>\n",
+			pair,
 			p->base->software ? "software-device GPU times are inflated"
 					  : "timings are inflated");
+	}
 	/* The chart: every changed row and, up to CHART_ROWS in all, the
 	 * others that moved most, in the rows' order (costliest first). */
 	size_t cap = p->n_rows ? p->n_rows : 1;
@@ -347,14 +360,16 @@ static void html_point(FILE *f, const cmp_result *r, const cmp_point *p)
 							       .n = n}));
 	free(iv);
 	free(names);
-	fprintf(f, "<div class=\"scroll\"><table class=\"sortable changes\" data-api=\"%s\" "
+	fputs("<div class=\"scroll\"><table class=\"sortable changes\" data-api=\"", f);
+	page_text(f, p->base->api);
+	fprintf(f, "\" "
 		   "data-sources=\"%u\">\n<thead><tr><th class=\"t\">source</th><th class=\"t\">"
 		   "figure</th><th>base</th><th>new</th><th class=\"t\">unit</th>"
 		   "<th data-default=\"desc\">change %%</th><th>95%% interval</th><th>p</th>"
 		   "<th>p&gt;thr</th>"
 		   "<th class=\"t\">verdict</th><th class=\"t\">reliability</th></tr></thead>\n"
 		   "<tbody>\n",
-		p->base->api, p->base->sources);
+		p->base->sources);
 	for (uint32_t k = 0; k < p->n_rows; k++) {
 		const cmp_row *row = &p->rows[k];
 		char lo[16], hi[16], why[512];
@@ -397,11 +412,8 @@ static void html_point(FILE *f, const cmp_result *r, const cmp_point *p)
 	fputs("</section>\n", f);
 }
 
-bool cmp_write_html(const char *path, const cmp_result *r)
+void cmp_write_html(FILE *f, const cmp_result *r)
 {
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return false;
 	const cmp_opts *o = r->o;
 	char title[128];
 	snprintf(title, sizeof title, "srcprof-bench compare: scene %s", r->base->scene);
@@ -453,6 +465,4 @@ bool cmp_write_html(const char *path, const cmp_result *r)
 			r->unmatched_base, r->unmatched_new);
 	fputs("<footer>srcprof-bench compare; one self-contained page (no network).</footer>\n", f);
 	page_end(f);
-	bool ok = !ferror(f);
-	return (fclose(f) == 0) && ok;
 }

@@ -37,6 +37,10 @@ static void complain(const where *w, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* Bench files this size or larger are refused (a reader of /dev/zero
+ * would grow without end): 100,000 sources of 1,000 frames fit. */
+#define BENCH_FILE_MAX ((size_t)4 << 30)
+
 static char *slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
@@ -48,6 +52,12 @@ static char *slurp(const char *path, size_t *len)
 		n += fread(buf + n, 1, cap - n - 1, f);
 		if (n < cap - 1)
 			break;
+		if (cap >= BENCH_FILE_MAX) {
+			free(buf);
+			fclose(f);
+			errno = EFBIG;
+			return NULL;
+		}
 		char *grown = realloc(buf, cap * 2);
 		if (!grown) {
 			free(buf);
@@ -112,11 +122,19 @@ static bool string(const where *w, const cJSON *obj, const char *key, char *out,
 		complain(w, "'%s' is not a string", key);
 		return false;
 	}
+	if (strlen(v->valuestring) >= size) {
+		complain(w, "'%s' is longer than %zu characters", key, size - 1);
+		return false;
+	}
 	snprintf(out, size, "%s", v->valuestring);
 	return true;
 }
 
-/* An array of finite numbers >= 0, times `scale`. */
+/* A sample's largest value in its file's unit (ns, us or ms): 1e15 ns is
+ * 11 days a frame. */
+#define SAMPLE_MAX 1e15
+
+/* An array of numbers from 0 to SAMPLE_MAX, times `scale`. */
 static bool series(const where *w, const cJSON *obj, const char *key, double scale,
 		   brun_series *out)
 {
@@ -136,8 +154,9 @@ static bool series(const where *w, const cJSON *obj, const char *key, double sca
 	out->n = 0;
 	cJSON_ArrayForEach(e, a)
 	{
-		if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || e->valuedouble < 0) {
-			complain(w, "'%s'[%u] is not a number from 0", key, out->n);
+		/* Bounded so that no median, shift or variance overflows. */
+		if (!cJSON_IsNumber(e) || !(e->valuedouble >= 0) || e->valuedouble > SAMPLE_MAX) {
+			complain(w, "'%s'[%u] is not a number from 0 to %g", key, out->n, SAMPLE_MAX);
 			return false;
 		}
 		out->v[out->n++] = e->valuedouble * scale;
@@ -182,12 +201,10 @@ static bool load_point(where *w, const cJSON *js, brun_point *p)
 		return false;
 	w->api = p->api;
 	w->sources = p->sources;
-	double held;
-	if (!number(w, js, "sources_held", 0, &held) || !count(w, js, "pairs", &p->pairs) ||
+	if (!count(w, js, "sources_held", &p->held) || !count(w, js, "pairs", &p->pairs) ||
 	    !string(w, js, "device", p->device, sizeof p->device) ||
 	    !string(w, js, "gpu_timing", p->mode, sizeof p->mode))
 		return false;
-	p->held = (uint32_t)held;
 	const cJSON *sw = need(w, js, "software", false);
 	if (!sw)
 		return false;
@@ -241,6 +258,22 @@ static bool load_point(where *w, const cJSON *js, brun_point *p)
 	return true;
 }
 
+/* A key that appears twice in one object anywhere in js (cJSON would
+ * read the first silently), or NULL. */
+static const char *duplicate_key(const cJSON *js)
+{
+	for (const cJSON *c = js ? js->child : NULL; c; c = c->next) {
+		if (cJSON_IsObject(js))
+			for (const cJSON *d = js->child; d != c; d = d->next)
+				if (!strcmp(d->string, c->string))
+					return c->string;
+		const char *t = duplicate_key(c);
+		if (t)
+			return t;
+	}
+	return NULL;
+}
+
 /* A points array (the file's, or one of other_runs') into out. */
 static bool load_points(where *w, const cJSON *points, brun *out)
 {
@@ -262,6 +295,14 @@ static bool load_points(where *w, const cJSON *points, brun *out)
 		w->sources = 0;
 		if (!load_point(w, e, &out->points[out->n_points++]))
 			return false;
+		const brun_point *p = &out->points[out->n_points - 1];
+		for (uint32_t k = 0; k + 1 < out->n_points; k++) {
+			if (!strcmp(out->points[k].api, p->api) && out->points[k].sources == p->sources) {
+				/* Compare pairs points by API and count. */
+				complain(w, "points[%u] has the same API and source count", k);
+				return false;
+			}
+		}
 	}
 	w->point = -1;
 	return true;
@@ -290,17 +331,24 @@ static bool load_settings(where *w, const cJSON *root, brun *out)
 	const cJSON *size = need(w, root, "size", false);
 	if (!size)
 		return false;
-	if (cJSON_GetArraySize(size) != 2 || !cJSON_IsNumber(cJSON_GetArrayItem(size, 0)) ||
-	    !cJSON_IsNumber(cJSON_GetArrayItem(size, 1))) {
-		complain(w, "'size' is not [width, height]");
-		return false;
+	uint32_t wh[2];
+	for (int i = 0; i < 2; i++) {
+		const cJSON *e = cJSON_GetArrayItem(size, i);
+		double v = cJSON_IsNumber(e) ? e->valuedouble : -1;
+		if (!cJSON_IsArray(size) || cJSON_GetArraySize(size) != 2 || !(v >= 1) ||
+		    v > 65536 || v != floor(v)) {
+			complain(w, "'size' is not [width, height], whole numbers from 1 to 65536");
+			return false;
+		}
+		wh[i] = (uint32_t)v;
 	}
-	out->width = (uint32_t)cJSON_GetArrayItem(size, 0)->valuedouble;
-	out->height = (uint32_t)cJSON_GetArrayItem(size, 1)->valuedouble;
+	out->width = wh[0];
+	out->height = wh[1];
 	out->isolate = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "isolate"));
 	out->interrupted = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "interrupted"));
-	if (out->interrupted)
-		string(w, root, "interrupted_by", out->interrupted_by, sizeof out->interrupted_by);
+	if (out->interrupted &&
+	    !string(w, root, "interrupted_by", out->interrupted_by, sizeof out->interrupted_by))
+		return false;
 	return true;
 }
 
@@ -349,7 +397,13 @@ uint32_t brun_load_runs(const char *path, const char *label, brun *out, uint32_t
 		return 0;
 	}
 	const char *end = NULL;
-	cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, false);
+	if (strlen(text) != len) {
+		complain(&w, "not JSON (a NUL byte at byte %zu)", strlen(text));
+		free(text);
+		return 0;
+	}
+	/* The terminating NUL counted: nothing may follow the value. */
+	cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, true);
 	if (!root) {
 		const char *at = end ? end : cJSON_GetErrorPtr();
 		long off = at && at >= text && at <= text + len ? (long)(at - text) : -1;
@@ -360,6 +414,11 @@ uint32_t brun_load_runs(const char *path, const char *label, brun *out, uint32_t
 	free(text);
 	uint32_t n = 0;
 	const cJSON *points, *others, *e;
+	const char *twice = duplicate_key(root);
+	if (twice) {
+		complain(&w, "the key '%s' appears twice in one object", twice);
+		goto fail;
+	}
 	if (!load_settings(&w, root, &out[0]))
 		goto fail;
 	points = need(&w, root, "points", false);
@@ -375,8 +434,10 @@ uint32_t brun_load_runs(const char *path, const char *label, brun *out, uint32_t
 	cJSON_ArrayForEach(e, others)
 	{
 		if (n == max) {
-			complain(&w, "holds %d runs; at most %u a side", cJSON_GetArraySize(others) + 1,
-				 max);
+			w.run = -1;
+			complain(&w, "holds %d runs; only %u more fit on this side, counting the "
+				     "files before it",
+				 cJSON_GetArraySize(others) + 1, max);
 			goto fail;
 		}
 		if (!load_other_run(&w, e, &out[0], n - 1, &out[n])) {

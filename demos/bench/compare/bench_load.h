@@ -43,7 +43,8 @@ typedef struct brun {
 
 /* Reads `path`, a bench file, into out[0], and the later runs of a file
  * written with --runs (its other_runs) into out[1], out[2], ..., each
- * with the file's settings and the path "FILE#k"; at most `max` runs.
+ * with the file's settings and the path "FILE#k"; at most `max` runs
+ * (max >= 1).
  * `label` ("BASE", "NEW") starts every message. Returns the runs read,
  * or 0 (after a message, with everything freed) on any problem. */
 uint32_t brun_load_runs(const char *path, const char *label, brun *out, uint32_t max);

@@ -1,6 +1,7 @@
 #include "bench_charts.h"
 #include "bench_scaling.h"
 #include "bench_svg.h"
+#include "out_file.h"
 #include "srcprof/machine.h"
 
 #include <math.h>
@@ -208,7 +209,8 @@ double bench_chart_overhead(FILE *f, double x, double y, double width, const ben
 
 bool bench_write_svg(const char *path, const bench_opts *o, const bench_result *r)
 {
-	FILE *f = fopen(path, "w");
+	out_file of;
+	FILE *f = out_open(&of, path, "w");
 	if (!f)
 		return false;
 	/* The charts first, to know the height; then the file. */
@@ -216,7 +218,7 @@ bool bench_write_svg(const char *path, const bench_opts *o, const bench_result *
 	size_t len = 0;
 	FILE *m = open_memstream(&body, &len);
 	if (!m) {
-		fclose(f);
+		out_abandon(&of);
 		return false;
 	}
 	double margin = 20, w = SVG_WIDTH - 2 * margin, y = 64;
@@ -252,6 +254,9 @@ bool bench_write_svg(const char *path, const bench_opts *o, const bench_result *
 		fwrite(body, 1, len, f);
 	fputs("</svg>\n", f);
 	free(body);
-	ok = ok && !ferror(f);
-	return (fclose(f) == 0) && ok;
+	if (!ok) {
+		out_abandon(&of);
+		return false;
+	}
+	return out_commit(&of);
 }

@@ -5,6 +5,7 @@
 #include "bench_charts.h"
 #include "bench_page.h"
 #include "bench_scaling.h"
+#include "out_file.h"
 #include "srcprof/machine.h"
 
 #include <math.h>
@@ -245,7 +246,8 @@ static void sweep_section(FILE *f, const bench_opts *o, const bench_result *r)
 
 bool bench_write_html(const char *path, const bench_opts *o, const bench_result *r)
 {
-	FILE *f = fopen(path, "w");
+	out_file of;
+	FILE *f = out_open(&of, path, "w");
 	if (!f)
 		return false;
 	char title[128];
@@ -269,6 +271,5 @@ bool bench_write_html(const char *path, const bench_opts *o, const bench_result 
 	page_text(f, r->git);
 	fputs("; one self-contained page (no network).</footer>\n", f);
 	page_end(f);
-	bool ok = !ferror(f);
-	return (fclose(f) == 0) && ok;
+	return out_commit(&of);
 }

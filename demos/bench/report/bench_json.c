@@ -3,6 +3,7 @@
 #include "bench.h"
 #include "bench_scaling.h"
 #include "json_out.h"
+#include "out_file.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -169,7 +170,8 @@ static void json_point(FILE *f, const bench_opts *o, const bench_point *p, bool 
 
 bool bench_write_json(const char *path, const bench_opts *o, const bench_result *r)
 {
-	FILE *f = fopen(path, "w");
+	out_file of;
+	FILE *f = out_open(&of, path, "w");
 	if (!f)
 		return false;
 	fprintf(f, "{\n  \"generator\": \"srcprof-bench\",\n  \"machine\": ");
@@ -240,6 +242,5 @@ bool bench_write_json(const char *path, const bench_opts *o, const bench_result 
 		fputc('}', f);
 	}
 	fprintf(f, "\n  ]\n}\n");
-	bool ok = !ferror(f);
-	return (fclose(f) == 0) && ok;
+	return out_commit(&of);
 }

@@ -4,6 +4,7 @@
 #include "bench_scaling.h"
 #include "capture.h"
 #include "csv.h"
+#include "out_file.h"
 #include "stats.h"
 #include "srcprof/machine.h"
 
@@ -409,7 +410,8 @@ static void csv_record(FILE *f, const bench_opts *o, const bench_result *r)
 
 bool bench_write_csv(const char *path, const bench_opts *o, const bench_result *r)
 {
-	FILE *f = fopen(path, "w");
+	out_file of;
+	FILE *f = out_open(&of, path, "w");
 	if (!f)
 		return false;
 	csv_record(f, o, r);
@@ -430,6 +432,5 @@ bool bench_write_csv(const char *path, const bench_opts *o, const bench_result *
 			fprintf(f, ",%s,%u\n", p->mode, b->cpu_samples);
 		}
 	}
-	bool ok = !ferror(f);
-	return (fclose(f) == 0) && ok;
+	return out_commit(&of);
 }
