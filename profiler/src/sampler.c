@@ -47,6 +47,8 @@
  * the least span anyway (a backend whose results never arrive). */
 #define BLIND_TIMED 64u
 #define DEFAULT_BUDGET 0.01
+/* A frame period this long or longer is a pause, not a frame. */
+#define PERIOD_GAP_NS 1000000000ull
 
 /* Budget as a fraction, its bits in an atomic (any thread); 0: default. */
 static _Atomic uint64_t g_budget_bits;
@@ -80,6 +82,13 @@ static struct {
 	uint32_t excess_n, excess_head;
 	double excess_median; /* 0 until one was measured */
 	double frame_avg;     /* every frame, for before there are untimed ones */
+	/* From one frame_collect to the next, of the same untimed frames: the
+	 * whole loop, with a wait for the GPU wherever the renderer puts it
+	 * (before frame_begin, it is outside begin..collect). */
+	uint64_t end_ns;
+	double periods[UNTIMED_RING];
+	uint32_t periods_n, periods_head;
+	double period_median;
 	uint32_t every, wait; /* one in `every`; frames counted since the last timed */
 	double jitter;        /* this interval's factor on `every`, 0.75 to 1.25 */
 	uint32_t rng;         /* xorshift32 state for it */
@@ -210,6 +219,15 @@ static double ring_median(double *ring, uint32_t cap, uint32_t *head, uint32_t *
 	return *n % 2 ? sorted[*n / 2] : (sorted[*n / 2 - 1] + sorted[*n / 2]) / 2.0;
 }
 
+/* The frame time the budget is a share of: the longer of the untimed
+ * frames' begin..collect and their period, which holds what the renderer
+ * does outside begin..collect (a fence wait at the top of its loop). */
+static double frame_estimate(void)
+{
+	double span = S.untimed_median > 0 ? S.untimed_median : S.frame_avg;
+	return S.period_median > span ? S.period_median : span;
+}
+
 bool sp_sampler_frame_begin(bool gpu, uint64_t now, uint64_t frame)
 {
 	S.begin_ns = now;
@@ -253,7 +271,7 @@ bool sp_sampler_frame_begin(bool gpu, uint64_t now, uint64_t frame)
 		if (measured > cost)
 			cost = measured;
 	}
-	double frame_est = S.untimed_median > 0 ? S.untimed_median : S.frame_avg;
+	double frame_est = frame_estimate();
 	double every = frame_est > 0 && cost > 0 ? cost / (b * frame_est) : 1.0;
 	/* Once there is an estimate, at least a span of untimed frames on
 	 * either side of each timed one, so that both keep being measured: an
@@ -300,8 +318,9 @@ void sp_sampler_commit(bool timed)
 	atomic_store_explicit(&pub.frames_timed, S.frames_timed, memory_order_relaxed);
 }
 
-/* What a timed frame costs: called once per frame with its duration. */
-static void measure(double d, bool timed)
+/* What a timed frame costs: called once per frame with its duration d
+ * (begin..collect) and its period (0: not known). */
+static void measure(double d, double period, bool timed)
 {
 	uint32_t span = sp_fif + 1; /* the timed frame and those in flight after it */
 	S.history = (S.history << 1) | (timed ? 1u : 0u);
@@ -309,6 +328,9 @@ static void measure(double d, bool timed)
 	if (!recent) {
 		S.untimed_median =
 			ring_median(S.untimed, UNTIMED_RING, &S.untimed_head, &S.untimed_n, d);
+		if (period > 0)
+			S.period_median = ring_median(S.periods, UNTIMED_RING, &S.periods_head,
+						      &S.periods_n, period);
 		S.window_ns = 0;
 		S.window_n = 0;
 		return;
@@ -349,10 +371,15 @@ void sp_sampler_frame_end(uint64_t now, uint32_t renders, uint64_t collected, bo
 	if (!sp_gpu_costly() || !S.begin_ns || now < S.begin_ns)
 		return;
 	double d = (double)(now - S.begin_ns);
-	measure(d, S.timed);
+	/* A period over PERIOD_GAP_NS is a pause (the profiler off, a
+	 * window hidden), not a frame. */
+	double period = S.end_ns && now > S.end_ns && now - S.end_ns < PERIOD_GAP_NS
+				? (double)(now - S.end_ns)
+				: 0;
+	S.end_ns = now;
+	measure(d, period, S.timed);
 	S.frame_avg = S.frame_avg > 0 ? 0.95 * S.frame_avg + 0.05 * d : d;
-	double frame = S.untimed_median > 0 ? S.untimed_median : S.frame_avg;
-	atomic_store_explicit(&pub.frame_ns, (uint64_t)frame, memory_order_relaxed);
+	atomic_store_explicit(&pub.frame_ns, (uint64_t)frame_estimate(), memory_order_relaxed);
 }
 
 void sp_sampler_reset(void)

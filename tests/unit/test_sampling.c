@@ -231,6 +231,34 @@ TEST(costly_timers_are_sampled_one_frame_in_n_from_the_measured_cost)
 	CHECK_EQ(fx_result(&a).render_gpu_avg, STAMP_GPU_NS);
 }
 
+/* The same frames with their 100 us spent before frame_begin, as a loop
+ * that waits for its fence at the top: frame_begin to collect is then
+ * only the 20 ns of the sources (and the stamps), yet the frame is
+ * 100 us, and N is set from that, not from 20 ns (which gave N in the
+ * thousands: a sample every few seconds). */
+TEST(a_wait_before_frame_begin_counts_in_the_frame_time)
+{
+	fx_init(true);
+	install_costly();
+	for (int f = 0; f < 3000; f++) {
+		fx_now += FRAME_WORK_NS; /* the fence wait */
+		fx_begin();
+		fx_tick(&a, 10);
+		bool timed = source_profiler_gpu_frame_timed();
+		fx_render_begin();
+		sp_gpu_timer *t;
+		uint64_t start = source_profiler_source_render_begin(&t);
+		fx_now += 10;
+		source_profiler_source_render_end(&a, start, t);
+		CHECK(timed == (t != NULL));
+		fx_end();
+	}
+	source_profiler_sampling_t s = sampling();
+	CHECK_EQ(s.frame_ns, 100020);
+	CHECK_EQ(s.timed_cost_ns, 40000);
+	CHECK_EQ(s.timed_every, 39);
+}
+
 /* The first lone timed frame after the start-up burst is followed by a
  * 2 s stall (a shader compile, a window drag), which counts in what that
  * timed frame cost: taken at its word, N would be 2e9 / (1% of 100 us),

@@ -222,7 +222,9 @@ uint64_t source_profiler_frame_index(void);
  * would slow the frame down and change it. The profiler then GPU-times all
  * renders of one frame in N and no render of the others (they write and
  * read no stamps), N chosen so that the timed frames cost about the budget's
- * share of frame time: it measures what a timed frame costs beyond an
+ * share of frame time (the longer of frame_begin to frame_collect and one
+ * frame_collect to the next, so that a wait for the GPU at the top of the
+ * loop counts): it measures what a timed frame costs beyond an
  * untimed one (the timed frame and the frames in flight after it, against
  * the median of recent untimed frames), and until it has, estimates it from
  * the empty timers' cost (after it has, the larger of the two is used, so
@@ -301,7 +303,10 @@ typedef struct source_profiler_sampling {
 	/* What a timed frame costs beyond an untimed one, as measured (0 until
 	 * a timed frame stood alone), and the estimate from empty timers. */
 	uint64_t timed_cost_ns, estimated_cost_ns;
-	uint64_t frame_ns; /* the recent untimed frames' median (frame_begin to collect) */
+	/* The recent untimed frames' median time: the longer of frame_begin
+	 * to frame_collect and one frame_collect to the next (which holds a
+	 * wait for the GPU wherever the loop does it). */
+	uint64_t frame_ns;
 	/* A burst is on: every frame timed until each rendered source holds
 	 * burst_target GPU samples; the fewest one holds now. */
 	bool burst;
