@@ -8,11 +8,13 @@ file(RELATIVE_PATH SRCPROF_PC_TO_PREFIX /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
 string(REGEX REPLACE "/$" "" SRCPROF_PC_TO_PREFIX "${SRCPROF_PC_TO_PREFIX}")
 
 # srcprof_install(<target> <export name> <export set> <pc name> [REQUIRES ...]
-#                 [CFLAGS ...] [LIBS_PRIVATE ...])
+#                 [REQUIRES_PRIVATE ...] [CFLAGS ...] [LIBS_PRIVATE ...])
+# REQUIRES_PRIVATE: packages whose headers the installed headers include
+# (their Cflags reach a consumer; their libraries only a static link).
 # Installs <target> (or its shared twin with SRCPROF_SHARED) as
 # srcprof::<export name> in <export set>, and <pc name>.pc for it.
 function(srcprof_install target export_name export_set pc_name)
-  cmake_parse_arguments(ARG "" "DESCRIPTION" "REQUIRES;CFLAGS;LIBS_PRIVATE" ${ARGN})
+  cmake_parse_arguments(ARG "" "DESCRIPTION" "REQUIRES;REQUIRES_PRIVATE;CFLAGS;LIBS_PRIVATE" ${ARGN})
   set(t ${target}${SRCPROF_LIB_SUFFIX})
   set_target_properties(${t} PROPERTIES EXPORT_NAME ${export_name})
   install(TARGETS ${t} EXPORT ${export_set}
@@ -27,6 +29,7 @@ function(srcprof_install target export_name export_set pc_name)
   set(PC_DESCRIPTION "${ARG_DESCRIPTION}")
   set(PC_LIB ${lib})
   list(JOIN ARG_REQUIRES ", " PC_REQUIRES)
+  list(JOIN ARG_REQUIRES_PRIVATE ", " PC_REQUIRES_PRIVATE)
   list(JOIN ARG_CFLAGS " " PC_CFLAGS)
   list(JOIN ARG_LIBS_PRIVATE " " PC_LIBS_PRIVATE)
   configure_file(${PROJECT_SOURCE_DIR}/cmake/srcprof.pc.in

@@ -56,10 +56,13 @@ typedef struct name_chunk {
 _Atomic bool sp_trace_recording;
 static _Atomic int g_state = SOURCE_PROFILER_TRACE_IDLE;
 static _Atomic(event *) g_events;
-static uint32_t g_cap;
+/* Atomic (relaxed) where trace_get_info reads them from any thread. */
+static _Atomic uint32_t g_cap;
 static _Atomic uint64_t g_next, g_dropped;
-static uint64_t g_begin_ns, g_end_ns, g_span_ns;
-static uint32_t g_frames, g_capture_id;
+static _Atomic uint64_t g_begin_ns, g_end_ns;
+static uint64_t g_span_ns;
+static _Atomic uint32_t g_frames;
+static uint32_t g_capture_id;
 static _Atomic uint32_t g_capture_id_pub;
 static uint64_t g_prev_frame_ns;
 static uint32_t g_prev_frame;
@@ -116,7 +119,7 @@ static event *claim(void)
 	if (!evs)
 		return NULL;
 	uint64_t i = atomic_fetch_add_explicit(&g_next, 1, memory_order_relaxed);
-	if (i >= g_cap) {
+	if (i >= atomic_load_explicit(&g_cap, memory_order_relaxed)) {
 		atomic_fetch_add_explicit(&g_dropped, 1, memory_order_relaxed);
 		return NULL;
 	}
@@ -206,7 +209,7 @@ void sp_trace_frame(uint32_t frame, uint64_t begin_ns)
 		uint64_t dur = begin_ns - g_prev_frame_ns;
 		put(EV_FRAME, TRACK_FRAMES, "frame", g_prev_frame_ns, dur, g_prev_frame, 0, 0);
 		put(EV_FRAME_TIME, TRACK_FRAMES, "frame time", begin_ns, dur, g_prev_frame, 0, 0);
-		g_frames++;
+		atomic_fetch_add_explicit(&g_frames, 1, memory_order_relaxed);
 	}
 	g_prev_frame_ns = begin_ns;
 	g_prev_frame = frame;
@@ -216,7 +219,7 @@ static void finish(uint64_t now)
 {
 	atomic_store(&sp_trace_recording, false);
 	sp_trace_changed();
-	g_end_ns = now;
+	atomic_store_explicit(&g_end_ns, now, memory_order_relaxed);
 	atomic_store(&g_state, SOURCE_PROFILER_TRACE_FINISHED);
 }
 
@@ -224,7 +227,8 @@ void sp_trace_maintain(uint64_t now)
 {
 	if (!atomic_load_explicit(&sp_trace_recording, memory_order_relaxed))
 		return;
-	if (now - g_begin_ns >= g_span_ns || atomic_load(&g_next) >= g_cap)
+	if (now - atomic_load_explicit(&g_begin_ns, memory_order_relaxed) >= g_span_ns ||
+	    atomic_load(&g_next) >= atomic_load_explicit(&g_cap, memory_order_relaxed))
 		finish(now);
 }
 
@@ -236,11 +240,11 @@ bool source_profiler_trace_start(const source_profiler_trace_desc *desc)
 	event *evs = sp_alloc((size_t)cap * sizeof *evs);
 	if (!evs)
 		return false;
-	g_cap = cap;
+	atomic_store_explicit(&g_cap, cap, memory_order_relaxed);
 	g_span_ns = desc && desc->duration_ns ? desc->duration_ns : 5000000000ull;
 	atomic_store(&g_next, 0);
 	atomic_store(&g_dropped, 0);
-	g_frames = 0;
+	atomic_store_explicit(&g_frames, 0, memory_order_relaxed);
 	g_prev_frame_ns = 0;
 	snprintf(g_gpu_mode, sizeof g_gpu_mode, "%s", sp_gpu_mode());
 	pthread_mutex_lock(&g_track_lock);
@@ -255,8 +259,8 @@ bool source_profiler_trace_start(const source_profiler_trace_desc *desc)
 		g_capture_id = 1;
 	atomic_store(&g_capture_id_pub, g_capture_id);
 	atomic_store_explicit(&g_events, evs, memory_order_release);
-	g_begin_ns = sp_now();
-	g_end_ns = 0;
+	atomic_store_explicit(&g_begin_ns, sp_now(), memory_order_relaxed);
+	atomic_store_explicit(&g_end_ns, 0, memory_order_relaxed);
 	atomic_store(&g_state, SOURCE_PROFILER_TRACE_RECORDING);
 	atomic_store(&sp_trace_recording, true);
 	sp_trace_changed();
@@ -279,12 +283,13 @@ void source_profiler_trace_get_info(source_profiler_trace_info *info)
 	if (!info)
 		return;
 	uint64_t n = atomic_load(&g_next);
+	uint32_t cap = atomic_load_explicit(&g_cap, memory_order_relaxed);
 	*info = (source_profiler_trace_info){
-		.events = n < g_cap ? n : g_cap,
+		.events = n < cap ? n : cap,
 		.dropped = atomic_load(&g_dropped),
-		.begin_ns = g_begin_ns,
-		.end_ns = g_end_ns,
-		.frames = g_frames,
+		.begin_ns = atomic_load_explicit(&g_begin_ns, memory_order_relaxed),
+		.end_ns = atomic_load_explicit(&g_end_ns, memory_order_relaxed),
+		.frames = atomic_load_explicit(&g_frames, memory_order_relaxed),
 	};
 }
 
@@ -294,7 +299,7 @@ void source_profiler_trace_discard(void)
 	event *evs = atomic_load(&g_events);
 	atomic_store(&g_events, NULL);
 	sp_rcu_synchronize(); /* PERF blocks of other threads may be writing */
-	sp_free(evs, (size_t)g_cap * sizeof *evs);
+	sp_free(evs, (size_t)atomic_load_explicit(&g_cap, memory_order_relaxed) * sizeof *evs);
 	while (g_names) {
 		name_chunk *next = g_names->next;
 		sp_free(g_names, sizeof *g_names + g_names->cap);
@@ -392,10 +397,11 @@ int source_profiler_trace_write_json(FILE *f)
 	}
 	event *evs = atomic_load(&g_events);
 	uint64_t n64 = atomic_load(&g_next);
-	uint32_t n = (uint32_t)(n64 < g_cap ? n64 : g_cap);
+	uint32_t cap = atomic_load_explicit(&g_cap, memory_order_relaxed);
+	uint32_t n = (uint32_t)(n64 < cap ? n64 : cap);
 
 	/* Base: the earliest stamp, so every ts is >= 0. */
-	uint64_t base = g_begin_ns;
+	uint64_t base = atomic_load_explicit(&g_begin_ns, memory_order_relaxed);
 	for (uint32_t i = 0; i < n; i++)
 		if (atomic_load_explicit(&evs[i].type, memory_order_acquire) && evs[i].ts < base)
 			base = evs[i].ts;
@@ -432,7 +438,8 @@ int source_profiler_trace_write_json(FILE *f)
 	fprintf(f, ",\"gpu_mode\":");
 	put_json_string(f, g_gpu_mode);
 	fprintf(f, ",\"frames\":%u,\"dropped_events\":%llu,\"gpu_events_clamped\":%llu,",
-		g_frames, (unsigned long long)atomic_load(&g_dropped), (unsigned long long)clamped);
+		atomic_load_explicit(&g_frames, memory_order_relaxed),
+		(unsigned long long)atomic_load(&g_dropped), (unsigned long long)clamped);
 	fprintf(f, "\"gpu_resolution_ns\":%llu,", (unsigned long long)sp_gpu_resolution());
 	/* What each source's figures stood on when the trace was written. */
 	fprintf(f, "\"sources\":[");

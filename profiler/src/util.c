@@ -3,6 +3,7 @@
  * allocations were made and how many bytes are held. */
 #include "sp_util.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,8 +12,12 @@
 static _Atomic uint64_t g_allocs;
 static _Atomic size_t g_bytes;
 
-static _Atomic(void (*)(int, const char *, void *)) g_log_fn;
-static _Atomic(void *) g_log_user;
+/* The log's function and its user pointer, read and set together under
+ * the lock (a line is rare), so that neither is ever paired with the
+ * other's predecessor. */
+static pthread_mutex_t g_log_lock = PTHREAD_MUTEX_INITIALIZER;
+static void (*g_log_fn)(int, const char *, void *);
+static void *g_log_user;
 
 void *sp_alloc(size_t size)
 {
@@ -71,18 +76,22 @@ size_t sp_alloc_bytes(void)
 
 void source_profiler_set_log(void (*fn)(int level, const char *msg, void *user), void *user)
 {
-	atomic_store_explicit(&g_log_user, user, memory_order_relaxed);
-	atomic_store_explicit(&g_log_fn, fn, memory_order_release);
+	pthread_mutex_lock(&g_log_lock);
+	g_log_fn = fn;
+	g_log_user = user;
+	pthread_mutex_unlock(&g_log_lock);
 }
 
 static void log_va(int level, const char *fmt, va_list ap)
 {
 	char msg[512];
 	vsnprintf(msg, sizeof msg, fmt, ap);
-	void (*fn)(int, const char *, void *) =
-		atomic_load_explicit(&g_log_fn, memory_order_acquire);
+	pthread_mutex_lock(&g_log_lock);
+	void (*fn)(int, const char *, void *) = g_log_fn;
+	void *user = g_log_user;
+	pthread_mutex_unlock(&g_log_lock);
 	if (fn) {
-		fn(level, msg, atomic_load_explicit(&g_log_user, memory_order_relaxed));
+		fn(level, msg, user);
 		return;
 	}
 	static const char *const names[] = {"error", "warning", "info"};

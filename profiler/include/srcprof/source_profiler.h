@@ -188,7 +188,10 @@ void source_profiler_remove_source(const void *source);
 
 /* Replaces the clock used for every measurement (ns, monotonic). NULL
  * restores the default (TSC-backed CLOCK_MONOTONIC, see srcprof/clock.h).
- * Call while no frame is in progress; `now_ns` must be thread-safe. */
+ * Call while no frame is in progress and no other thread measures (a
+ * PERF_BLOCK, async_frame_received): the clock is read without a lock, and
+ * a reading at the moment of the switch may call the old function, or the
+ * old function with the new `user`. `now_ns` must be thread-safe. */
 void source_profiler_set_clock(uint64_t (*now_ns)(void *user), void *user);
 
 /* --- srcprof extensions --------------------------------------------------- */
@@ -321,7 +324,12 @@ void source_profiler_get_sampling(source_profiler_sampling_t *s);
 /* Writes one line through the profiler's log (source_profiler_set_log), as
  * printf. For GPU timer modules and engines that report beside it. Any
  * thread. */
-void source_profiler_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#if defined(__GNUC__) || defined(__clang__)
+#define SOURCE_PROFILER_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define SOURCE_PROFILER_PRINTF(f, a)
+#endif
+void source_profiler_log(int level, const char *fmt, ...) SOURCE_PROFILER_PRINTF(2, 3);
 
 /* Returns the id of the pass or view called `name` ("main", "preview",
  * "blur-h"), registering it on first use. Id 0 is "default", the pass renders
@@ -355,10 +363,13 @@ typedef struct source_profiler_pass_result {
 size_t source_profiler_fill_pass_results(const void *source, source_profiler_pass_result_t *out,
 					 size_t max_out);
 
-/* Samples in the source's windows: *cpu counts collected frames it was
- * ticked in (at most the window capacity), *gpu those of them with GPU
- * results kept. False (and nothing written) when fill_result would return
- * false. Any thread. */
+/* Samples in the source's windows: *cpu counts the collected frames it
+ * was ticked in (the last ones, at most the window capacity); *gpu the GPU
+ * samples held, which are the last frames with GPU results kept, at most
+ * the capacity too. With sampling (one frame in N GPU-timed) the GPU
+ * samples reach further back than the CPU window's frames, and they are
+ * not a subset of them. False (and nothing written) when fill_result
+ * would return false. Any thread. */
 bool source_profiler_get_sample_counts(const void *source, uint32_t *cpu, uint32_t *gpu);
 
 /* Medians of a source's window: the figure one outlier cannot move (a
@@ -455,7 +466,11 @@ enum source_profiler_log_level {
 };
 
 /* Routes the profiler's log lines (one line, no newline) to `fn`; NULL
- * restores the default, which writes "srcprof: <level>: <msg>" to stderr. */
+ * restores the default, which writes "srcprof: <level>: <msg>" to stderr.
+ * Any thread; `fn` may be called from any thread that measures, and is
+ * always called with the `user` given with it. A line being written when
+ * set_log returns may still reach the old function: free what it uses
+ * only once no thread can be logging (after shutdown, say). */
 void source_profiler_set_log(void (*fn)(int level, const char *msg, void *user), void *user);
 
 /* Frees everything the profiler holds and returns it to its initial state
