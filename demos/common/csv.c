@@ -4,7 +4,9 @@
 
 void csv_field(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\n\r")) {
+	/* A name starting with '#' is quoted too: a row that begins with it
+	 * would read as a comment line (grep -v '^#'). */
+	if (!strpbrk(s, ",\"\n\r") && s[0] != '#') {
 		fputs(s, f);
 		return;
 	}

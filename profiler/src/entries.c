@@ -259,7 +259,12 @@ void source_profiler_remove_source(const void *source)
 		size_t cap = g_removed_cap ? g_removed_cap * 2 : 64;
 		uintptr_t *n = sp_alloc(cap * sizeof *n);
 		if (!n) {
+			/* The name and metadata went; the statistics stay until
+			 * the source is removed again or the profiler is reset. */
 			sp_meta_unlock();
+			sp_log(SOURCE_PROFILER_LOG_ERROR,
+			       "remove_source: out of memory queueing the removal; the source's "
+			       "statistics stay until it is removed again");
 			return;
 		}
 		if (g_removed_n)
@@ -278,11 +283,11 @@ void sp_process_removals(void)
 	if (!atomic_load_explicit(&g_removals_queued, memory_order_acquire))
 		return;
 	sp_meta_lock();
-	atomic_store_explicit(&g_removals_queued, false, memory_order_relaxed);
 	size_t n = g_removed_n;
 	if (n > g_removing_cap) {
 		uintptr_t *b = sp_alloc(g_removed_cap * sizeof *b);
 		if (!b) {
+			/* Still queued: tried again at the next frame_begin. */
 			sp_meta_unlock();
 			return;
 		}
@@ -293,6 +298,7 @@ void sp_process_removals(void)
 	if (n)
 		memcpy(g_removing, g_removed, n * sizeof *g_removing);
 	g_removed_n = 0;
+	atomic_store_explicit(&g_removals_queued, false, memory_order_relaxed);
 	sp_meta_unlock();
 
 	for (size_t i = 0; i < n; i++) {

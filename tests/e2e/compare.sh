@@ -360,6 +360,18 @@ has busy-null.out.json '"base_busy_pct": null, "new_busy_pct": 40.00'
 expect 1 no-spread "$out/r-b1.json" "$out/r-b1.json" vs "$out/r-n1.json" "$out/r-n1.json" \
 	--json "$out/no-spread.out.json"
 has no-spread.out.json '"figure": "gpu_in_frame", .*"not_reliable_because": "only 2 and 2 runs \(3 or more needed\); the runs of each side agree exactly'
+# A wide interval of a cheaper figure ends at -100% (no cost falls by
+# more than all of it): medians 10 and 30 against 1 and 2 us, Welch's
+# interval -18.5 +- ~130 us.
+for spec in "c-b1 10000" "c-b2 30000" "c-n1 1000" "c-n2 2000"; do
+	set -- $spec
+	run "$out/$1.json" default "$(point vulkan 1 0 "$same_frames" \
+		"$(source a "$(rep "$2" 8)" "$flat8" "$flat8")")"
+done
+expect 0 floor-100 "$out/c-b1.json" "$out/c-b2.json" vs "$out/c-n1.json" "$out/c-n2.json" \
+	--json "$out/floor-100.out.json"
+has floor-100.out.json '"figure": "gpu_in_frame", .*"change_pct": -92.5000, "ci_low_pct": -100.0000, "ci_high_pct": [0-9]'
+"$check" compare "$out/floor-100.out.json" 0 || fails=1
 # Outputs: never over an input; a failed write exits 2, names the error
 # and leaves the other file as it was; no temporary file stays.
 cp "$out/base.json" "$out/base-copy.json"

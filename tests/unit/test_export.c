@@ -36,6 +36,22 @@ TEST(csv_has_units_in_the_header_and_one_row_per_source)
 	free(g_buf);
 }
 
+/* A name starting with '#' is quoted: its row must not read as one of
+ * the file's comment lines. */
+TEST(csv_quotes_a_name_that_starts_with_a_hash)
+{
+	fx_init(true);
+	source_profiler_set_source_name(&a, "#1 camera");
+	for (int f = 0; f < 3; f++)
+		fx_frame(both, 1, 10, 20, 30);
+	FILE *f = open_memstream(&g_buf, &g_len);
+	CHECK_EQ(source_profiler_write_csv(f), 1);
+	fclose(f);
+	CHECK(strstr(g_buf, "\n\"#1 camera\",10,"));
+	CHECK(!strstr(g_buf, "\n#1 camera"));
+	free(g_buf);
+}
+
 TEST(pass_csv_has_one_row_per_source_and_pass)
 {
 	fx_init(false);

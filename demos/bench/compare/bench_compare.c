@@ -86,12 +86,16 @@ static bool row_samples(const cmp_opts *o, const cmp_row *row, work *w, uint32_t
 	return true;
 }
 
-/* A shift's interval relative to the base median; from a base of 0, only
- * a direction. */
-static void relative(double base_med, double lo, double hi, double *rlo, double *rhi)
+/* A shift's interval relative to the base median (from -100%: every
+ * sample is a cost, 0 or more); from a base of 0, only a direction. */
+static void relative(double base_med, double lo, double hi, double change, double *rlo,
+		     double *rhi)
 {
 	if (base_med > 0) {
-		*rlo = lo / base_med;
+		/* A cost cannot fall by more than all of it: an interval that
+		 * reaches past -100% (a wide one) ends there, or at the change;
+		 * an unbounded one (too few samples) stays unbounded. */
+		*rlo = isfinite(lo) ? fmax(lo / base_med, fmin(-1.0, change)) : lo / base_med;
 		*rhi = hi / base_med;
 	} else {
 		*rlo = lo > 0 ? INFINITY : -INFINITY;
@@ -120,7 +124,7 @@ static int measure_runs(const cmp_opts *o, const cmp_result *r, cmp_row *row)
 	row->p = t.p;
 	row->shift = t.diff;
 	row->change = mean > 0 ? t.diff / mean : t.diff > 0 ? INFINITY : t.diff < 0 ? -INFINITY : 0;
-	relative(mean, t.lo, t.hi, &row->lo, &row->hi);
+	relative(mean, t.lo, t.hi, row->change, &row->lo, &row->hi);
 	row->bounded = true;
 	if (r->n_base < 3 || r->n_new < 3)
 		row->noisy |= CMP_NOISY_FEW;
@@ -158,7 +162,7 @@ static int measure(const cmp_opts *o, const cmp_result *r, work *w, cmp_row *row
 		      : s.est > 0	 ? INFINITY
 		      : s.est < 0	 ? -INFINITY
 					 : 0;
-	relative(row->base_med, s.lo, s.hi, &row->lo, &row->hi);
+	relative(row->base_med, s.lo, s.hi, row->change, &row->lo, &row->hi);
 	row->bounded = s.bounded;
 	if (n < 3 || m < 3)
 		row->noisy |= CMP_NOISY_FEW;
