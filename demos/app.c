@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 void app_say(demo_app *a, const char *fmt, ...)
 {
 	va_list ap;
@@ -25,6 +24,17 @@ void app_say(demo_app *a, const char *fmt, ...)
 	va_end(ap);
 	printf("%s\n", a->status);
 	fflush(stdout);
+}
+
+void app_fail(demo_app *a, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(a->status, sizeof a->status, fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+	fprintf(stderr, "srcprof-demo: %s\n", a->status);
+	a->file_failed = true;
 }
 
 static void on_key(eng_key key, int mods, void *user)

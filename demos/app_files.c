@@ -14,17 +14,19 @@ void app_write_snapshot(demo_app *a)
 	char path[1024];
 	FILE *f = capture_open(a->out_dir, "snapshot", "csv", path, sizeof path);
 	if (!f) {
-		app_say(a, "C: cannot write %s: %s", path, strerror(errno));
-		a->file_failed = true;
+		app_fail(a, "C: cannot write %s: %s", path, strerror(errno));
 		return;
 	}
 	capture_meta m;
 	app_meta(a, &m);
 	capture_write_csv_header(f, &m, "snapshot: every source's results over the window");
 	int rows = source_profiler_write_csv(f);
-	if (fclose(f) != 0 || rows < 0) {
-		app_say(a, "C: writing %s failed", path);
-		a->file_failed = true;
+	int err = rows < 0 || ferror(f) ? (errno ? errno : EIO) : 0;
+	if (fclose(f) != 0 && !err)
+		err = errno;
+	if (rows < 0 || err) {
+		remove(path); /* a snapshot cut short is no snapshot */
+		app_fail(a, "C: writing %s failed (%s); no file left", path, strerror(err));
 	} else if (!a->profiler_on)
 		app_say(a, "C: profiler is off: %s has the header only", path);
 	else
@@ -66,12 +68,13 @@ static void finish_trace(demo_app *a)
 			rc = -1;
 			err = errno;
 		}
+		if (rc != 0)
+			remove(path); /* a trace cut short does not load */
 	}
 	source_profiler_trace_discard();
 	a->trace_running = false;
 	if (rc != 0) {
-		app_say(a, "T: writing the trace to %s failed: %s", path, strerror(err));
-		a->file_failed = true;
+		app_fail(a, "T: writing the trace to %s failed: %s", path, strerror(err));
 	} else {
 		app_say(a, "T: trace of %u frames (%llu events%s) written to %s; open it in "
 			   "ui.perfetto.dev",
@@ -96,8 +99,7 @@ void app_request_screenshot(demo_app *a)
 	FILE *f = capture_open(a->out_dir, "screenshot", "png", a->screenshot_path,
 			       sizeof a->screenshot_path);
 	if (!f) {
-		app_say(a, "S: cannot write %s: %s", a->screenshot_path, strerror(errno));
-		a->file_failed = true;
+		app_fail(a, "S: cannot write %s: %s", a->screenshot_path, strerror(errno));
 		return;
 	}
 	fclose(f);
@@ -118,8 +120,7 @@ bool app_log_start(demo_app *a, const char *path)
 		f = capture_open(a->out_dir, "log", "csv", name, sizeof name);
 	}
 	if (!f) {
-		app_say(a, "L: cannot write %s: %s", name, strerror(errno));
-		a->file_failed = true;
+		app_fail(a, "L: cannot write %s: %s", name, strerror(errno));
 		return false;
 	}
 	capture_meta m;
@@ -138,8 +139,8 @@ void app_log_stop(demo_app *a)
 	if (ok) {
 		app_say(a, "L: log stopped: %llu rows in %s", (unsigned long long)rows, a->log.path);
 	} else {
-		app_say(a, "L: writing the log %s failed", a->log.path);
-		a->file_failed = true;
+		app_fail(a, "L: writing the log %s failed; the rows before the failure stay",
+			 a->log.path);
 	}
 }
 
@@ -149,8 +150,7 @@ void app_cancel_screenshot(demo_app *a)
 		return;
 	a->screenshot_pending = false;
 	remove(a->screenshot_path);
-	app_say(a, "S: no frame was captured for %s", a->screenshot_path);
-	a->file_failed = true;
+	app_fail(a, "S: no frame was captured for %s", a->screenshot_path);
 }
 
 void app_files_after_frame(demo_app *a)
@@ -165,8 +165,7 @@ void app_files_after_frame(demo_app *a)
 	a->screenshot_pending = false;
 	if (s < 0) {
 		remove(a->screenshot_path);
-		app_say(a, "S: cannot write %s", a->screenshot_path);
-		a->file_failed = true;
+		app_fail(a, "S: cannot write %s", a->screenshot_path);
 		return;
 	}
 	capture_meta m;

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "demo_args.h"
 #include "interrupt.h"
+#include "out_file.h"
 #include "report.h"
 #include "scenes.h"
 #include "xdisplay.h"
@@ -41,6 +42,7 @@ typedef struct demo_out {
 	FILE *f;
 	const char *opt, *path;
 	bool created; /* the file did not exist */
+	out_file of;  /* a regular file's contents, written beside it (out_file.h) */
 } demo_out;
 
 typedef struct demo_run {
@@ -65,7 +67,7 @@ static FILE *open_output(const char *opt, const char *path)
 }
 
 /* Opens `path` for appending: checked now, emptied by out_begin. */
-static bool out_open(demo_out *out, const char *opt, const char *path)
+static bool out_reserve(demo_out *out, const char *opt, const char *path)
 {
 	*out = (demo_out){.opt = opt, .path = path};
 	if (!path)
@@ -87,26 +89,69 @@ static bool same_file(const struct stat *st, int other)
 	return fstat(other, &o) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino;
 }
 
-/* Empties a regular file before its contents are written; a pipe, a device,
- * or the file stdout or stderr writes to (--csv /dev/stdout >> run.log) is
- * written as it is. NULL, said, when that fails. */
+/* Where a file's contents go: a regular file is written beside itself
+ * and renamed over it by out_end, so that a failed write leaves it as it
+ * was; a pipe, a device, or the file stdout or stderr writes to (--csv
+ * /dev/stdout >> run.log) is written as it is. NULL, said, when that
+ * fails. */
 static FILE *out_begin(demo_out *out)
 {
 	struct stat st;
 	int fd = fileno(out->f);
-	const char *fail = NULL;
-	if (fstat(fd, &st) != 0)
-		fail = "cannot stat";
-	else if (S_ISREG(st.st_mode) && !same_file(&st, 1) && !same_file(&st, 2) &&
-		 ftruncate(fd, 0) != 0)
-		fail = "cannot empty";
-	if (fail) {
-		fprintf(stderr, PROG ": %s: %s '%s': %s\n", out->opt, fail, out->path,
+	if (fstat(fd, &st) != 0) {
+		fprintf(stderr, PROG ": %s: cannot stat '%s': %s\n", out->opt, out->path,
 			strerror(errno));
 		fclose(out->f);
 		out->f = NULL;
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode) || same_file(&st, 1) || same_file(&st, 2))
+		return out->f;
+	fclose(out->f);
+	out->f = out_open(&out->of, out->path, "w");
+	if (!out->f) {
+		fprintf(stderr, PROG ": %s: cannot write beside '%s': %s\n", out->opt, out->path,
+			strerror(errno));
+		if (out->created)
+			cli_remove_made(out->path);
 	}
 	return out->f;
+}
+
+/* Closes what out_begin opened, renaming a regular file's contents over
+ * it when `written`; false, said with the error and the run's status 1,
+ * when anything failed (the file then as it was, or gone if this run
+ * made it). */
+static bool out_end(demo_run *r, demo_out *out, bool written)
+{
+	bool ok, beside = out->of.f != NULL;
+	int err = 0;
+	if (beside) {
+		if (written) {
+			ok = out_commit(&out->of);
+		} else {
+			err = errno;
+			out_abandon(&out->of);
+			ok = false;
+		}
+	} else {
+		ok = out->f && written;
+		if (!ok)
+			err = errno;
+		if (out->f && fclose(out->f) != 0 && ok)
+			ok = false;
+	}
+	if (!ok && !err)
+		err = errno;
+	out->f = NULL;
+	if (ok)
+		return true;
+	if (out->created)
+		cli_remove_made(out->path);
+	fprintf(stderr, PROG ": %s: writing '%s' failed (%s)%s\n", out->opt, out->path,
+		strerror(err ? err : EIO), beside && !out->created ? "; it is left as it was" : "");
+	r->status = 1;
+	return false;
 }
 
 /* A run that ended before writing: the file goes if this run made it. */
@@ -191,14 +236,14 @@ static int out_write_csv(demo_run *r, demo_out *out, const capture_meta *m, cons
 	if (f) {
 		capture_write_csv_header(f, m, what);
 		rows = write_rows(f);
+		if (fflush(f) != 0 || ferror(f))
+			rows = -1;
 	}
-	bool closed = f && fclose(f) == 0;
-	out->f = NULL;
-	if (rows >= 0 && closed)
-		return rows;
-	fprintf(stderr, PROG ": %s: writing '%s' failed\n", out->opt, out->path);
-	r->status = 1;
-	return -1;
+	if (!f) {
+		r->status = 1;
+		return -1;
+	}
+	return out_end(r, out, rows >= 0) ? rows : -1;
 }
 
 /* The table and every file, from the profiler's state alone (no window or
@@ -229,17 +274,14 @@ static void finish_files(demo_run *r)
 		source_profiler_trace_info ti;
 		source_profiler_trace_get_info(&ti);
 		FILE *f = out_begin(&r->trace);
-		bool written = f && capture_write_trace(f, &m) == 0;
-		bool closed = f && fclose(f) == 0;
-		if (!written || !closed) {
-			fprintf(stderr, PROG ": --trace: writing '%s' failed\n", r->o.trace);
+		bool written = f && capture_write_trace(f, &m) == 0 && fflush(f) == 0 && !ferror(f);
+		if (!f)
 			r->status = 1;
-		} else {
+		if (f && out_end(r, &r->trace, written)) {
 			printf("trace: %s (%llu events, %u frames%s)\n", r->o.trace,
 			       (unsigned long long)ti.events, ti.frames,
 			       ti.dropped ? ", buffer full: later events dropped" : "");
 		}
-		r->trace.f = NULL;
 		source_profiler_trace_discard();
 	}
 	app_cancel_screenshot(a); /* an S whose frame never came (a lost device) */
@@ -412,8 +454,8 @@ int main(int argc, char **argv)
 	    !cli_check_writable(PROG, "--log", o->log))
 		return 2;
 	if (!cli_check_writable(PROG, "--perf-log", o->perf_log) ||
-	    !out_open(&r.csv, "--csv", o->csv) || !out_open(&r.pass_csv, "--pass-csv", o->pass_csv) ||
-	    !out_open(&r.trace, "--trace", o->trace)) {
+	    !out_reserve(&r.csv, "--csv", o->csv) || !out_reserve(&r.pass_csv, "--pass-csv", o->pass_csv) ||
+	    !out_reserve(&r.trace, "--trace", o->trace)) {
 		out_discard(&r.csv);
 		out_discard(&r.pass_csv);
 		return 2;

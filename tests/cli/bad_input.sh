@@ -109,6 +109,31 @@ run 2 "--csv: cannot write '/': Is a directory" "$demo" --headless --frames 2 --
 # A file that cannot be written at the end (a full device): said, and status 1.
 run 1 "L: writing the log /dev/full failed" "$demo" --api vulkan --headless --frames 5 --log /dev/full
 run 1 "--csv: writing '/dev/full' failed" "$demo" --api vulkan --headless --frames 5 --csv /dev/full
+run 1 "--csv: writing '/dev/full' failed \(No space left on device\)" "$demo" --api vulkan --headless --frames 5 --csv /dev/full
+run 1 "--trace: writing '/dev/full' failed \(No space left on device\)" "$demo" --api vulkan --headless --frames 5 --trace /dev/full
+# The failures are said on stderr (stdout holds the table and the status lines).
+cases=$((cases + 1))
+if timeout 120 "$demo" --api vulkan --headless --frames 5 --log /dev/full 2>&1 >/dev/null |
+	grep -q "L: writing the log /dev/full failed"; then
+	echo "ok   --log /dev/full: said on stderr"
+else
+	echo "FAIL: --log /dev/full: the failure is not on stderr"; fails=$((fails + 1))
+fi
+# An existing file is replaced whole, its permissions kept, nothing left beside it.
+files="$(mktemp -d)"
+echo old >"$files/keep.csv"
+chmod 640 "$files/keep.csv"
+run 0 "csv: $files/keep.csv" "$demo" --api vulkan --headless --frames 5 --csv "$files/keep.csv" \
+	--trace "$files/t.json"
+cases=$((cases + 1))
+if [[ "$(head -c 9 "$files/keep.csv")" == "# srcprof" && "$(stat -c %a "$files/keep.csv")" == 640 &&
+	-z "$(ls "$files" | grep -v '^keep.csv$\|^t.json$')" ]]; then
+	echo "ok   an existing --csv file was replaced whole, mode 640 kept, no file beside it"
+else
+	echo "FAIL: --csv over an existing file:"; ls -l "$files"; head -2 "$files/keep.csv"
+	fails=$((fails + 1))
+fi
+rm -rf "$files"
 # No display: headless, saying so; a display that cannot be opened: the same
 # words, the same status, and no error line.
 run 0 "no display \(DISPLAY is not set\): running headless" env -u DISPLAY -u WAYLAND_DISPLAY "$demo" --frames 2 --api vulkan
