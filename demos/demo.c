@@ -461,7 +461,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	source_profiler_trace_name_thread("graphics");
-	interrupt_install();
+	interrupt_install(PROG);
 
 	int status = run(&r);
 	close_perf_log(&r);

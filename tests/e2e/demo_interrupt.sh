@@ -103,6 +103,41 @@ for at in 20 19; do
 	fi
 done
 
+# One request delivered twice (GNU timeout signals the child, then its
+# process group): the same signal from the same sender within a second is
+# one, and the run finishes as after one.
+d="$out/same"
+mkdir -p "$d"
+"$demo" --api "$api" --headless --seconds 120 --log "$d/l.csv" --csv "$d/a.csv" \
+	>"$d/stdout" 2>"$d/stderr" &
+pid=$!
+if wait_for_rows "$d/l.csv"; then
+	kill -INT "$pid"
+	sleep 0.05
+	kill -INT "$pid"
+	wait "$pid"
+	status=$?
+	pid=""
+	if [[ "$status" == 130 ]] && grep -q "sorted by" "$d/stdout" &&
+		! grep -q "interrupted again" "$d/stderr" && complete_csv "$d/a.csv" "source,tick_avg_ns," 5; then
+		ok "the same SIGINT twice from one sender: one request, the files written"
+	else
+		fail "the same SIGINT twice from one sender: status $status"; tail -3 "$d/stderr"
+	fi
+else
+	fail "same: the run logged nothing"; cat "$d/stderr"
+fi
+d="$out/timeout"
+mkdir -p "$d"
+timeout --preserve-status -s INT 6 "$demo" --api "$api" --headless --seconds 120 \
+	--csv "$d/a.csv" >"$d/stdout" 2>"$d/stderr"
+status=$?
+if [[ "$status" == 130 ]] && grep -q "sorted by" "$d/stdout" && complete_csv "$d/a.csv" "source,tick_avg_ns," 5; then
+	ok "timeout -s INT: status 130, the table and --csv written"
+else
+	fail "timeout -s INT: status $status"; tail -3 "$d/stderr"
+fi
+
 # Twice: the run stops at once. Both signals are made pending while the
 # run is stopped, and handled together when it continues, so the second
 # always finds the first still finishing: no race with the frame's end.
