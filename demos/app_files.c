@@ -171,6 +171,9 @@ void app_files_after_frame(demo_app *a)
 	capture_meta m;
 	app_meta(a, &m);
 	m.frame = a->screenshot_frame;
-	capture_note_png(a->screenshot_path, &m);
-	app_say(a, "S: screenshot written to %s", a->screenshot_path);
+	if (capture_note_png(a->screenshot_path, &m))
+		app_say(a, "S: screenshot written to %s", a->screenshot_path);
+	else
+		app_fail(a, "S: screenshot written to %s without its record (the run's facts): "
+			    "rewriting it failed", a->screenshot_path);
 }

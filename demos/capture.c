@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #ifndef SRCPROF_VERSION
 #error "SRCPROF_VERSION comes from CMake (the project's version)"
@@ -178,6 +179,10 @@ bool capture_note_png(const char *path, const capture_meta *m)
 	static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 	/* Signature, then IHDR: length 13, type, data, CRC. */
 	enum { IHDR_END = 8 + 4 + 4 + 13 + 4 };
+	/* A pipe or a device (--screenshot /dev/stdout) is not read back. */
+	struct stat st;
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return true;
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return false;

@@ -47,8 +47,8 @@ void capture_write_csv_header(FILE *f, const capture_meta *m, const char *what);
  * with the record under "metadata". 0, or -1 when writing failed. */
 int capture_write_trace(FILE *f, const capture_meta *m);
 
-/* Adds the record to the PNG at path as a tEXt chunk. False when the file
- * is not a PNG or cannot be rewritten. */
+/* Adds the record to the PNG at path as a tEXt chunk (nothing for a pipe
+ * or a device). False when the file is not a PNG or cannot be rewritten. */
 bool capture_note_png(const char *path, const capture_meta *m);
 
 /* Whether the profiler has an entry for the overlay (it is written as a

@@ -54,6 +54,7 @@ typedef struct demo_run {
 	bool app_ready;
 	time_t started;
 	int status;
+	bool screenshot_done; /* --screenshot was written or said to have failed */
 	void *display; /* held open until the window is (xdisplay.h) */
 } demo_run;
 
@@ -213,13 +214,16 @@ static void finish_frames(demo_run *r)
 	eng_gfx_wait_frame(0);
 	if (r->o.screenshot) {
 		int s = eng_screenshot_poll(r->e);
-		if (s > 0) {
-			capture_meta m;
-			app_meta(a, &m);
-			capture_note_png(r->o.screenshot, &m);
+		r->screenshot_done = true;
+		capture_meta m;
+		app_meta(a, &m);
+		if (s > 0 && capture_note_png(r->o.screenshot, &m)) {
 			printf("screenshot: %s\n", r->o.screenshot);
 		} else {
-			fprintf(stderr, PROG ": --screenshot: no frame was captured\n");
+			fprintf(stderr, PROG ": --screenshot: %s\n",
+				s > 0	? "written without its record: rewriting it failed"
+				: s < 0 ? "writing it failed (said above); no file left"
+					: "no frame was captured");
 			r->status = 1;
 		}
 	}
@@ -310,6 +314,11 @@ static void on_display_lost(void *user)
 	demo_run *r = user;
 	if (r->app_ready)
 		finish_files(r);
+	if (r->o.screenshot && !r->screenshot_done) {
+		/* Its frame needs the window, which went with the display. */
+		fprintf(stderr, PROG ": --screenshot: not written: the display was lost\n");
+		r->status = 1;
+	}
 	close_perf_log(r);
 	fflush(stdout);
 }

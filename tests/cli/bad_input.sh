@@ -111,6 +111,8 @@ run 1 "L: writing the log /dev/full failed" "$demo" --api vulkan --headless --fr
 run 1 "--csv: writing '/dev/full' failed" "$demo" --api vulkan --headless --frames 5 --csv /dev/full
 run 1 "--csv: writing '/dev/full' failed \(No space left on device\)" "$demo" --api vulkan --headless --frames 5 --csv /dev/full
 run 1 "--trace: writing '/dev/full' failed \(No space left on device\)" "$demo" --api vulkan --headless --frames 5 --trace /dev/full
+run 1 "cannot write /dev/full: No space left on device" "$demo" --api vulkan --headless --frames 5 --screenshot /dev/full
+run 1 "--screenshot: writing it failed" "$demo" --api vulkan --headless --frames 5 --screenshot /dev/full
 # The failures are said on stderr (stdout holds the table and the status lines).
 cases=$((cases + 1))
 if timeout 120 "$demo" --api vulkan --headless --frames 5 --log /dev/full 2>&1 >/dev/null |

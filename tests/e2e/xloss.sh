@@ -18,7 +18,7 @@ fi
 xpid="$XVFB_PID"
 
 DISPLAY="$DISPLAY" "$demo" --api "$api" --seconds 120 --csv "$out/a.csv" --pass-csv "$out/p.csv" \
-	--trace "$out/t.json" --perf-log "$out/perf.log" --log "$out/l.csv" \
+	--trace "$out/t.json" --perf-log "$out/perf.log" --log "$out/l.csv" --screenshot "$out/s.png" \
 	>"$out/stdout" 2>"$out/stderr" &
 pid=$!
 for _ in $(seq 1 600); do
@@ -46,6 +46,9 @@ for f in a.csv p.csv l.csv; do
 	fi
 done
 "$check" "$out/t.json" >/dev/null && ok "trace parses" || fail "trace does not parse"
+grep -q -- "--screenshot: not written: the display was lost" "$out/stderr" &&
+	[[ ! -e "$out/s.png" ]] && ok "--screenshot: said it was not written" ||
+	fail "--screenshot: nothing said, or a file left"
 if [[ -s "$out/perf.log" ]] && awk -F, '!/^Frame : / && NF != 5 { bad = 1 } END { exit bad }' \
 	"$out/perf.log"; then
 	ok "perf log has whole lines"
