@@ -208,7 +208,11 @@ int demo_parse_args(int argc, char **argv, demo_options *o)
 			s->min_sources, s->max_sources, o->sources, own);
 		return -1;
 	}
-	/* A key after the last frame would never be sent. */
+	const char *opts[] = {"--csv", "--pass-csv", "--log", "--trace", "--perf-log", "--screenshot"};
+	const char *paths[] = {o->csv, o->pass_csv, o->log, o->trace, o->perf_log, o->screenshot};
+	if (!cli_outputs_apart(PROG, opts, paths, (int)(sizeof opts / sizeof *opts)))
+		return -1;
+		/* A key after the last frame would never be sent. */
 	for (uint32_t k = 0; o->frames && k < o->n_script; k++)
 		if (o->script[k].frame > o->frames) {
 			fprintf(stderr,

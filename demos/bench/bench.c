@@ -118,11 +118,7 @@ static bool outputs_apart(const cmp_opts *o)
 			}
 		}
 	}
-	if (o->json && o->html && (!strcmp(o->json, o->html) || out_same_file(o->json, o->html))) {
-		fprintf(stderr, CMP_PROG ": --json and --html are the same file '%s'\n", o->json);
-		return false;
-	}
-	return true;
+	return cli_outputs_apart(CMP_PROG, opts, outs, 2);
 }
 
 /* Compare's --json and --html, both or neither where it can (each states
@@ -247,8 +243,11 @@ int main(int argc, char **argv)
 		o.sources[0] = o.scene->default_sources;
 		o.n_points = 1;
 	}
-	if (!cli_check_writable(PROG, "--json", o.json) || !cli_check_writable(PROG, "--csv", o.csv) ||
-	    !cli_check_writable(PROG, "--svg", o.svg) || !cli_check_writable(PROG, "--html", o.html))
+	const char *outs[] = {o.json, o.csv, o.svg, o.html};
+	const char *opts[] = {"--json", "--csv", "--svg", "--html"};
+	if (!cli_outputs_apart(PROG, opts, outs, 4) || !cli_check_writable(PROG, "--json", o.json) ||
+	    !cli_check_writable(PROG, "--csv", o.csv) || !cli_check_writable(PROG, "--svg", o.svg) ||
+	    !cli_check_writable(PROG, "--html", o.html))
 		return 2;
 	static bench_progress progress;
 	bench_progress_init(&progress, &o, isatty(STDERR_FILENO));

@@ -69,6 +69,51 @@ void cli_remove_made(const char *path)
 	remove(path);
 }
 
+/* A path not there yet as its folder's real path and its name, into out
+ * (the path as given where the folder cannot be resolved). */
+static void canonical(const char *path, char *out, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+		 slash ? path : ".");
+	char *real = realpath(dir, NULL);
+	if (real)
+		snprintf(out, size, "%s/%s", real, slash ? slash + 1 : path);
+	else
+		snprintf(out, size, "%s", path);
+	free(real);
+}
+
+/* Whether a and b name one regular file (or one path not there yet). */
+static bool same_output(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	bool ta = stat(a, &sa) == 0, tb = stat(b, &sb) == 0;
+	if (ta && tb)
+		return S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	if (ta != tb)
+		return false;
+	char ca[8200], cb[8200];
+	canonical(a, ca, sizeof ca);
+	canonical(b, cb, sizeof cb);
+	return !strcmp(ca, cb);
+}
+
+bool cli_outputs_apart(const char *prog, const char *const *opts, const char *const *paths,
+		       int n)
+{
+	for (int i = 0; i < n; i++)
+		for (int k = i + 1; paths[i] && k < n; k++)
+			if (paths[k] && same_output(paths[i], paths[k])) {
+				fprintf(stderr, "%s: %s '%s' and %s '%s' are the same file: one would "
+						"overwrite the other\n",
+					prog, opts[i], paths[i], opts[k], paths[k]);
+				return false;
+			}
+	return true;
+}
+
 bool cli_check_writable(const char *prog, const char *opt, const char *path)
 {
 	if (!path)

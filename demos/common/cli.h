@@ -21,6 +21,12 @@ bool cli_list(const char *prog, const char *opt, const char *value, size_t max_l
 /* Removes a file this program made at `path`: the file itself, or where a
  * link that dangled before points (the link stays). */
 void cli_remove_made(const char *path);
+/* Whether the n output files (opts[i] naming paths[i], NULL where not
+ * given) are apart: two options naming one regular file (the same path,
+ * or two paths to it) would overwrite each other, and are refused with a
+ * message; a device or a pipe (/dev/stdout) may be named twice. */
+bool cli_outputs_apart(const char *prog, const char *const *opts, const char *const *paths,
+		       int n);
 /* An output file can be written (made and removed if it was not there),
  * so that a bad path fails before minutes of work; else prints and false. */
 bool cli_check_writable(const char *prog, const char *opt, const char *path);

@@ -106,6 +106,9 @@ run 2 "--screenshot: cannot write '/nonexistent/x.png'" "$demo" --headless --fra
 run 2 "--pass-csv: cannot write" "$demo" --headless --frames 2 --pass-csv /nonexistent/p.csv
 run 2 "--perf-log: cannot write" "$demo" --headless --frames 2 --perf-log /proc/nonexistent
 run 2 "--csv: cannot write '/': Is a directory" "$demo" --headless --frames 2 --csv /
+run 2 "--csv 'same.csv' and --log 'same.csv' are the same file" "$demo" --headless --frames 2 --csv same.csv --log same.csv
+run 2 "--trace '/tmp/x.json' and --perf-log '/tmp/./x.json' are the same file" "$demo" --headless --frames 2 --trace /tmp/x.json --perf-log /tmp/./x.json
+run 2 "--json 'b.json' and --html 'b.json' are the same file" "$bench" --json b.json --html b.json
 # A file that cannot be written at the end (a full device): said, and status 1.
 run 1 "L: writing the log /dev/full failed" "$demo" --api vulkan --headless --frames 5 --log /dev/full
 run 1 "--csv: writing '/dev/full' failed" "$demo" --api vulkan --headless --frames 5 --csv /dev/full

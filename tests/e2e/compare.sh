@@ -380,7 +380,7 @@ bad json-is-input "--json '$out/base-copy.json' is the input file '$out/base-cop
 bad html-is-input "--html '$out/./base-copy.json' is the input file" \
 	"$out/base-copy.json" "$out/costlier.json" --html "$out/./base-copy.json"
 cmp -s "$out/base.json" "$out/base-copy.json" || { echo "FAIL: an input was overwritten"; fails=1; }
-bad same-outputs "--json and --html are the same file" "$out/base.json" "$out/costlier.json" \
+bad same-outputs "--json '$out/o.json' and --html '$out/o.json' are the same file" "$out/base.json" "$out/costlier.json" \
 	--json "$out/o.json" --html "$out/o.json"
 if [[ -w /dev/full ]]; then
 	echo old >"$out/keep.json"
