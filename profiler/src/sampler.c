@@ -189,11 +189,15 @@ static bool bursting(bool gpu, uint64_t now, uint64_t frame)
 	 * made in the quiet after a burst waits for its end. */
 	if (changed && (S.burst || quiet))
 		atomic_store_explicit(&g_scene_changed, false, memory_order_relaxed);
-	if (!S.burst && (asked || turned_on || (changed && quiet)))
+	/* Asked while one runs (a scene switched during it): a burst anew,
+	 * for the new sources. */
+	if (asked || (!S.burst && (turned_on || (changed && quiet))))
 		burst_start(now, frame);
-	else if (S.burst && asked)
-		S.burst_start_ns = now; /* asked again: the longest burst starts over */
-	if (S.burst && now - S.burst_start_ns > BURST_NS)
+	/* Its seconds count from its first GPU frame collected (frame_end);
+	 * until then it waits twice as long for one, across a scene's slow
+	 * first frames. */
+	uint64_t limit = S.burst_kept ? BURST_NS : 2 * BURST_NS;
+	if (S.burst && now - S.burst_start_ns > limit)
 		burst_end(now);
 	return S.burst;
 }
@@ -360,7 +364,12 @@ void sp_sampler_frame_end(uint64_t now, uint32_t renders, uint64_t collected, bo
 	/* Fresh samples only: the burst's own GPU frames, and no source
 	 * rendered in them with fewer samples than that. */
 	if (S.burst && gpu_kept && collected >= S.burst_from && min_gpu != UINT32_MAX) {
-		S.burst_kept++;
+		/* Its seconds count from its first GPU frame collected: the
+		 * frames before it can be a scene's set-up (a scene of 10,000
+		 * sources torn down took 5 s), which would end a burst
+		 * before the new sources had a sample. */
+		if (!S.burst_kept++)
+			S.burst_start_ns = now;
 		uint32_t have = min_gpu < S.burst_kept ? min_gpu : S.burst_kept;
 		atomic_store_explicit(&pub.burst_samples, have, memory_order_relaxed);
 		if (have >= SOURCE_PROFILER_BURST_SAMPLES)

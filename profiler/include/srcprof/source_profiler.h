@@ -261,14 +261,17 @@ void source_profiler_gpu_time_next_frame(void);
 
 /* A burst GPU-times every frame until every source rendered in the last
  * GPU-timed frame holds SOURCE_PROFILER_BURST_SAMPLES GPU samples, or for
- * SOURCE_PROFILER_BURST_SECONDS, whichever comes first; then sampling goes
+ * SOURCE_PROFILER_BURST_SECONDS from its first GPU frame collected
+ * (waiting at most twice that for one: a scene's slow first frames do not
+ * use it up), whichever comes first; then sampling goes
  * on at the budget. So fresh figures stand on samples within a second or
  * two instead of one sample every N frames. The profiler starts one when
  * it is enabled and when GPU timing turns on, and when sources appear or
  * are removed (at most one such burst every SOURCE_PROFILER_BURST_SECONDS
  * after the last, so that a scene that always changes is still sampled; a
  * change in that quiet time bursts when it ends); while a trace records,
- * every frame is timed. GPU timing turned off ends a burst. Only costly
+ * every frame is timed. A burst asked for while one runs starts anew.
+ * GPU timing turned off ends a burst. Only costly
  * timers sample, so only they burst. */
 #define SOURCE_PROFILER_BURST_SAMPLES 30
 #define SOURCE_PROFILER_BURST_SECONDS 3
