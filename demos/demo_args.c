@@ -130,7 +130,8 @@ static const opt_def g_opts[] = {
 	 .help = "Vulkan validation (sync + best practices) or GL debug\n"
 		 "output; any message makes the exit status 1"},
 	{"--device", NULL, OPT_STRING, AT(engine.gfx.device), .arg = "X",
-	 .help = "Vulkan device by index or name substring"},
+	 .help = "Vulkan device by index or name substring (with --api\n"
+		 "auto: Vulkan only, no fallback to OpenGL)"},
 	{"--gpu-timing", NULL, OPT_CHOICE, AT(engine.gfx.gpu_timing), .choices = g_timings,
 	 .values = g_timing_values, .arg = "MODE",
 	 .help = "auto|plain|flushed timestamp placement (default auto:\n"
@@ -176,7 +177,7 @@ static const opt_def g_opts[] = {
 	{"--script", NULL, OPT_CUSTOM, .parse = parse_script, .arg = "LIST",
 	 .help = "key presses FRAME:KEY,... sent through the hotkey\n"
 		 "handler (e.g. 30:P,60:C,90:T); works headless too"},
-	{"--shader-dir", NULL, OPT_STRING, AT(engine.gfx.shader_dir), .arg = "DIR",
+	{"--shader-dir", NULL, OPT_DIR, AT(engine.gfx.shader_dir), .arg = "DIR",
 	 .help = "where the built .spv shaders are"},
 	{"--list-scenes", NULL, OPT_EXIT, .run = list_scenes, .help = "list the scenes and exit"},
 	{"--help", "-h", OPT_EXIT, .run = print_help, .help = "this help"},
@@ -208,6 +209,12 @@ int demo_parse_args(int argc, char **argv, demo_options *o)
 			s->min_sources, s->max_sources, o->sources, own);
 		return -1;
 	}
+	if (o->engine.gfx.device && o->engine.gfx.api == ENG_API_GL) {
+		fprintf(stderr, PROG ": --device picks a Vulkan device; it does not apply with --api gl\n");
+		return -1;
+	}
+	if (o->engine.gfx.device && o->engine.gfx.api == ENG_API_AUTO)
+		o->engine.gfx.api = ENG_API_VULKAN; /* the device asked for, or an error */
 	const char *opts[] = {"--csv", "--pass-csv", "--log", "--trace", "--perf-log", "--screenshot"};
 	const char *paths[] = {o->csv, o->pass_csv, o->log, o->trace, o->perf_log, o->screenshot};
 	if (!cli_outputs_apart(PROG, opts, paths, (int)(sizeof opts / sizeof *opts)))

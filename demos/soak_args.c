@@ -88,7 +88,7 @@ static const opt_def g_opts[] = {
 	 .help = "resident growth allowed after warm-up (default 2048)"},
 	{"--no-validate", NULL, OPT_FLAG_OFF, AT(validate),
 	 .help = "without Vulkan validation / GL debug output"},
-	{"--shader-dir", NULL, OPT_STRING, AT(shader_dir), .arg = "DIR",
+	{"--shader-dir", NULL, OPT_DIR, AT(shader_dir), .arg = "DIR",
 	 .help = "where the built .spv shaders are"},
 	{"--help", "-h", OPT_EXIT, .run = print_help, .help = "this help"},
 };

@@ -143,7 +143,7 @@ static const opt_def g_opts[] = {
 	{"--svg", NULL, OPT_STRING, AT(svg), .arg = "FILE", .help = "write the charts as one SVG"},
 	{"--html", NULL, OPT_STRING, AT(html), .arg = "FILE",
 	 .help = "write the results as one self-contained HTML page"},
-	{"--shader-dir", NULL, OPT_STRING, AT(shader_dir), .arg = "DIR",
+	{"--shader-dir", NULL, OPT_DIR, AT(shader_dir), .arg = "DIR",
 	 .help = "where the built .spv shaders are"},
 	{"--help", "-h", OPT_EXIT, .run = print_help, .help = "this help"},
 };

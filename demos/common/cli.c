@@ -51,7 +51,10 @@ bool cli_size(const char *prog, const char *opt, const char *value, uint32_t *w,
 	}
 	memcpy(wbuf, value, (size_t)(x - value));
 	wbuf[x - value] = '\0';
-	return cli_u32(prog, opt, wbuf, 64, 8192, w) && cli_u32(prog, opt, x + 1, 64, 8192, h);
+	char wopt[64], hopt[64];
+	snprintf(wopt, sizeof wopt, "%s width", opt);
+	snprintf(hopt, sizeof hopt, "%s height", opt);
+	return cli_u32(prog, wopt, wbuf, 64, 8192, w) && cli_u32(prog, hopt, x + 1, 64, 8192, h);
 }
 
 void cli_remove_made(const char *path)

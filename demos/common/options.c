@@ -4,7 +4,9 @@
 #include "cli.h"
 
 #include <assert.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Rows a table may have (the suggestion search keeps their names on the
  * stack). */
@@ -205,6 +207,16 @@ static bool apply(const opt_parser *p, const opt_def *d, const char *v, void *op
 		store(opts, d->offset, &x, sizeof x);
 		return true;
 	}
+	case OPT_DIR: {
+		struct stat st;
+		int there = stat(v, &st) == 0;
+		if (!there || !S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "%s: %s: '%s' is not a folder (%s)\n", p->prog, d->name, v,
+				there ? "a file" : strerror(errno));
+			return false;
+		}
+	}
+		/* fall through */
 	case OPT_STRING:
 		if (d->max > 0 && (double)strlen(v) > d->max) {
 			fprintf(stderr, "%s: %s: longer than %.0f characters\n", p->prog, d->name,

@@ -29,6 +29,7 @@ typedef enum opt_kind {
 	OPT_U32,      /* uint32_t at offset, a whole number in [min, max] */
 	OPT_DOUBLE,   /* double at offset: the number (in [min, max]) times scale (0: 1) */
 	OPT_STRING,   /* const char * at offset (argv's own string); max > 0: at most max chars */
+	OPT_DIR,      /* as OPT_STRING, naming a folder that exists */
 	OPT_SIZE,     /* WIDTHxHEIGHT: uint32_t at offset and at offset2, each 64 to 8192 */
 	OPT_CHOICE,   /* one of choices (NULL-terminated): values[i] (or i) as an int at offset */
 	OPT_CUSTOM,   /* parse(value) stores it and prints its own message when it fails */

@@ -35,7 +35,7 @@ run 2 "--frames needs a value" "$demo" --frames
 run 2 "--sources: '1e3' is not a whole number" "$demo" --sources 1e3
 run 2 "--seconds: 'soon' is not a number" "$demo" --seconds soon
 run 2 "--seconds: '-1' is not a number" "$demo" --seconds -1
-run 2 "--size: '10' is not a whole number from 64" "$demo" --size 10x10
+run 2 "--size width: '10' is not a whole number from 64" "$demo" --size 10x10
 run 2 "--size: 'big' is not WIDTHxHEIGHT" "$demo" --size big
 run 2 "--scene: no scene 'nope'" "$demo" --scene nope
 run 2 "--api: 'metal' is not vulkan, gl or auto" "$demo" --api metal
@@ -47,7 +47,7 @@ run 2 "--raster-threads needs a value" "$demo" --raster-threads
 run 2 "unknown option '--bogus'" "$demo" --bogus
 run 2 "--csv: cannot write '/nonexistent/x.csv'" "$demo" --headless --frames 2 --csv /nonexistent/x.csv
 run 2 "--trace: cannot write" "$demo" --headless --frames 2 --trace /nonexistent/t.json
-run 1 "/nonexistent/shaders/[a-z_]+\.(vert|frag)\.vk\.spv: No such file" "$demo" --api vulkan --headless --frames 2 --shader-dir /nonexistent/shaders
+run 1 "$(dirname "$(mktemp -u)")/[a-z_]+\.(vert|frag)\.vk\.spv: No such file" "$demo" --api vulkan --headless --frames 2 --shader-dir "$(dirname "$(mktemp -u)")"
 run 1 "no device matches --device 99" "$demo" --api vulkan --headless --frames 2 --device 99
 VK_DRIVER_FILES=/nonexistent/icd.json run 1 "no physical device|no Vulkan" "$demo" --api vulkan --headless --frames 2
 # A run that cannot start leaves an older --csv, --pass-csv and --trace as
@@ -84,9 +84,9 @@ run 2 "--seconds: 'inf' is not a number" "$demo" --seconds inf
 run 2 "--seconds: 'nan' is not a number" "$demo" --seconds nan
 run 2 "--seconds: '1e400' is not a number" "$demo" --seconds 1e400
 run 2 "--seconds needs a value" "$demo" --seconds ""
-run 2 "--size: '8193' is not a whole number from 64 to 8192" "$demo" --size 8193x100
-run 2 "--size: '' is not a whole number" "$demo" --size 640x
-run 2 "--size: 'x480' is not WIDTHxHEIGHT|--size: '' is not" "$demo" --size x480
+run 2 "--size width: '8193' is not a whole number from 64 to 8192" "$demo" --size 8193x100
+run 2 "--size height: '' is not a whole number" "$demo" --size 640x
+run 2 "--size: 'x480' is not WIDTHxHEIGHT|--size width: '' is not" "$demo" --size x480
 run 2 "--gpu-budget: 'lots' is not a number" "$demo" --gpu-budget lots
 run 2 "--gpu-budget: '101' is not a number from 0.01 to 100" "$demo" --gpu-budget 101
 run 2 "--gpu-budget: '-1' is not a number" "$demo" --gpu-budget -1
@@ -106,6 +106,9 @@ run 2 "--screenshot: cannot write '/nonexistent/x.png'" "$demo" --headless --fra
 run 2 "--pass-csv: cannot write" "$demo" --headless --frames 2 --pass-csv /nonexistent/p.csv
 run 2 "--perf-log: cannot write" "$demo" --headless --frames 2 --perf-log /proc/nonexistent
 run 2 "--csv: cannot write '/': Is a directory" "$demo" --headless --frames 2 --csv /
+run 2 "--shader-dir: '/nonexistent' is not a folder \(No such file or directory\)" "$demo" --headless --frames 2 --shader-dir /nonexistent
+run 2 "--shader-dir: '/etc/passwd' is not a folder \(a file\)" "$bench" --shader-dir /etc/passwd
+run 2 "--device picks a Vulkan device; it does not apply with --api gl" "$demo" --headless --frames 2 --api gl --device 0
 run 2 "--csv 'same.csv' and --log 'same.csv' are the same file" "$demo" --headless --frames 2 --csv same.csv --log same.csv
 run 2 "--trace '/tmp/x.json' and --perf-log '/tmp/./x.json' are the same file" "$demo" --headless --frames 2 --trace /tmp/x.json --perf-log /tmp/./x.json
 run 2 "--json 'b.json' and --html 'b.json' are the same file" "$bench" --json b.json --html b.json
@@ -203,7 +206,7 @@ run 2 "--sources: '100001' is not a whole number" "$bench" --sources 100001
 run 2 "--sources needs a value" "$bench" --sources
 run 2 "--api: 'dx12' is not vulkan, gl or both" "$bench" --api dx12
 run 2 "--scene: no scene 'nope'" "$bench" --scene nope
-run 2 "--size: '32' is not a whole number from 64" "$bench" --size 32x32
+run 2 "--size width: '32' is not a whole number from 64" "$bench" --size 32x32
 run 2 "--gpu-budget: '0' is not a number" "$bench" --gpu-budget 0
 run 2 "--raster-threads: 'two' is not a whole number from 0 to 64" "$bench" --raster-threads two
 run 2 "--json: cannot write '/nonexistent/b.json'" "$bench" --json /nonexistent/b.json

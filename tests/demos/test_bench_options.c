@@ -51,7 +51,7 @@ TEST(bench_every_option_lands_in_its_field)
 		       "--frames=60", "--warmup", "0", "--repeat=32", "--isolate",
 		       "--isolate-rounds", "25", "--gpu-budget=50", "--size", "640x360", "--json",
 		       "a.json", "--csv=b.csv", "--svg", "c.svg", "--html=d.html", "--shader-dir",
-		       "sh"),
+		       "."),
 		 0);
 	CHECK_EQ(o.n_apis, 2);
 	CHECK_EQ(o.apis[0], ENG_API_VULKAN);
@@ -73,7 +73,7 @@ TEST(bench_every_option_lands_in_its_field)
 	CHECK_STR(o.csv, "b.csv");
 	CHECK_STR(o.svg, "c.svg");
 	CHECK_STR(o.html, "d.html");
-	CHECK_STR(o.shader_dir, "sh");
+	CHECK_STR(o.shader_dir, ".");
 }
 
 TEST(bench_api_gl_alone_and_the_last_option_wins)
