@@ -38,10 +38,21 @@ static void gpu_cell(FILE *out, int w, const src_row *row, uint64_t ns, uint64_t
 /* Says when GPU averages stand on few samples, and what gives more. */
 static void few_samples_note(FILE *out, eng_engine *e, const src_row *rows, uint32_t n)
 {
-	uint32_t fewest = UINT32_MAX;
-	for (uint32_t i = 0; i < n; i++)
+	uint32_t fewest = UINT32_MAX, waiting = 0, collected = 0;
+	for (uint32_t i = 0; i < n; i++) {
 		if (rows[i].have && rows[i].gpu_samples && rows[i].gpu_samples < fewest)
 			fewest = rows[i].gpu_samples;
+		waiting += rows[i].have && !rows[i].gpu_samples;
+		if (rows[i].have && rows[i].cpu_samples > collected)
+			collected = rows[i].cpu_samples;
+	}
+	/* A slow scene: its first frames keep no GPU sample (the warm-up). */
+	uint32_t warmup = source_profiler_gpu_warmup();
+	if (waiting && collected <= warmup)
+		fprintf(out, "note: %u sources wait for a GPU sample: each source's first %u frames "
+			     "keep none (warm-up: they read up to 17x its cost), and only %u frames "
+			     "were collected; run longer\n",
+			waiting, warmup, collected);
 	if (fewest >= REPORT_FEW_GPU_SAMPLES)
 		return;
 	source_profiler_sampling_t sm;
