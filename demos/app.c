@@ -320,7 +320,7 @@ void app_key(demo_app *a, eng_key key)
 		}
 		source_profiler_gpu_burst();
 		app_say(a, "M: measuring now: every frame GPU-timed until each source holds %d GPU "
-			   "samples (at most %d s)",
+			   "samples (at most %d s from the first)",
 			SOURCE_PROFILER_BURST_SAMPLES, SOURCE_PROFILER_BURST_SECONDS);
 		break;
 	case ENG_KEY_O:

@@ -125,9 +125,9 @@ static FILE *out_begin(demo_out *out)
  * made it). */
 static bool out_end(demo_run *r, demo_out *out, bool written)
 {
-	bool ok, beside = out->of.f != NULL;
+	bool ok, via_of = out->of.f != NULL, beside = via_of && !out_in_place(&out->of);
 	int err = 0;
-	if (beside) {
+	if (via_of) {
 		if (written) {
 			ok = out_commit(&out->of);
 		} else {

@@ -150,13 +150,18 @@ static bool write_outputs(const cmp_opts *o, const cmp_result *r)
 	if (failed < 0)
 		return true;
 	int err = errno;
-	for (int i = 0; i < 2; i++)
+	/* Written in place (a device, a folder where nothing can be made
+	 * beside it), a file is cut where it failed. */
+	bool kept[2];
+	for (int i = 0; i < 2; i++) {
+		kept[i] = !of[i].f || !out_in_place(&of[i]);
 		out_abandon(&of[i]);
-	fprintf(stderr, CMP_PROG ": %s: writing '%s' failed (%s); it is left as it was", opts[failed],
-		paths[failed], strerror(err));
+	}
+	fprintf(stderr, CMP_PROG ": %s: writing '%s' failed (%s)%s", opts[failed], paths[failed],
+		strerror(err), kept[failed] ? "; it is left as it was" : "");
 	if (committed >= 0)
 		fprintf(stderr, ", %s '%s' was written", opts[committed], paths[committed]);
-	else if (paths[!failed])
+	else if (paths[!failed] && kept[!failed])
 		fprintf(stderr, ", and so is %s '%s'", opts[!failed], paths[!failed]);
 	fputc('\n', stderr);
 	return false;
@@ -302,22 +307,22 @@ int main(int argc, char **argv)
 	r.wall_s = (double)(srcprof_clock_monotonic_ns() - t0) / 1e9;
 	bench_print(stdout, &o, &r);
 	if (o.json && !bench_write_json(o.json, &o, &r)) {
-		fprintf(stderr, PROG ": --json: writing '%s' failed (%s); it is left as it was\n",
+		fprintf(stderr, PROG ": --json: writing '%s' failed (%s)\n",
 			o.json, strerror(errno));
 		status = 1;
 	}
 	if (o.csv && !bench_write_csv(o.csv, &o, &r)) {
-		fprintf(stderr, PROG ": --csv: writing '%s' failed (%s); it is left as it was\n",
+		fprintf(stderr, PROG ": --csv: writing '%s' failed (%s)\n",
 			o.csv, strerror(errno));
 		status = 1;
 	}
 	if (o.svg && !bench_write_svg(o.svg, &o, &r)) {
-		fprintf(stderr, PROG ": --svg: writing '%s' failed (%s); it is left as it was\n",
+		fprintf(stderr, PROG ": --svg: writing '%s' failed (%s)\n",
 			o.svg, strerror(errno));
 		status = 1;
 	}
 	if (o.html && !bench_write_html(o.html, &o, &r)) {
-		fprintf(stderr, PROG ": --html: writing '%s' failed (%s); it is left as it was\n",
+		fprintf(stderr, PROG ": --html: writing '%s' failed (%s)\n",
 			o.html, strerror(errno));
 		status = 1;
 	}

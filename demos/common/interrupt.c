@@ -14,8 +14,9 @@
  * them must be the first. Lock-free atomics are safe in a handler. */
 static atomic_int g_received;
 static volatile sig_atomic_t g_signal;
-/* The first signal's sender (si_pid of a kill; 0 from the terminal) and
- * when it came; g_first_ready once both are stored. */
+/* The first signal, its sender (si_pid of a kill; 0 from the terminal)
+ * and when it came; g_first_ready once all three are stored. */
+static atomic_int g_first_sig;
 static _Atomic long g_first_pid;
 static _Atomic int64_t g_first_ns;
 static atomic_bool g_first_ready;
@@ -48,10 +49,11 @@ static void on_signal(int sig, siginfo_t *info, void *context)
 	long pid = sent(info) ? (long)info->si_pid : 0;
 	int64_t t = now_ns();
 	if (atomic_fetch_add(&g_received, 1) == 0) {
+		g_signal = sig;
+		atomic_store(&g_first_sig, sig);
 		atomic_store(&g_first_pid, pid);
 		atomic_store(&g_first_ns, t);
-		atomic_store(&g_first_ready, true);
-		g_signal = sig;
+		atomic_store(&g_first_ready, true); /* after the rest: seq_cst */
 		return;
 	}
 	/* The first may be being handled on another thread: its sender is
@@ -59,10 +61,14 @@ static void on_signal(int sig, siginfo_t *info, void *context)
 	 * this one back until the first returned). */
 	while (!atomic_load(&g_first_ready))
 		;
-	if (pid && sig == g_signal && pid == atomic_load(&g_first_pid) &&
-	    t - atomic_load(&g_first_ns) < SAME_REQUEST_NS) {
+	/* The same request: the same signal within a second, from the first
+	 * one's sender, or from the parent relaying it (timeout in a
+	 * terminal: Ctrl-C reaches both, and timeout passes it on twice). */
+	long first = atomic_load(&g_first_pid);
+	if (pid && sig == atomic_load(&g_first_sig) && t - atomic_load(&g_first_ns) < SAME_REQUEST_NS &&
+	    (pid == first || pid == (long)getppid())) {
 		atomic_fetch_sub(&g_received, 1);
-		return; /* the same request, delivered twice */
+		return;
 	}
 	/* A second: what the default action does, now. Only
 	 * async-signal-safe calls here. */

@@ -1,41 +1,121 @@
 #include "out_file.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Whether st is the file fd writes to. */
+static bool is_fd(const struct stat *st, int fd)
+{
+	struct stat f;
+	return fstat(fd, &f) == 0 && f.st_dev == st->st_dev && f.st_ino == st->st_ino;
+}
+
+/* Opens path itself, as before there was a file beside it. */
+static FILE *in_place(out_file *o, const char *mode)
+{
+	o->tmp[0] = '\0';
+	o->f = fopen(o->path, mode);
+	return o->f;
+}
+
 FILE *out_open(out_file *o, const char *path, const char *mode)
 {
 	*o = (out_file){.path = path};
+	/* A link is written through: beside the file it names, which is
+	 * renamed over, so that the link stays a link. */
+	char *real = NULL;
 	struct stat st;
 	bool there = lstat(path, &st) == 0;
+	if (there && S_ISLNK(st.st_mode)) {
+		real = realpath(path, NULL);
+		there = real && stat(real, &st) == 0;
+		if (!real)
+			return in_place(o, mode); /* dangling: fopen makes its target */
+	}
 	if (there && !S_ISREG(st.st_mode)) {
-		o->f = fopen(path, mode);
+		free(real);
+		return in_place(o, mode);
+	}
+	int std = there && is_fd(&st, STDOUT_FILENO)	 ? STDOUT_FILENO
+		  : there && is_fd(&st, STDERR_FILENO) ? STDERR_FILENO
+							: -1;
+	if (std >= 0) {
+		/* The file stdout or stderr writes to (--csv /dev/stdout > log):
+		 * written through that descriptor, at its place in the file,
+		 * never replaced or emptied. */
+		free(real);
+		fflush(std == STDOUT_FILENO ? stdout : stderr);
+		int fd = dup(std);
+		o->f = fd >= 0 ? fdopen(fd, "w") : NULL;
+		if (!o->f && fd >= 0)
+			close(fd);
 		return o->f;
 	}
-	int n = snprintf(o->tmp, sizeof o->tmp, "%s.tmp-%ld", path, (long)getpid());
-	if (n < 0 || (size_t)n >= sizeof o->tmp) {
-		errno = ENAMETOOLONG;
-		return NULL;
+	const char *target = real ? real : path;
+	int n = snprintf(o->target, sizeof o->target, "%s", target);
+	int m = n >= 0 && (size_t)n < sizeof o->target
+			? snprintf(o->tmp, sizeof o->tmp, "%s.tmp-%ld", target, (long)getpid())
+			: -1;
+	free(real);
+	/* Made new (O_EXCL), never through a link planted at its name. */
+	int fd = m >= 0 && (size_t)m < sizeof o->tmp
+			 ? open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666)
+			 : -1;
+	if (fd < 0) {
+		/* No file can be made beside it (a folder not writable, a name
+		 * at its longest): written in place, as it can be. */
+		return in_place(o, mode);
 	}
-	o->f = fopen(o->tmp, mode);
+	o->f = fdopen(fd, mode);
 	if (!o->f) {
+		int err = errno;
+		close(fd);
+		remove(o->tmp);
 		o->tmp[0] = '\0';
+		errno = err;
 		return NULL;
 	}
 	/* The file keeps its permissions. */
 	if (there)
-		fchmod(fileno(o->f), st.st_mode & 07777);
+		fchmod(fd, st.st_mode & 0777);
 	return o->f;
+}
+
+/* Copies the finished file beside the target over the target in place,
+ * where it cannot be renamed over (a bind-mounted file, a sticky folder
+ * of another owner's file). */
+static bool copy_over(out_file *o)
+{
+	FILE *in = fopen(o->tmp, "rb"), *out = in ? fopen(o->target, "wb") : NULL;
+	bool ok = in && out;
+	char buf[1 << 16];
+	size_t n;
+	while (ok && (n = fread(buf, 1, sizeof buf, in)) > 0)
+		ok = fwrite(buf, 1, n, out) == n;
+	ok = ok && !ferror(in);
+	int err = errno;
+	if (out && fclose(out) != 0 && ok) {
+		ok = false;
+		err = errno;
+	}
+	if (in)
+		fclose(in);
+	errno = err;
+	return ok;
 }
 
 bool out_commit(out_file *o)
 {
-	if (!o->f)
+	if (!o->f) {
+		errno = EBADF;
 		return false;
+	}
 	errno = 0;
-	bool ok = fflush(o->f) == 0 && !ferror(o->f);
+	bool ok = fflush(o->f) == 0 && !ferror(o->f) && (!o->tmp[0] || fsync(fileno(o->f)) == 0);
 	int err = errno ? errno : EIO;
 	if (fclose(o->f) != 0 && ok) {
 		ok = false;
@@ -43,12 +123,11 @@ bool out_commit(out_file *o)
 	}
 	o->f = NULL;
 	if (o->tmp[0]) {
-		if (ok && rename(o->tmp, o->path) != 0) {
-			ok = false;
+		if (ok && rename(o->tmp, o->target) != 0) {
+			ok = copy_over(o);
 			err = errno;
 		}
-		if (!ok)
-			remove(o->tmp);
+		remove(o->tmp);
 		o->tmp[0] = '\0';
 	}
 	if (!ok)
@@ -63,6 +142,12 @@ void out_abandon(out_file *o)
 	o->f = NULL;
 	if (o->tmp[0])
 		remove(o->tmp);
+	o->tmp[0] = '\0';
+}
+
+bool out_in_place(const out_file *o)
+{
+	return !o->tmp[0];
 }
 
 bool out_same_file(const char *path, const char *other)

@@ -74,6 +74,7 @@ static struct {
 	bool timed;         /* it is GPU-timed (after commit) */
 	uint32_t history;   /* bit i: the frame i + 1 frames back was timed */
 	double window_ns;   /* the last timed frame and the frames after it */
+	double window_period; /* the same frames' periods (0: one not known) */
 	uint32_t window_n;
 	double untimed[UNTIMED_RING];
 	uint32_t untimed_n, untimed_head;
@@ -196,7 +197,10 @@ static bool bursting(bool gpu, uint64_t now, uint64_t frame)
 	/* Its seconds count from its first GPU frame collected (frame_end);
 	 * until then it waits twice as long for one, across a scene's slow
 	 * first frames. */
-	uint64_t limit = S.burst_kept ? BURST_NS : 2 * BURST_NS;
+	uint64_t limit = S.burst_kept ? BURST_NS
+				       : (uint64_t)(SOURCE_PROFILER_BURST_LONGEST_SECONDS -
+						    SOURCE_PROFILER_BURST_SECONDS) *
+						 1000000000ull;
 	if (S.burst && now - S.burst_start_ns > limit)
 		burst_end(now);
 	return S.burst;
@@ -336,23 +340,35 @@ static void measure(double d, double period, bool timed)
 			S.period_median = ring_median(S.periods, UNTIMED_RING, &S.periods_head,
 						      &S.periods_n, period);
 		S.window_ns = 0;
+		S.window_period = 0;
 		S.window_n = 0;
 		return;
 	}
 	S.window_ns += d;
+	S.window_period = period > 0 && (S.window_n == 0 || S.window_period > 0)
+				  ? S.window_period + period
+				  : 0;
 	S.window_n++;
 	if (recent != 1u << (span - 1))
 		return;
 	/* The timed frame has left the span with no timed frame after it: a
 	 * lone one when the window started right after untimed frames. */
 	if (S.window_n == span && S.untimed_median > 0) {
-		S.excess_median = ring_median(S.excess, EXCESS_RING, &S.excess_head, &S.excess_n,
-					      S.window_ns - span * S.untimed_median);
+		/* Over begin..collect, and over the periods where they are
+		 * known: a timed frame's extra GPU work lands in a fence wait
+		 * outside begin..collect when the loop waits before frame_begin. */
+		double excess = S.window_ns - span * S.untimed_median;
+		if (S.window_period > 0 && S.period_median > 0 &&
+		    S.window_period - span * S.period_median > excess)
+			excess = S.window_period - span * S.period_median;
+		S.excess_median =
+			ring_median(S.excess, EXCESS_RING, &S.excess_head, &S.excess_n, excess);
 		atomic_store_explicit(&pub.timed_cost_ns,
 				      S.excess_median > 0 ? (uint64_t)S.excess_median : 0,
 				      memory_order_relaxed);
 	}
 	S.window_ns = 0;
+	S.window_period = 0;
 	S.window_n = 0;
 }
 

@@ -133,7 +133,7 @@ static bool finish_burst(eng_engine *e, const bench_opts *o)
 {
 	set_mode(e, MODE_GPU);
 	uint64_t end = srcprof_clock_monotonic_ns() +
-		       (SOURCE_PROFILER_BURST_SECONDS + 1) * 1000000000ull;
+		       (SOURCE_PROFILER_BURST_LONGEST_SECONDS + 1) * 1000000000ull;
 	while (bursting() && srcprof_clock_monotonic_ns() < end)
 		if (!bench_run_frames(e, 1, NULL, o, "overhead: settling (a GPU burst)"))
 			return false;
@@ -161,7 +161,7 @@ static bool measure_burst(eng_engine *e, const bench_opts *o, bench_point *pt)
 		sum += ms;
 		n++;
 	} while (bursting() &&
-		 srcprof_clock_monotonic_ns() - t0 < (SOURCE_PROFILER_BURST_SECONDS + 1) * 1000000000ull);
+		 srcprof_clock_monotonic_ns() - t0 < (SOURCE_PROFILER_BURST_LONGEST_SECONDS + 1) * 1000000000ull);
 	pt->burst_frames = n;
 	pt->burst_ms = sum / n;
 	double after = 0;

@@ -275,6 +275,9 @@ void source_profiler_gpu_time_next_frame(void);
  * timers sample, so only they burst. */
 #define SOURCE_PROFILER_BURST_SAMPLES 30
 #define SOURCE_PROFILER_BURST_SECONDS 3
+/* The longest a burst can run: waiting for its first GPU frame, then its
+ * seconds. */
+#define SOURCE_PROFILER_BURST_LONGEST_SECONDS (3 * SOURCE_PROFILER_BURST_SECONDS)
 
 /* Starts a burst now ("measure now": a scene changed, a user asked).
  * From the next frame_begin. Any thread. */
