@@ -39,7 +39,7 @@ static void complain(const where *w, const char *fmt, ...)
 
 /* Bench files this size or larger are refused (a reader of /dev/zero
  * would grow without end): 100,000 sources of 1,000 frames fit. */
-#define BENCH_FILE_MAX ((size_t)4 << 30)
+#define BENCH_FILE_MAX (sizeof(size_t) > 4 ? (size_t)4 << 30 : (size_t)1 << 30)
 
 static char *slurp(const char *path, size_t *len)
 {
