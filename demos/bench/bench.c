@@ -161,8 +161,10 @@ static bool write_outputs(const cmp_opts *o, const cmp_result *r)
 		strerror(err), kept[failed] ? "; it is left as it was" : "");
 	if (committed >= 0)
 		fprintf(stderr, ", %s '%s' was written", opts[committed], paths[committed]);
-	else if (paths[!failed] && kept[!failed])
+	else if (paths[!failed] && kept[!failed] && kept[failed])
 		fprintf(stderr, ", and so is %s '%s'", opts[!failed], paths[!failed]);
+	else if (paths[!failed] && kept[!failed])
+		fprintf(stderr, "; %s '%s' is left as it was", opts[!failed], paths[!failed]);
 	fputc('\n', stderr);
 	return false;
 }

@@ -384,7 +384,7 @@ bad same-outputs "--json '$out/o.json' and --html '$out/o.json' are the same fil
 	--json "$out/o.json" --html "$out/o.json"
 if [[ -w /dev/full ]]; then
 	echo old >"$out/keep.json"
-	bad full "--html: writing '/dev/full' failed \(No space left on device\); it is left as it was, and so is --json '$out/keep.json'" \
+	bad full "--html: writing '/dev/full' failed \(No space left on device\); --json '$out/keep.json' is left as it was" \
 		"$out/base.json" "$out/costlier.json" --json "$out/keep.json" --html /dev/full
 	has full.txt '1 points compared; exit 2'
 	[[ "$(cat "$out/keep.json")" == old ]] || { echo "FAIL: full: keep.json was changed"; fails=1; }
