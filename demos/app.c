@@ -67,6 +67,7 @@ bool app_init(demo_app *a, eng_engine *e, const app_desc *d)
 	a->started = d->started;
 	a->overlay = d->overlay;
 	a->vsync = d->vsync;
+	a->headless = d->headless;
 	a->profiler_on = d->profile;
 	a->gpu_on = d->profile && d->gpu;
 	a->scale_set = d->overlay_scale;
@@ -393,6 +394,10 @@ void app_key(demo_app *a, eng_key key)
 		app_say(a, "Space: ticking %s", a->paused ? "paused (scene time stopped)" : "resumed");
 		break;
 	case ENG_KEY_V:
+		if (a->headless) {
+			app_say(a, "V: headless: no window to synchronise (vsync does not apply)");
+			break;
+		}
 		a->vsync = !a->vsync;
 		eng_gfx_set_vsync(a->vsync);
 		app_say(a, "V: vsync %s", a->vsync ? "on" : "off");

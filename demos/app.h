@@ -32,6 +32,7 @@ typedef struct app_desc {
 	uint32_t sources;     /* what --sources asked (0: the scene's default) */
 	const char *out_dir;  /* NULL: "." */
 	bool overlay, vsync, profile, gpu;
+	bool headless;        /* no window: V has nothing to change */
 	float overlay_scale;  /* 0: from the window's height */
 	uint32_t target_fps;  /* the graph's budget lines (0: 60) */
 	time_t started;       /* when the run started (the files' record) */
@@ -44,7 +45,7 @@ typedef struct demo_app {
 	const char *out_dir;
 	time_t started;
 	eng_ui *ui;
-	bool overlay, help, paused, vsync, quit;
+	bool overlay, help, paused, vsync, quit, headless;
 	bool profiler_on, gpu_on;
 	bool trace_running, screenshot_pending;
 	bool run_shot_asked; /* the run's --screenshot holds the engine's request */

@@ -353,6 +353,7 @@ static int run(demo_run *r)
 	if (!app_init(a, r->e,
 		      &(app_desc){.scene = o->scene, .sources = o->sources, .out_dir = o->out_dir,
 				  .overlay = !o->no_overlay, .vsync = o->engine.gfx.vsync,
+				  .headless = o->engine.gfx.headless,
 				  .profile = !o->engine.no_profile, .gpu = !o->engine.no_gpu_profile,
 				  .overlay_scale = (float)o->overlay_scale,
 				  .target_fps = o->engine.fps, .started = r->started})) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Scripted key presses, headless: C, S, T, +, -, a scene switch, the
-# overlay's keys (sort, select, scroll, detail, scale), M, L, P and G go
+# overlay's keys (sort, select, scroll, detail, scale), M, L, V, P and G go
 # through the hotkey handler; the files appear and parse; the final
 # screenshot shows the scene with the overlay and a source's detail.
 # usage: script.sh <srcprof-demo> <trace_check> <api>
@@ -9,7 +9,7 @@ demo="$1" check="$2" api="$3"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 if ! "$demo" --api "$api" --headless --frames 160 --validate --out-dir "$out" \
-	--script "5:C,10:T,12:TAB,13:DOWN,14:DOWN,15:ENTER,16:ENTER,17:Z,18:M,19:L,20:+,30:-,40:S,60:3,70:END,71:HOME,72:PAGEDOWN,73:PAGEUP,100:G,101:TAB,102:TAB,103:TAB,104:TAB,105:TAB,106:TAB,140:L,150:DOWN,151:ENTER,155:P" \
+	--script "5:C,10:T,12:TAB,13:DOWN,14:DOWN,15:ENTER,16:ENTER,17:Z,18:M,19:L,20:+,30:-,40:S,60:3,70:END,71:HOME,72:PAGEDOWN,73:PAGEUP,100:G,101:TAB,102:TAB,103:TAB,104:TAB,105:TAB,106:TAB,140:L,145:V,150:DOWN,151:ENTER,155:P" \
 	--screenshot "$out/final.png" \
 	>"$out/stdout" 2>"$out/stderr"; then
 	echo "FAIL: demo exited with an error"; cat "$out/stderr"; exit 1
@@ -29,6 +29,7 @@ expect "^Down: [a-z0-9()-]+ selected \([0-9]+ of 13\)$"
 expect "^Enter: detail of [a-z0-9()-]+ \(Enter again: the table\)$"
 expect "^Enter: detail closed$"
 expect "^Z: overlay scale 1$"
+expect "^V: headless: no window to synchronise \(vsync does not apply\)$"
 expect "^M: measuring now: every frame GPU-timed until each source holds 30 GPU samples \(at most 3 s from the first\)$"
 expect "^L: logging every source once a second to .*/srcprof-log-[0-9]{8}-[0-9]{6}-001\.csv$"
 expect "^L: log stopped: [0-9]+ rows in .*/srcprof-log-"
