@@ -1,4 +1,5 @@
 #include "interrupt.h"
+#include "out_file.h"
 
 #include <signal.h>
 #include <stdatomic.h>
@@ -74,6 +75,7 @@ static void on_signal(int sig, siginfo_t *info, void *context)
 	 * async-signal-safe calls here. */
 	ssize_t ignored = write(STDERR_FILENO, g_again, g_again_len);
 	(void)ignored;
+	out_remove_temporaries(); /* files being written beside their path */
 	signal(sig, SIG_DFL);
 	raise(sig);
 }

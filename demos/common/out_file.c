@@ -2,10 +2,43 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* The temporary files being written, for out_remove_temporaries: slots
+ * taken and given back with atomics, read by a signal handler. */
+#define MAX_OPEN 8
+static _Atomic(const char *) g_open[MAX_OPEN];
+
+static void track(out_file *o)
+{
+	for (int i = 0; i < MAX_OPEN; i++) {
+		const char *none = NULL;
+		if (atomic_compare_exchange_strong(&g_open[i], &none, o->tmp))
+			return;
+	}
+}
+
+static void untrack(out_file *o)
+{
+	for (int i = 0; i < MAX_OPEN; i++) {
+		const char *mine = o->tmp;
+		if (atomic_compare_exchange_strong(&g_open[i], &mine, NULL))
+			return;
+	}
+}
+
+void out_remove_temporaries(void)
+{
+	for (int i = 0; i < MAX_OPEN; i++) {
+		const char *p = atomic_load(&g_open[i]);
+		if (p && p[0])
+			unlink(p);
+	}
+}
 
 /* Whether st is the file fd writes to. */
 static bool is_fd(const struct stat *st, int fd)
@@ -82,6 +115,7 @@ FILE *out_open(out_file *o, const char *path, const char *mode)
 	/* The file keeps its permissions. */
 	if (there)
 		fchmod(fd, st.st_mode & 0777);
+	track(o);
 	return o->f;
 }
 
@@ -128,6 +162,7 @@ bool out_commit(out_file *o)
 			err = errno;
 		}
 		remove(o->tmp);
+		untrack(o);
 		o->tmp[0] = '\0';
 	}
 	if (!ok)
@@ -140,8 +175,10 @@ void out_abandon(out_file *o)
 	if (o->f)
 		fclose(o->f);
 	o->f = NULL;
-	if (o->tmp[0])
+	if (o->tmp[0]) {
 		remove(o->tmp);
+		untrack(o);
+	}
 	o->tmp[0] = '\0';
 }
 

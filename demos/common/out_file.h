@@ -29,6 +29,10 @@ FILE *out_open(out_file *o, const char *path, const char *mode);
 bool out_commit(out_file *o);
 /* Closes and removes the temporary file: the path stays as it was. */
 void out_abandon(out_file *o);
+/* Removes every temporary file of an out_file not yet committed or
+ * abandoned; async-signal-safe (a second Ctrl-C ends the process at once,
+ * and calls it first). */
+void out_remove_temporaries(void);
 /* Whether the file is written in place (a failure then leaves it cut). */
 bool out_in_place(const out_file *o);
 /* Whether path names the same file as other (both exist). */

@@ -160,3 +160,19 @@ TEST(the_file_stdout_writes_to_is_added_to_through_stdout)
 	fclose(log);
 	CHECK_STR(slurp(in_dir("log.txt")), "table\ncsv\nsummary\n");
 }
+
+/* What a second Ctrl-C calls before it ends the process: the files being
+ * written beside their paths go, the paths stay as they were. */
+TEST(temporaries_are_removed_for_a_second_signal)
+{
+	fresh_dir();
+	CHECK(write_text(in_dir("keep.csv"), "old\n"));
+	out_file a, b;
+	CHECK(out_open(&a, in_dir("keep.csv"), "w") && out_open(&b, in_dir("new.csv"), "w"));
+	CHECK_EQ(others("keep.csv", NULL), 2);
+	out_remove_temporaries();
+	CHECK_EQ(others("keep.csv", NULL), 0);
+	CHECK_STR(slurp(in_dir("keep.csv")), "old\n");
+	out_abandon(&a);
+	out_abandon(&b);
+}
