@@ -78,6 +78,12 @@ void ovl_time_unit(double max_ns, ovl_unit *unit, int *decimals)
 	}
 }
 
+static double decimal_scale(int decimals)
+{
+	static const double scale[] = {1, 10, 100, 1000};
+	return decimals >= 0 && decimals <= 3 ? scale[decimals] : 1.0;
+}
+
 static double unit_ns(ovl_unit u)
 {
 	return u == OVL_UNIT_US ? 1e3 : u == OVL_UNIT_MS ? 1e6 : u == OVL_UNIT_S ? 1e9 : 1.0;
@@ -130,12 +136,15 @@ void ovl_cell_text(const ovl_table_layout *l, const ovl_table_in *in, const ovl_
 		fixed(buf, size, v, 0);
 	} else if (ovl_col_is_gpu(c) && v > 0 && v < in->gpu_resolution_ns) {
 		/* Rounded up: "<" a figure at or above the resolution. */
-		double u = unit_ns(col->unit);
-		static const double scale[] = {1, 10, 100, 1000};
-		double r = ceil(in->gpu_resolution_ns / u * scale[col->decimals]) /
-			   scale[col->decimals];
+		double u = unit_ns(col->unit), k = decimal_scale(col->decimals);
+		double r = ceil(in->gpu_resolution_ns / u * k) / k;
 		buf[0] = '<';
 		fixed(buf + 1, size - 1, r, col->decimals);
+	} else if (v > 0 && v / unit_ns(col->unit) < 0.5 / decimal_scale(col->decimals)) {
+		/* Above 0 but rounding to it (0.3 us in a column in ms): the
+		 * smallest step shown, as an upper bound, rather than 0.000. */
+		buf[0] = '<';
+		fixed(buf + 1, size - 1, 1.0 / decimal_scale(col->decimals), col->decimals);
 	} else {
 		fixed(buf, size, v / unit_ns(col->unit), col->decimals);
 	}

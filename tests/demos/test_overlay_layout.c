@@ -201,9 +201,43 @@ TEST(small_times_stay_in_microseconds)
 	CHECK_EQ(l.col[OVL_COL_TICK].unit, OVL_UNIT_US);
 	ovl_cell_text(&l, &in, &rows[0], OVL_COL_TICK, t, sizeof t);
 	CHECK_STR(t, "999.9");
+	/* 40 ns and 5 ns round to 0.0 us: shown as under the smallest step,
+	 * never as 0 (a 0 is a source that did nothing). */
 	ovl_cell_text(&l, &in, &rows[0], OVL_COL_TICK_MAX, t, sizeof t);
-	CHECK_STR(t, "0.0");
+	CHECK_STR(t, "<0.1");
 	ovl_cell_text(&l, &in, &rows[0], OVL_COL_RENDER, t, sizeof t);
+	CHECK_STR(t, "<0.1");
+	ovl_cell_text(&l, &in, &rows[0], OVL_COL_RENDER_SUM, t, sizeof t);
+	CHECK_STR(t, "0.0");
+}
+
+TEST(sub_microsecond_times_in_a_column_in_ms_are_not_zero)
+{
+	/* One long tick puts the column in ms; the other row's 0.3 us and
+	 * 0.6 us ticks read "<0.001" and "0.001". */
+	const ovl_row rows[] = {
+		{"slow", true, false, false, {V(TICK) = 2e6, V(RENDER) = 4e3}, false, false},
+		{"tiny", true, false, false, {V(TICK) = 300, V(TICK_MAX) = 1.4e3, V(RENDER) = 499},
+		 false, false},
+		{"more", true, false, false, {V(TICK) = 600, V(RENDER) = 0}, false, false}};
+	ovl_table_in in = input(1280, 720, true, OVL_COL_TICK);
+	in.rows = rows;
+	in.n_rows = 3;
+	ovl_table_layout l;
+	ovl_layout_table(&in, &l);
+	CHECK(check_layout(&in, &l, 1280, 720) == 0);
+	char t[64];
+	CHECK_EQ(l.col[OVL_COL_TICK].unit, OVL_UNIT_MS);
+	ovl_cell_text(&l, &in, &rows[1], OVL_COL_TICK, t, sizeof t);
+	CHECK_STR(t, "<0.001");
+	ovl_cell_text(&l, &in, &rows[2], OVL_COL_TICK, t, sizeof t);
+	CHECK_STR(t, "0.001"); /* 0.6 us rounds to the step */
+	ovl_cell_text(&l, &in, &rows[0], OVL_COL_TICK, t, sizeof t);
+	CHECK_STR(t, "2.000");
+	CHECK_EQ(l.col[OVL_COL_RENDER].unit, OVL_UNIT_US);
+	ovl_cell_text(&l, &in, &rows[1], OVL_COL_RENDER, t, sizeof t);
+	CHECK_STR(t, "0.5");
+	ovl_cell_text(&l, &in, &rows[2], OVL_COL_RENDER, t, sizeof t);
 	CHECK_STR(t, "0.0");
 }
 
@@ -449,7 +483,8 @@ TEST(graph_scale_skips_frames_not_seen_and_keeps_a_floor)
 TEST(numbers_read_as_printf_writes_them)
 {
 	/* The cells' own formatter against "%.*f", over values of every unit
-	 * (rounding ties, where the two may differ, are left out). */
+	 * (rounding ties, where the two may differ, are left out); a value
+	 * above 0 that rounds to 0 reads as under the step. */
 	ovl_row row = {"r", true, false, false, {0}, false, false};
 	ovl_table_in in = input(1280, 720, true, OVL_COL_GPU_SUM);
 	in.rows = &row;
@@ -468,7 +503,10 @@ TEST(numbers_read_as_printf_writes_them)
 			continue;
 		char got[64], want[64];
 		ovl_cell_text(&l, &in, &row, OVL_COL_TICK, got, sizeof got);
-		snprintf(want, sizeof want, "%.*f", col->decimals, ns / per);
+		if (ns > 0 && shown < 0.5) /* rounds to 0: the step, as a bound */
+			snprintf(want, sizeof want, "<%.*f", col->decimals, pow(10, -col->decimals));
+		else
+			snprintf(want, sizeof want, "%.*f", col->decimals, ns / per);
 		CHECK_STR(got, want);
 	}
 }
