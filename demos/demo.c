@@ -39,9 +39,10 @@
  * that fails before writing leaves an older file as it was (and no new
  * empty one). */
 typedef struct demo_out {
-	FILE *f;
+	FILE *f;       /* the file that was there, held open from the start */
 	const char *opt, *path;
-	bool created; /* the file did not exist */
+	bool reserved; /* the option was given and its path can be written */
+	bool created;  /* the file did not exist: none is made until written */
 	out_file of;  /* a regular file's contents, written beside it (out_file.h) */
 } demo_out;
 
@@ -67,7 +68,10 @@ static FILE *open_output(const char *opt, const char *path)
 	return f;
 }
 
-/* Opens `path` for appending: checked now, emptied by out_begin. */
+/* Checks `path` now, so a bad one fails before any work. A file that is
+ * there is held open for appending (emptied by out_begin); one that is
+ * not is made and removed again, and only made for good when written: a
+ * run that ends at once (a second Ctrl-C) leaves no empty file behind. */
 static bool out_reserve(demo_out *out, const char *opt, const char *path)
 {
 	*out = (demo_out){.opt = opt, .path = path};
@@ -75,11 +79,16 @@ static bool out_reserve(demo_out *out, const char *opt, const char *path)
 		return true;
 	struct stat st;
 	out->created = stat(path, &st) != 0;
+	if (out->created) {
+		out->reserved = cli_check_writable(PROG, opt, path);
+		return out->reserved;
+	}
 	out->f = fopen(path, "a");
 	if (!out->f) {
 		fprintf(stderr, PROG ": %s: cannot write '%s': %s\n", opt, path, strerror(errno));
 		return false;
 	}
+	out->reserved = true;
 	return true;
 }
 
@@ -98,6 +107,14 @@ static bool same_file(const struct stat *st, int other)
 static FILE *out_begin(demo_out *out)
 {
 	struct stat st;
+	if (!out->f) {
+		/* Not there at the start: made now, beside its path. */
+		out->f = out_open(&out->of, out->path, "w");
+		if (!out->f)
+			fprintf(stderr, PROG ": %s: cannot write '%s': %s\n", out->opt, out->path,
+				strerror(errno));
+		return out->f;
+	}
 	int fd = fileno(out->f);
 	if (fstat(fd, &st) != 0) {
 		fprintf(stderr, PROG ": %s: cannot stat '%s': %s\n", out->opt, out->path,
@@ -147,8 +164,8 @@ static bool out_end(demo_run *r, demo_out *out, bool written)
 	out->f = NULL;
 	if (ok)
 		return true;
-	if (out->created)
-		cli_remove_made(out->path);
+	if (out->created && !beside)
+		cli_remove_made(out->path); /* written in place: cut short */
 	fprintf(stderr, PROG ": %s: writing '%s' failed (%s)%s\n", out->opt, out->path,
 		strerror(err ? err : EIO), beside && !out->created ? "; it is left as it was" : "");
 	r->status = 1;
@@ -259,7 +276,7 @@ static void finish_files(demo_run *r)
 	app_meta(a, &m);
 	report_print(stdout, r->e, a->scene->name, a->sort, 40,
 		     srcprof_load_others_pct(&a->load_run));
-	if (r->csv.f) {
+	if (r->csv.reserved) {
 		int rows = out_write_csv(r, &r->csv, &m,
 					 "snapshot: every source's results over the window",
 					 source_profiler_write_csv);
@@ -267,13 +284,13 @@ static void finish_files(demo_run *r)
 			printf("csv: %s (%d sources%s)\n", r->o.csv, capture_sources(rows),
 			       capture_has_overlay() ? " and a row for the overlay" : "");
 	}
-	if (r->pass_csv.f) {
+	if (r->pass_csv.reserved) {
 		int rows = out_write_csv(r, &r->pass_csv, &m, "passes: every source's results per pass",
 					 source_profiler_write_pass_csv);
 		if (rows >= 0)
 			printf("pass csv: %s (%d rows)\n", r->o.pass_csv, rows);
 	}
-	if (r->trace.f) {
+	if (r->trace.reserved) {
 		source_profiler_trace_stop();
 		source_profiler_trace_info ti;
 		source_profiler_trace_get_info(&ti);
@@ -373,7 +390,7 @@ static int run(demo_run *r)
 	}
 	if (o->log && !app_log_start(a, o->log))
 		r->status = 1;
-	if (r->trace.f)
+	if (r->trace.reserved)
 		source_profiler_trace_start(NULL);
 	if (!o->engine.gfx.headless)
 		xdisplay_on_lost(on_display_lost, r);

@@ -154,7 +154,8 @@ fi
 # always finds the first still finishing: no race with the frame's end.
 d="$out/twice"
 mkdir -p "$d"
-"$demo" --api "$api" --headless --seconds 120 --log "$d/l.csv" >"$d/stdout" 2>"$d/stderr" &
+"$demo" --api "$api" --headless --seconds 120 --log "$d/l.csv" --csv "$d/a.csv" \
+	--pass-csv "$d/p.csv" --trace "$d/t.json" >"$d/stdout" 2>"$d/stderr" &
 pid=$!
 if wait_for_rows "$d/l.csv"; then
 	kill -STOP "$pid"
@@ -170,6 +171,11 @@ if wait_for_rows "$d/l.csv"; then
 		fail "twice: no message"
 	grep -q "sorted by" "$d/stdout" && fail "twice: the table was printed (not at once)" ||
 		ok "twice: stopped before the table"
+	# --csv, --pass-csv and --trace were not there: none is left behind,
+	# empty or half written (the log, written from the start, stays).
+	left="$(ls "$d" | grep -v '^l\.csv$\|^stdout$\|^stderr$' | tr '\n' ' ')"
+	[[ -z "$left" ]] && ok "twice: no output file left behind" ||
+		fail "twice: left behind: $left"
 else
 	fail "twice: the run logged nothing"; cat "$d/stderr"
 fi
