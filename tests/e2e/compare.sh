@@ -341,6 +341,15 @@ bad empty "have points in common but no figure to compare" "$out/empty.json" "$o
 bad trailing "NEW '$out/trailing.json': not JSON" "$out/base.json" "$out/trailing.json"
 sed 's/"scene": "default"/"scene": "default", "scene": "grid"/' "$out/base.json" >"$out/twice.json"
 bad key-twice "the key 'scene' appears twice in one object" "$out/base.json" "$out/twice.json"
+# An object of many keys (sorted, not pairwise: 300,000 keys took minutes
+# pairwise): its key twice is found, and one without is read at once.
+awk 'BEGIN { printf "{\"points\": [], \"extra\": {"; for (i = 0; i < 300000; i++)
+	printf "\"k%d\": %d, ", i, i; printf "\"k7\": 0}}" }' >"$out/many-twice.json"
+bad many-keys-twice "the key 'k7' appears twice in one object" "$out/base.json" "$out/many-twice.json"
+sed 's/"k7": 0}}$/"last": 0}}/' "$out/many-twice.json" >"$out/many.json"
+started=$SECONDS
+bad many-keys "no 'generator'" "$out/base.json" "$out/many.json"
+(( SECONDS - started < 60 )) || { echo "FAIL: 300,000 keys took $((SECONDS - started)) s"; fails=1; }
 sed 's/"interrupted": false/"interrupted": true/' "$out/base.json" >"$out/int-no-by.json"
 bad interrupted-by "no 'interrupted_by'" "$out/base.json" "$out/int-no-by.json"
 long="$(printf 'n%.0s' $(seq 70))"
