@@ -112,9 +112,15 @@ FILE *out_open(out_file *o, const char *path, const char *mode)
 		errno = err;
 		return NULL;
 	}
-	/* The file keeps its permissions. */
-	if (there)
+	/* The file keeps its owner, group and permissions. Where it is
+	 * another's and the new file cannot be given to them (not root), the
+	 * finished file is copied over it instead of renamed. */
+	if (there) {
+		if ((st.st_uid != geteuid() || st.st_gid != getegid()) &&
+		    fchown(fd, st.st_uid, st.st_gid) != 0)
+			o->copy = true;
 		fchmod(fd, st.st_mode & 0777);
+	}
 	track(o);
 	return o->f;
 }
@@ -157,7 +163,7 @@ bool out_commit(out_file *o)
 	}
 	o->f = NULL;
 	if (o->tmp[0]) {
-		if (ok && rename(o->tmp, o->target) != 0) {
+		if (ok && (o->copy || rename(o->tmp, o->target) != 0)) {
 			ok = copy_over(o);
 			err = errno;
 		}

@@ -6,7 +6,9 @@
  * device (/dev/stdout), the file stdout or stderr writes to (added to,
  * not emptied), a dangling link, and a path where no file can be
  * made beside it (a folder not writable); where the rename is refused (a
- * bind-mounted file) the finished file is copied over it. */
+ * bind-mounted file) the finished file is copied over it, as it is
+ * where the file's owner or group is not this process's and cannot be
+ * given to the new file (it keeps its owner, group and permissions). */
 #ifndef DEMOS_OUT_FILE_H
 #define DEMOS_OUT_FILE_H
 
@@ -18,6 +20,7 @@ typedef struct out_file {
 	const char *path;
 	char target[4096]; /* the path, or the file a link names */
 	char tmp[4200];    /* "" when written in place */
+	bool copy;         /* its owner cannot be kept by a rename: copied over */
 } out_file;
 
 /* Opens path for writing ("w" or "wb"); NULL with errno set on failure. */

@@ -2,7 +2,8 @@
  * older one replaced with its permissions, a link written through and
  * kept, a failed write that leaves the older file as it was and nothing
  * beside it, a device written in place, a name too long to write beside,
- * and the file stdout writes to added to through stdout's descriptor. */
+ * the file stdout writes to added to through stdout's descriptor, and a
+ * file of another owner kept theirs. */
 #include "check.h"
 #include "out_file.h"
 
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static char g_dir[64];
@@ -175,4 +177,55 @@ TEST(temporaries_are_removed_for_a_second_signal)
 	CHECK_STR(slurp(in_dir("keep.csv")), "old\n");
 	out_abandon(&a);
 	out_abandon(&b);
+}
+
+/* Writes path as user 65534 (nobody) in a child: 0 when written, 1 when
+ * refused, 2 when the child could not become that user. */
+static int write_as_nobody(const char *path, const char *text)
+{
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (setgid(65534) != 0 || setuid(65534) != 0)
+			_exit(2);
+		_exit(write_text(path, text) ? 0 : 1);
+	}
+	int status = 0;
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return 2;
+	return WEXITSTATUS(status);
+}
+
+/* A file replaced keeps its owner and group. Root gives them to the new
+ * file; a user who may write another's file but not give it away has it
+ * copied over, and one who may not write it is refused, as in place
+ * (a rename would have replaced a file it cannot write). */
+TEST(a_replaced_file_keeps_its_owner)
+{
+	if (geteuid() != 0)
+		CHECK_SKIP("needs root to make files of another owner (uid %u)", (unsigned)geteuid());
+	fresh_dir();
+	chmod(g_dir, 0777);
+	struct stat st;
+	CHECK(write_text(in_dir("theirs.csv"), "old\n"));
+	CHECK(chown(in_dir("theirs.csv"), 65534, 65534) == 0);
+	CHECK(write_text(in_dir("theirs.csv"), "root\n"));
+	CHECK(stat(in_dir("theirs.csv"), &st) == 0 && st.st_uid == 65534 && st.st_gid == 65534);
+	CHECK_STR(slurp(in_dir("theirs.csv")), "root\n");
+
+	CHECK(write_text(in_dir("roots.csv"), "old\n"));
+	CHECK(chmod(in_dir("roots.csv"), 0666) == 0);
+	ino_t ino = (stat(in_dir("roots.csv"), &st), st.st_ino);
+	int r = write_as_nobody(in_dir("roots.csv"), "nobody\n");
+	if (r == 2)
+		CHECK_SKIP("could not run a child as uid 65534");
+	CHECK_EQ(r, 0);
+	CHECK(stat(in_dir("roots.csv"), &st) == 0 && st.st_uid == 0 && st.st_gid == 0);
+	CHECK(st.st_ino == ino && (st.st_mode & 0777) == 0666);
+	CHECK_STR(slurp(in_dir("roots.csv")), "nobody\n");
+
+	CHECK(chmod(in_dir("roots.csv"), 0644) == 0);
+	CHECK_EQ(write_as_nobody(in_dir("roots.csv"), "refused\n"), 1);
+	CHECK_STR(slurp(in_dir("roots.csv")), "nobody\n");
+	CHECK_EQ(others("theirs.csv", "roots.csv"), 0);
 }
