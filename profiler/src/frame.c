@@ -224,7 +224,6 @@ void source_profiler_render_end(void)
 typedef struct gpu_frame {
 	const sp_gpu_timer *timers;
 	const uint64_t *ns;
-	const _Atomic uint32_t *overhead; /* per pass, NULL: nothing subtracted */
 	bool trace;
 	uint32_t warmup; /* a source with fewer frames pushed keeps no GPU sample */
 } gpu_frame;
@@ -243,7 +242,7 @@ static void gpu_sums(sp_entry *e, const sp_frame_acc *a, uint64_t frame, const g
 		/* Less the timer's own cost; a render at or below that cost
 		 * reads 1 ns ("below what the timer resolves"), not 0, which
 		 * would mean "not rendered". */
-		uint64_t overhead = gf->overhead ? SP_LOAD(gf->overhead[t->pass]) : 0;
+		uint64_t overhead = sp_gpu_overhead(t);
 		if (overhead)
 			end = end - begin > overhead ? end - overhead : begin + 1;
 		/* Fits 32 bits: sp_gpu_collect drops a frame with a longer timer. */
@@ -342,7 +341,7 @@ void source_profiler_frame_collect(void)
 	if (sp_core.frame >= sp_fif && frame >= sp_core.on_since) {
 		unsigned slot = (unsigned)(frame % sp_fif);
 		bool gpu = sp_gpu_collect(slot, frame);
-		gpu_frame gf = {sp_gpu_timers(slot), sp_gpu_stamps(), sp_gpu_overheads(),
+		gpu_frame gf = {sp_gpu_timers(slot), sp_gpu_stamps(),
 				atomic_load_explicit(&sp_trace_recording, memory_order_relaxed),
 				source_profiler_gpu_warmup()};
 		if (gf.warmup > sp_capacity)

@@ -10,9 +10,13 @@ struct sp_gpu_timer { /* 8 bytes: a pool holds ~4 a source */
 	uint32_t next;      /* next timer of the same source this frame */
 	uint8_t pass;       /* global pass id (< SOURCE_PROFILER_MAX_PASSES) */
 	uint8_t pass_local; /* column in the owner's records (< MAX_SOURCE_PASSES) */
-	uint8_t first;      /* the owner's first render of the frame */
+	uint8_t first : 1;  /* the owner's first render of the frame */
+	uint8_t lead : 1;   /* its pass's first timer of the frame */
 	uint8_t state;
 };
+/* Where in a pass an empty timer is measured: its first timer of the
+ * frame, or after it. */
+enum { SP_GPU_LEAD, SP_GPU_LATER, SP_GPU_PLACES };
 _Static_assert(SOURCE_PROFILER_MAX_PASSES <= 256 && SOURCE_PROFILER_MAX_SOURCE_PASSES <= 256,
 	       "pass ids fit a timer's bytes");
 
@@ -34,9 +38,10 @@ uint32_t sp_gpu_timer_end(unsigned slot, sp_gpu_timer *t);
 bool sp_gpu_collect(unsigned slot, uint64_t frame);
 const sp_gpu_timer *sp_gpu_timers(unsigned slot);
 const uint64_t *sp_gpu_stamps(void);
-/* Per pass, ns subtracted from every GPU timer (its empty timers' median),
- * or NULL when the backend does not ask for it. */
-const _Atomic uint32_t *sp_gpu_overheads(void);
+/* The ns subtracted from timer t (the median of the empty timers measured
+ * where it is: its pass's first timer, or after it), 0 when the backend
+ * does not ask for it or none is measured yet. */
+uint32_t sp_gpu_overhead(const sp_gpu_timer *t);
 void sp_gpu_reset_slots(void);
 void sp_gpu_shutdown(void);
 bool sp_gpu_has_backend(void);
