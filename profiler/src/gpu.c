@@ -50,6 +50,9 @@ static _Atomic uint32_t g_overhead[SP_GPU_PLACES][SOURCE_PROFILER_MAX_PASSES];
  * scene waiting), which averages out of a window's figures but would make
  * every source read "below resolution". */
 static _Atomic uint32_t g_spread[SP_GPU_PLACES][SOURCE_PROFILER_MAX_PASSES];
+/* Per pass: the later place holds 4 empty timers, enough for its figures
+ * to stand for the pass in the reports (its spread needs 4). */
+static _Atomic bool g_later_ready[SOURCE_PROFILER_MAX_PASSES];
 /* For readers on any thread: the backend's tick (0: no backend) and
  * whether it measures empty timers. */
 static _Atomic uint64_t g_tick_pub;
@@ -88,6 +91,8 @@ static struct {
 	 * timer (0: none), taken in turn from 1 to the last frame's count - 1. */
 	uint32_t renders[SOURCE_PROFILER_MAX_PASSES], renders_last[SOURCE_PROFILER_MAX_PASSES];
 	uint32_t later_at[SOURCE_PROFILER_MAX_PASSES], later_turn[SOURCE_PROFILER_MAX_PASSES];
+	uint32_t passes_last; /* passes with a timer in the last timed frame */
+	uint32_t last_pass;   /* of the last timer begun this frame */
 	bool force_pending;
 	uint64_t last_warn_ns;
 	uint64_t suppressed;
@@ -227,10 +232,11 @@ static bool reserve(unsigned slot, uint32_t want)
 }
 
 /* Timers the slot should hold: two renders per source is the common case
- * (main + preview), more once a frame has needed more. */
+ * (main + preview), and the two empty timers of each pass the last timed
+ * frame had; more once a frame has needed more. */
 static uint32_t wanted(uint32_t sources)
 {
-	uint32_t want = 2u * sources + 16u;
+	uint32_t want = 2u * sources + 16u + 2u * gg.passes_last;
 	return gg.want > want ? gg.want : want;
 }
 
@@ -263,17 +269,19 @@ void sp_gpu_frame_begin(unsigned slot, uint64_t frame, bool gpu_on, uint32_t sou
 	 * (an untimed frame has none to drop). */
 	s->forced = gg.force_pending;
 	gg.force_pending = false;
+	if (gg.empty_done)
+		gg.passes_last = (uint32_t)__builtin_popcountll(gg.empty_done);
 	gg.empty_done = 0;
+	gg.last_pass = UINT32_MAX;
 	gg.b.write(gg.b.user, slot, 0, SP_GPU_STAMP_FRAME_BEGIN);
 }
 
-/* The place whose figures stand for the pass: after its first timer, where
- * most of its renders are, once measured there. */
+/* The place whose figures stand for the pass in the reports: after its
+ * first timer, where its renders are, once measured there four times. */
 static unsigned usual_place(uint32_t pass)
 {
-	return atomic_load_explicit(&g_overhead[SP_GPU_LATER][pass], memory_order_relaxed)
-		       ? SP_GPU_LATER
-		       : SP_GPU_LEAD;
+	return atomic_load_explicit(&g_later_ready[pass], memory_order_relaxed) ? SP_GPU_LATER
+										  : SP_GPU_LEAD;
 }
 
 uint64_t sp_gpu_overhead_mean(void)
@@ -322,6 +330,8 @@ static void record_empty(unsigned place, uint32_t pass, uint64_t ns)
 	/* The spread needs a few to mean anything. */
 	uint32_t spread = n < 4 ? 0 : sorted[(3 * n) / 4] - sorted[n / 4];
 	atomic_store_explicit(&g_spread[place][pass], spread, memory_order_relaxed);
+	if (place == SP_GPU_LATER && n >= 4)
+		atomic_store_explicit(&g_later_ready[pass], true, memory_order_relaxed);
 }
 
 uint64_t sp_gpu_resolution(void)
@@ -351,35 +361,36 @@ static void write_empty(sp_gpu_slot *s, unsigned slot, uint32_t pass, uint8_t st
 	s->used++;
 }
 
-/* The pass's first timer this frame: time an empty one here, in the same
- * context (target, pass state) as the renders that follow, and another
- * before one of the later renders, taken in turn. The first timer of a
- * pass pays what follows its start (a clear) and the others do not, so
- * each is measured where it is; in every timed frame, as what is
- * subtracted is the median of a few: measured one frame in four, that
- * median stood on the ~15 of a 20 s run at the default budget, and its
- * own error (~10 us a render) moved the small sources by 10-40% from run
- * to run. Two empty timers a pass cost ~1 ms of a 20-40 ms timed frame of
- * the default scene, which the sampler's measured cost of a timed frame
- * holds. */
+/* The pass's first timer this frame, none open: time an empty one here,
+ * in the same context (target, pass state) as the renders that follow.
+ * It takes what the pass's start leaves (on llvmpipe the main view's
+ * first timer pays for its clear: 110-160 us against 80-85 after it), so
+ * that no render opens its pass. The pass's renders are then measured by
+ * a second empty timer among them, after k of them (k taken in turn from
+ * 0, right after the first empty timer, to the last frame's count - 1):
+ * its median is what they have subtracted. In every timed frame: measured
+ * one frame in four, the median of a 20 s run stood on ~15 empty timers
+ * and its own error (~10 us a render) moved the small sources by 10-40%
+ * from run to run. Two empty timers a pass cost ~1 ms of a 20-40 ms timed
+ * frame of the default scene, which the sampler's measured cost of a
+ * timed frame holds. Only the first where the backend does not subtract
+ * them (the sampler's estimate needs one). */
 static void begin_pass(sp_gpu_slot *s, unsigned slot, uint32_t pass)
 {
 	gg.renders_last[pass] = gg.renders[pass];
 	gg.renders[pass] = 0;
 	gg.later_at[pass] = 0;
-	if (s->used + 1 >= s->capacity)
+	if (s->open || s->used + 1 >= s->capacity)
 		return;
 	write_empty(s, slot, pass, SP_TIMER_EMPTY);
-	/* Before the pass's second render, in its first timed frame (its
-	 * count not known yet): renders after the first are then measured
-	 * against their own place from the start. */
-	uint32_t later = gg.renders_last[pass] > 1 ? gg.renders_last[pass] - 1 : 0;
-	if (later) {
-		gg.later_turn[pass] = gg.later_turn[pass] % later + 1;
+	if (!gg.b.subtract_empty_timer)
+		return;
+	uint32_t n = gg.renders_last[pass] > 1 ? gg.renders_last[pass] : 1;
+	gg.later_turn[pass] = (gg.later_turn[pass] + 1) % n;
+	if (gg.later_turn[pass])
 		gg.later_at[pass] = gg.later_turn[pass];
-	} else if (!gg.renders_last[pass]) {
-		gg.later_at[pass] = 1;
-	}
+	else if (s->used + 1 < s->capacity)
+		write_empty(s, slot, pass, SP_TIMER_EMPTY_LATER);
 }
 
 sp_gpu_timer *sp_gpu_timer_begin(unsigned slot, uint32_t pass)
@@ -395,13 +406,15 @@ sp_gpu_timer *sp_gpu_timer_begin(unsigned slot, uint32_t pass)
 		if (gg.measure_empty)
 			begin_pass(s, slot, pass);
 		lead = s->used == before; /* no empty timer in front of it */
-	} else if (SP_UNLIKELY(gg.later_at[pass]) && gg.renders[pass] == gg.later_at[pass] &&
-		   !s->open && s->used + 1 < s->capacity) {
-		/* Between two renders, none open: nothing of theirs inside. */
+	} else if (SP_UNLIKELY(gg.later_at[pass]) && gg.renders[pass] >= gg.later_at[pass] &&
+		   !s->open && gg.last_pass == pass && s->used + 1 < s->capacity) {
+		/* Between two renders of the pass, none open (nothing of theirs
+		 * inside), not where it is entered again (another target). */
 		write_empty(s, slot, pass, SP_TIMER_EMPTY_LATER);
 		gg.later_at[pass] = 0;
 	}
 	gg.renders[pass]++;
+	gg.last_pass = pass;
 	if (s->used == s->capacity) {
 		s->overflow = true;
 		s->denied++;
@@ -615,8 +628,9 @@ uint32_t sp_gpu_overhead(const sp_gpu_timer *t)
 		return 0;
 	uint32_t v = t->lead ? 0 : atomic_load_explicit(&g_overhead[SP_GPU_LATER][t->pass],
 							memory_order_relaxed);
-	/* Before the later place is measured (a pass of one render), the
-	 * first timer's figure stands for it. */
+	/* A render that opens its pass (no empty timer fitted before it, or
+	 * another timer was open) has the first place's figure subtracted,
+	 * and so does any render before the later place is measured. */
 	return v ? v : atomic_load_explicit(&g_overhead[SP_GPU_LEAD][t->pass], memory_order_relaxed);
 }
 
@@ -631,6 +645,9 @@ static void reset_measured(void)
 	memset(gg.renders, 0, sizeof gg.renders);
 	memset(gg.renders_last, 0, sizeof gg.renders_last);
 	memset(gg.later_at, 0, sizeof gg.later_at);
+	gg.passes_last = 0;
+	for (uint32_t p = 0; p < SOURCE_PROFILER_MAX_PASSES; p++)
+		atomic_store(&g_later_ready[p], false);
 	for (unsigned k = 0; k < SP_GPU_PLACES; k++)
 		for (uint32_t p = 0; p < SOURCE_PROFILER_MAX_PASSES; p++) {
 			atomic_store(&g_overhead[k][p], 0);

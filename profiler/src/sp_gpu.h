@@ -19,6 +19,7 @@ struct sp_gpu_timer { /* 8 bytes: a pool holds ~4 a source */
 enum { SP_GPU_LEAD, SP_GPU_LATER, SP_GPU_PLACES };
 _Static_assert(SOURCE_PROFILER_MAX_PASSES <= 256 && SOURCE_PROFILER_MAX_SOURCE_PASSES <= 256,
 	       "pass ids fit a timer's bytes");
+_Static_assert(sizeof(struct sp_gpu_timer) == 8, "a timer is 8 bytes");
 
 /* Graphics thread, at frame_begin of a GPU-timed frame: makes the slot's
  * pool hold the timers the frame is likely to need (the backend creates

@@ -534,6 +534,9 @@ TEST(a_render_without_a_timer_leaves_no_gpu_sample_for_that_frame)
 /* Extra cost of the next write of the first timer's begin stamp (query 2):
  * a queue thread preempted once. */
 static uint64_t costly_stall_once;
+/* The stamp the stall is paid at: 4, the begin of the empty timer a pass
+ * of one render has subtracted (the pass's first empty timer is 2, 3). */
+static uint32_t costly_stall_query = 4;
 
 /* What each of its stamps costs (another device's timers: more). */
 static uint64_t costly_stamp_ns = 50;
@@ -545,7 +548,7 @@ static void costly_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp
 	(void)kind;
 	fx_backend.stamps[slot][query] = fx_gpu_now;
 	fx_gpu_now += costly_stamp_ns;
-	if (query == 2) {
+	if (query == costly_stall_query) {
 		fx_gpu_now += costly_stall_once;
 		costly_stall_once = 0;
 	}
@@ -596,33 +599,67 @@ TEST(one_slow_first_empty_timer_does_not_swallow_later_renders)
 {
 	fx_init(true);
 	source_profiler_set_gpu_backend(&costly_backend);
-	costly_stall_once = 4950; /* frame 0's empty timer reads 5000 */
+	costly_stall_once = 4950; /* frame 0's second empty timer reads 5000 */
 	for (int f = 0; f < 6; f++)
 		fx_frame(one, 1, 10, 10, 700);
-	/* One render a pass: no later place, the first timer's figure stands
-	 * for it. Frame 0's render (750) is at or below the 5000 overhead then
-	 * known: 1 ns, "rendered, below resolution". From frame 1 the minimum
-	 * of the first empty timers (50) applies, then their median. */
+	/* One render a pass: its pass's second empty timer, right after the
+	 * first, is what it has subtracted. Frame 0's render (750) is at or
+	 * below the 5000 overhead then known: 1 ns, "rendered, below
+	 * resolution". From frame 1 the minimum of the first empty timers (50)
+	 * applies, then their median. */
 	CHECK_EQ(stats().gpu_timer_overhead_ns, 50);
 	CHECK_EQ(fx_gpu_samples(&a), 5);
 	CHECK_EQ(fx_result(&a).render_gpu_avg, (1 + 4 * 700) / 5);
 	CHECK_EQ(fx_result(&a).render_gpu_max, 700);
 }
 
-/* A backend whose first timer of a frame ends `lead_extra` ns late, as a
- * pass's first scene on llvmpipe pays for what its start left (a clear). */
+/* A backend whose first timer after a pass begins ends `lead_extra` ns
+ * late, as a pass's first scene on llvmpipe pays for what its start left
+ * (a clear); pass_fresh is set where the test enters a pass. */
 static uint64_t lead_extra;
+static bool pass_fresh;
 
 static void lead_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
 {
-	if (query == 3)
+	if (kind == SP_GPU_STAMP_TIMER_END && pass_fresh) {
 		fx_gpu_now += lead_extra;
+		pass_fresh = false;
+	}
 	costly_write(user, slot, query, kind);
 }
 
-/* The first timer of a pass and those after it are measured where they
- * are: each render reads its own 700 ns, wherever it falls. Subtracting
- * the first timer's 250 from every render read the later ones at 500. */
+/* Pools of 4 timers: room for a pass's two empty timers and one render,
+ * then one more render. */
+static uint32_t four_reserve(void *user, uint32_t slot, uint32_t queries)
+{
+	(void)user;
+	(void)slot;
+	return queries < 10 ? queries : 10;
+}
+
+static void frame_in_passes(bool with_a, uint32_t pa, uint32_t pb)
+{
+	fx_begin();
+	if (with_a)
+		fx_tick(&a, 10);
+	fx_tick(&b, 10);
+	fx_render_begin();
+	if (with_a) {
+		source_profiler_set_pass(pa);
+		pass_fresh = true;
+		fx_render(&a, 10, 700);
+	}
+	source_profiler_set_pass(pb);
+	pass_fresh = true;
+	fx_render(&b, 10, 700);
+	fx_end();
+}
+
+/* Empty timers are measured where renders are: the one that opens each
+ * pass takes what its start leaves, and the renders have a second one,
+ * among them, subtracted: each reads its own 700 ns, first in its pass or
+ * not. Subtracting the first empty timer's 250 from every render read
+ * those after it at 500. */
 TEST(a_pass_first_timer_and_the_later_ones_have_their_own_empty_cost)
 {
 	fx_init(true);
@@ -630,30 +667,39 @@ TEST(a_pass_first_timer_and_the_later_ones_have_their_own_empty_cost)
 	lead.write = lead_write;
 	lead_extra = 200;
 	source_profiler_set_gpu_backend(&lead);
-	for (int f = 0; f < 12; f++)
+	for (int f = 0; f < 12; f++) {
+		pass_fresh = true; /* the frame's pass */
 		fx_frame(both, 2, 10, 10, 700);
-	lead_extra = 0;
-	/* Every render reads 700: a first in its pass (950 - 250), after an
-	 * empty timer or another render (750 - 50). */
+	}
 	CHECK_EQ(fx_gpu_samples(&a), 11);
 	CHECK_EQ(fx_result(&a).render_gpu_avg, 700);
 	CHECK_EQ(fx_result(&a).render_gpu_max, 700);
 	CHECK_EQ(fx_result(&b).render_gpu_avg, 700);
 	CHECK_EQ(fx_result(&b).render_gpu_max, 700);
-	/* What most renders pay: the later place's 50, not the first's 250. */
+	/* What the renders pay: the later place's 50, not the first's 250. */
 	CHECK_EQ(stats().gpu_timer_overhead_ns, 50);
-}
 
-TEST(a_render_cheaper_than_its_timer_reads_one_ns_not_zero)
-{
+	/* A render that opens its pass, where no empty timer fits before it,
+	 * has the first place's figure subtracted: with pools of 4 timers, b
+	 * alone in pass B measures both places (250, then 50 after it); then
+	 * a in pass A takes its pass's two empty timers and the third timer,
+	 * and b, first in pass B with no room left, reads 950 - 250. */
 	fx_init(true);
-	source_profiler_set_gpu_backend(&costly_backend);
-	for (int f = 0; f < 4; f++)
-		fx_frame(both, 2, 10, 10, 0);
-	CHECK_EQ(stats().gpu_timer_overhead_ns, 50);
-	CHECK_EQ(fx_gpu_samples(&a), 3);
-	CHECK_EQ(fx_result(&a).render_gpu_avg, 1);
-	CHECK_EQ(fx_result(&a).render_gpu_sum, 1);
+	sp_gpu_timer_backend small = lead;
+	small.reserve = four_reserve;
+	source_profiler_set_gpu_backend(&small);
+	uint32_t pa = source_profiler_pass_id("A"), pb = source_profiler_pass_id("B");
+	for (int f = 0; f < 6; f++)
+		frame_in_passes(false, pa, pb);
+	for (int f = 0; f < 6; f++)
+		frame_in_passes(true, pa, pb);
+	lead_extra = 0;
+	CHECK_EQ(fx_gpu_samples(&b), 11);
+	CHECK_EQ(fx_result(&b).render_gpu_avg, 700);
+	CHECK_EQ(fx_result(&b).render_gpu_max, 700);
+	CHECK_EQ(fx_gpu_samples(&a), 5);
+	CHECK_EQ(fx_result(&a).render_gpu_avg, 700);
+	CHECK_EQ(stats().gpu_frames_disjoint, 0);
 }
 
 TEST(resolution_is_the_empty_timers_interquartile_range)
@@ -661,9 +707,9 @@ TEST(resolution_is_the_empty_timers_interquartile_range)
 	fx_init(true);
 	source_profiler_set_gpu_backend(&costly_backend);
 	CHECK_EQ(stats().gpu_resolution_ns, 0); /* nothing measured yet */
-	/* Frames time an empty timer first until 4 were collected (frame k's
-	 * at frame k + 1): 50, 50, 150, 350 by frame 4's collect. One render
-	 * a pass: its first timer's place is the only one. */
+	/* Frame k's empty timers are collected at frame k + 1; those a render
+	 * has subtracted (the pass's second) read 50, 50, 150, 350 by frame
+	 * 4's collect. */
 	static const uint64_t stall[5] = {0, 0, 100, 300, 0};
 	for (int f = 0; f < 5; f++) {
 		costly_stall_once = stall[f];

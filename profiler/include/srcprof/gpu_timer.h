@@ -93,12 +93,11 @@ typedef struct sp_gpu_timer_backend {
 
 	/* The mode's stamps add a fixed cost to every timer (a flush each, on
 	 * binning rasterizers), which depends on where the timer is (target,
-	 * pass, first in the pass or not). The profiler then times empty
-	 * timers just before the first timer of each pass in a frame and
-	 * before one of its later ones, and subtracts from every render's GPU
-	 * time the median of the last 16 measured in the same place: the
-	 * first's from a render that opens its pass, the later's from the
-	 * others (not below 0). */
+	 * pass, first in the pass or not). The profiler then writes an empty
+	 * timer at the first timer of each pass in a frame, which takes what
+	 * the pass's start leaves, and another among its renders, and
+	 * subtracts the median of the last 16 of those from every render's
+	 * GPU time in the pass (not below 0). */
 	bool subtract_empty_timer;
 
 	/* Each timer is costly (a flush each: flushed stamps on software

@@ -436,12 +436,10 @@ typedef struct source_profiler_stats {
 	/* The frame's own GPU time (render_begin to render_end stamps) over
 	 * the frames whose GPU samples were kept in the last window. */
 	uint64_t gpu_frame_avg_ns, gpu_frame_max_ns;
-	/* What an empty GPU timer costs in this mode, averaged over passes,
-	 * where most of a pass's renders are (after its first timer of the
-	 * frame, once measured there). Each pass's own figures are subtracted
-	 * from its renders' GPU times: the one measured at the pass's first
-	 * timer from a render that opens the pass, the one measured after it
-	 * from the others (0 unless the backend asks for it). */
+	/* What an empty GPU timer costs in this mode among a pass's renders
+	 * (after its first timer of the frame), averaged over passes; each
+	 * pass's own figure is subtracted from its renders' GPU times (0
+	 * unless the backend asks for it). */
 	uint64_t gpu_timer_overhead_ns;
 	uint64_t ignored_calls;     /* NULL source, render_end without begin, ... */
 	uint64_t saturated_samples; /* durations above 4.29 s */
@@ -450,9 +448,9 @@ typedef struct source_profiler_stats {
 	const char *gpu_mode;       /* the backend's timing mode, or "none" */
 	/* The finest GPU time the timers resolve, ns: where empty timers are
 	 * measured (flushed stamps), how far apart two readings of the same
-	 * work typically are - the interquartile range of a pass's last 16
-	 * empty timers (after its first timer, where measured), the largest
-	 * over passes - and at least the timer's
+	 * work typically are - the interquartile range of the last 16 empty
+	 * timers a pass's renders have subtracted, the largest over passes -
+	 * and at least the timer's
 	 * tick; else the tick (1 ns unless the backend says). A GPU figure
 	 * above 0 and below it is "below resolution", and reports show it as
 	 * such ("<41.0"). 0: not known yet (no empty timer measured, or no
