@@ -284,6 +284,13 @@ static unsigned usual_place(uint32_t pass)
 										  : SP_GPU_LEAD;
 }
 
+uint32_t sp_gpu_empty_timers_last(void)
+{
+	if (!gg.measure_empty)
+		return 0;
+	return gg.passes_last * (gg.b.subtract_empty_timer ? 2u : 1u);
+}
+
 uint64_t sp_gpu_overhead_mean(void)
 {
 	uint64_t sum = 0, n = 0;

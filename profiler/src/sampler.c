@@ -10,9 +10,10 @@
  * is waited for that much later) against as many untimed frames, the median
  * of the last 32 untimed frames with no timed frame before them in that
  * span. Until a timed frame has stood alone, the cost is estimated from the
- * empty timers (which see only the GPU side of a flush) times the renders
- * of the last frame; and until an empty timer has been measured, every
- * frame is timed, so that there is something to estimate from. Below a
+ * empty timers (which see only the GPU side of a flush) times the timers
+ * of the last frame, its renders' and the empty ones; and until an empty
+ * timer has been measured, every frame is timed, so that there is
+ * something to estimate from. Below a
  * budget of 100%, at most one frame in (frames in flight + 2) is timed:
  * each timed frame then has the untimed frames around it that measure it.
  *
@@ -264,8 +265,9 @@ bool sp_sampler_frame_begin(bool gpu, uint64_t now, uint64_t frame)
 		S.burst_timed = S.burst;
 		return true;
 	}
+	/* Every timer of a timed frame flushes, its empty ones too. */
 	double per_timer = (double)sp_gpu_overhead_mean();
-	double cost = per_timer * S.renders;
+	double cost = per_timer * (S.renders + sp_gpu_empty_timers_last());
 	atomic_store_explicit(&pub.estimated_cost_ns, (uint64_t)cost, memory_order_relaxed);
 	if (per_timer > 0 && S.excess_n) {
 		double measured = S.excess_median;

@@ -49,6 +49,10 @@ bool sp_gpu_has_backend(void);
 bool sp_gpu_costly(void); /* the backend's timers are costly: sample, measure empty timers */
 int64_t sp_gpu_cpu_offset(void);
 void sp_gpu_frame_range(uint64_t *avg, uint64_t *max); /* any thread */
+/* Graphics thread: the empty timers a timed frame writes, as many as the
+ * last timed frame's passes wrote (one a pass, two where the backend
+ * subtracts them); 0 where none are measured. */
+uint32_t sp_gpu_empty_timers_last(void);
 /* The mean over passes of what an empty timer costs. */
 uint64_t sp_gpu_overhead_mean(void);
 uint64_t sp_gpu_resolution(void);

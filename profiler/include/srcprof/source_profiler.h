@@ -230,7 +230,8 @@ uint64_t source_profiler_frame_index(void);
  * loop counts): it measures what a timed frame costs beyond an
  * untimed one (the timed frame and the frames in flight after it, against
  * the median of recent untimed frames), and until it has, estimates it from
- * the empty timers' cost (after it has, the larger of the two is used, so
+ * the empty timers' cost times the timers of a timed frame, the empty ones
+ * among them (after it has, the larger of the two is used, so
  * that a noisy near-zero measurement cannot time every frame; until three
  * timed frames are measured, their minimum, at most 20 times the estimate,
  * so that one stalled frame cannot set N for minutes). Each
