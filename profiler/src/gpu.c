@@ -37,18 +37,29 @@ typedef struct sp_gpu_slot {
 
 _Atomic uint32_t sp_gpu_capacity_pub;
 static _Atomic(const char *) g_mode = "none";
+/* How many of its latest empty timers a place in a pass keeps: their
+ * median is what its renders have subtracted. An empty timer reads 59-79
+ * us here with an interquartile range of 22-38 us, so a median of 16 is
+ * off by 5-9 us (4-7% of a source of 1% of the frame), one of 64 by half
+ * that. Two
+ * batches of interleaved 20 s runs of the default scene, pairs with every
+ * source of 1% or more within 20%: OpenGL 34 of 38 with 64 against 30 of
+ * 38 with 16, Vulkan 19 of 38 against 11 of 38 (docs/reading-numbers.md,
+ * "Run to run"; the machine's speed moves the rest). */
+#define SP_EMPTY_RING 64u
+
 /* Per kind of place (SP_GPU_LEAD: a pass's first timer of the frame;
  * SP_GPU_LATER: any after it) and pass, what an empty timer there costs.
  * They differ: on llvmpipe and lavapipe an empty timer that opens the
  * main view reads 110-160 us and one after a render in it 80-85 us
  * (docs/gpu-timing.md, "Empty timers"). */
 static _Atomic uint32_t g_overhead[SP_GPU_PLACES][SOURCE_PROFILER_MAX_PASSES];
-/* Per place and pass: the spread of its last 16 empty timers, their interquartile
- * range (75th minus 25th percentile): how far apart two readings of the
- * same work typically are. Not the extremes: one empty timer in eight or
- * so reads several times the rest here (a rasterizer thread preempted, a
- * scene waiting), which averages out of a window's figures but would make
- * every source read "below resolution". */
+/* Per place and pass: the spread of its last SP_EMPTY_RING empty timers,
+ * their interquartile range (75th minus 25th percentile): how far apart
+ * two readings of the same work typically are. Not the extremes: one
+ * empty timer in eight or so reads several times the rest here (a
+ * rasterizer thread preempted, a scene waiting), which averages out of a
+ * window's figures but would make every source read "below resolution". */
 static _Atomic uint32_t g_spread[SP_GPU_PLACES][SOURCE_PROFILER_MAX_PASSES];
 /* Per pass: the later place holds 4 empty timers, enough for its figures
  * to stand for the pass in the reports (its spread needs 4). */
@@ -82,7 +93,7 @@ static struct {
 	/* Empty timers of the last frames, per place and pass, when the
 	 * backend asks for them; a bit per pass that has had a timer in the
 	 * frame being recorded. */
-	uint32_t empty_ns[SP_GPU_PLACES][SOURCE_PROFILER_MAX_PASSES][16];
+	uint32_t empty_ns[SP_GPU_PLACES][SOURCE_PROFILER_MAX_PASSES][SP_EMPTY_RING];
 	uint8_t empty_head[SP_GPU_PLACES][SOURCE_PROFILER_MAX_PASSES];
 	uint8_t empty_count[SP_GPU_PLACES][SOURCE_PROFILER_MAX_PASSES];
 	uint64_t empty_done;
@@ -310,10 +321,10 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The median of the last 16 empty timers of a place in a pass becomes its
- * overhead; until it has 4, their minimum: a timer is only ever slowed
- * down (a preempted queue thread), and one slow first sample must not
- * swallow every render measured against it. */
+/* The median of the last SP_EMPTY_RING empty timers of a place in a pass
+ * becomes its overhead; until it has 4, their minimum: a timer is only
+ * ever slowed down (a preempted queue thread), and one slow first sample
+ * must not swallow every render measured against it. */
 static void record_empty(unsigned place, uint32_t pass, uint64_t ns)
 {
 	if (pass >= SOURCE_PROFILER_MAX_PASSES)
@@ -321,10 +332,10 @@ static void record_empty(unsigned place, uint32_t pass, uint64_t ns)
 	uint32_t *ring = gg.empty_ns[place][pass];
 	uint8_t *head = &gg.empty_head[place][pass], *count = &gg.empty_count[place][pass];
 	ring[*head] = ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
-	*head = (uint8_t)((*head + 1) % 16u);
-	if (*count < 16)
+	*head = (uint8_t)((*head + 1) % SP_EMPTY_RING);
+	if (*count < SP_EMPTY_RING)
 		(*count)++;
-	uint32_t sorted[16];
+	uint32_t sorted[SP_EMPTY_RING];
 	uint32_t n = *count;
 	memcpy(sorted, ring, n * sizeof *sorted);
 	qsort(sorted, n, sizeof *sorted, cmp_u32);

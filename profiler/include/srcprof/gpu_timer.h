@@ -96,7 +96,7 @@ typedef struct sp_gpu_timer_backend {
 	 * pass, first in the pass or not). The profiler then writes an empty
 	 * timer at the first timer of each pass in a frame, which takes what
 	 * the pass's start leaves, and another among its renders, and
-	 * subtracts the median of the last 16 of those from every render's
+	 * subtracts the median of the last 64 of those from every render's
 	 * GPU time in the pass (not below 0). */
 	bool subtract_empty_timer;
 

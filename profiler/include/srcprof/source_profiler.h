@@ -449,7 +449,7 @@ typedef struct source_profiler_stats {
 	const char *gpu_mode;       /* the backend's timing mode, or "none" */
 	/* The finest GPU time the timers resolve, ns: where empty timers are
 	 * measured (flushed stamps), how far apart two readings of the same
-	 * work typically are - the interquartile range of the last 16 empty
+	 * work typically are - the interquartile range of the last 64 empty
 	 * timers a pass's renders have subtracted, the largest over passes -
 	 * and at least the timer's
 	 * tick; else the tick (1 ns unless the backend says). A GPU figure
