@@ -49,10 +49,13 @@ static void result_row(const void *source, const char *name, void *user)
 	put_field(c->f, c->mode);
 	source_profiler_medians_t m = {0};
 	source_profiler_fill_medians(source, &m);
-	fprintf(c->f, ",%u,%u,%llu,%llu,%llu,%llu,%llu,%llu\n", m.cpu_samples, m.gpu_samples,
-		(unsigned long long)m.tick_p50, (unsigned long long)m.render_p50,
+	source_profiler_intervals_t iv = {0};
+	source_profiler_fill_intervals(source, &iv);
+	fprintf(c->f, ",%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n", m.cpu_samples,
+		m.gpu_samples, (unsigned long long)m.tick_p50, (unsigned long long)m.render_p50,
 		(unsigned long long)m.render_sum_p50, (unsigned long long)m.render_gpu_p50,
-		(unsigned long long)m.render_gpu_sum_p50, c->resolution);
+		(unsigned long long)m.render_gpu_sum_p50, c->resolution,
+		(unsigned long long)iv.render_sum_ci95, (unsigned long long)iv.render_gpu_sum_ci95);
 	c->rows++;
 }
 
@@ -69,7 +72,7 @@ int source_profiler_write_csv(FILE *f)
 	      "async_input_best_ns,async_input_worst_ns,async_rendered_fps,"
 	      "async_rendered_best_ns,async_rendered_worst_ns,gpu_mode,cpu_samples,gpu_samples,"
 	      "tick_p50_ns,render_p50_ns,render_sum_p50_ns,render_gpu_p50_ns,"
-	      "render_gpu_sum_p50_ns,gpu_resolution_ns\n",
+	      "render_gpu_sum_p50_ns,gpu_resolution_ns,render_sum_ci95_ns,render_gpu_sum_ci95_ns\n",
 	      f);
 	source_profiler_enum_sources(result_row, &c);
 	fflush(f);

@@ -28,10 +28,11 @@ TEST(csv_has_units_in_the_header_and_one_row_per_source)
 			     "async_input_fps,async_input_best_ns,async_input_worst_ns,"
 			     "async_rendered_fps,async_rendered_best_ns,async_rendered_worst_ns,"
 			     "gpu_mode,cpu_samples,gpu_samples,tick_p50_ns,render_p50_ns,"
-			     "render_sum_p50_ns,render_gpu_p50_ns,render_gpu_sum_p50_ns,gpu_resolution_ns\n";
+			     "render_sum_p50_ns,render_gpu_p50_ns,render_gpu_sum_p50_ns,gpu_resolution_ns,"
+			     "render_sum_ci95_ns,render_gpu_sum_ci95_ns\n";
 	CHECK(strncmp(g_buf, header, strlen(header)) == 0);
 	CHECK(strstr(g_buf,
-		     "\nalpha,10,10,20,20,20,30,30,30,0.000,0,0,0.000,0,0,fake,2,2,10,20,20,30,30,1\n"));
+		     "\nalpha,10,10,20,20,20,30,30,30,0.000,0,0,0.000,0,0,fake,2,2,10,20,20,30,30,1,0,0\n"));
 	CHECK(strstr(g_buf, "\n\"b, \"\"quoted\"\"\",10,10,20,20,20,30,30,30,"));
 	free(g_buf);
 }

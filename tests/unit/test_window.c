@@ -397,6 +397,59 @@ TEST(medians_sum_every_pass_and_say_waiting_without_gpu_samples)
 	CHECK(!source_profiler_fill_medians(NULL, &m));
 }
 
+/* Half the 95% interval of each mean: t(0.975, n - 1) x sd / sqrt(n). */
+TEST(intervals_are_t_times_the_standard_error_of_each_mean)
+{
+	fx_init(true);
+	source_profiler_intervals_t iv;
+	fx_frame(one, 1, 100, 40, 1000);
+	fx_frame(one, 1, 200, 40, 2000);
+	CHECK(source_profiler_fill_intervals(&a, &iv));
+	CHECK_EQ(iv.cpu_samples, 1);
+	CHECK_EQ(iv.tick_ci95, 0); /* one sample: not known */
+	CHECK_EQ(iv.render_gpu_sum_ci95, 0);
+	fx_frame(one, 1, 300, 40, 3000);
+	fx_frame(one, 1, 7, 40, 7);
+	/* 100 200 300: sd 100, t(2) 4.303, 4.303 x 100 / sqrt(3) = 248.43. */
+	CHECK(source_profiler_fill_intervals(&a, &iv));
+	CHECK_EQ(iv.cpu_samples, 3);
+	CHECK_EQ(iv.gpu_samples, 3);
+	CHECK_EQ(iv.tick_ci95, 248);
+	CHECK_EQ(iv.render_ci95, 0); /* 40 every frame */
+	CHECK_EQ(iv.render_sum_ci95, 0);
+	CHECK_EQ(iv.render_gpu_ci95, 2484);
+	CHECK_EQ(iv.render_gpu_sum_ci95, 2484);
+	CHECK(!source_profiler_fill_intervals(&b, &iv));
+	CHECK(!source_profiler_fill_intervals(NULL, &iv));
+	CHECK(!source_profiler_fill_intervals(&a, NULL));
+}
+
+/* Past the table: 20 ticks of 0 and 20 of 1000, mean 500, sd 506.37,
+ * t(39) 1.96 + 2.5 / 39: 2.0241 x 506.37 / sqrt(40) = 162.06. */
+TEST(intervals_of_many_samples_use_the_large_sample_t)
+{
+	fx_init(true);
+	for (int f = 0; f < 41; f++)
+		fx_frame(one, 1, f % 2 ? 1000 : 0, 40, 700);
+	source_profiler_intervals_t iv;
+	CHECK(source_profiler_fill_intervals(&a, &iv));
+	CHECK_EQ(iv.cpu_samples, 40);
+	CHECK_EQ(iv.tick_ci95, 162);
+}
+
+TEST(interval_gpu_fields_are_0_while_gpu_timing_is_off)
+{
+	fx_init(false);
+	for (int f = 0; f < 4; f++)
+		fx_frame(one, 1, 100 * (uint64_t)f, 40, 1000 * (uint64_t)f);
+	source_profiler_intervals_t iv;
+	CHECK(source_profiler_fill_intervals(&a, &iv));
+	CHECK_EQ(iv.cpu_samples, 3);
+	CHECK_EQ(iv.tick_ci95, 248);
+	CHECK_EQ(iv.gpu_samples, 0);
+	CHECK_EQ(iv.render_gpu_sum_ci95, 0);
+}
+
 /* What a window of `cap` samples must read, from the samples themselves. */
 typedef struct model_window {
 	uint64_t sum;

@@ -396,6 +396,26 @@ typedef struct source_profiler_medians {
  * frame for every source. */
 bool source_profiler_fill_medians(const void *source, source_profiler_medians_t *m);
 
+/* How far each of a source's averages could move with other samples of
+ * the same work: half the width of its 95% confidence interval, Student's
+ * t(0.975, n - 1) x sd / sqrt(n) over the n samples of the window (ns,
+ * rounded; 0 with fewer than two samples: not known). An average of 300 us
+ * with a render_gpu_sum_ci95 of 30 us reads "300 us +-10%"; two runs whose
+ * averages differ by less than the root of the sum of their squared
+ * half-widths are not told apart by their samples. It treats the samples
+ * as independent draws: it covers how the frames spread, not a machine
+ * that slows down or a scene whose cost changes over the run, which move
+ * every sample together. GPU fields are 0 while GPU timing is off. Fills
+ * *iv and returns true; false (nothing written) when fill_result would
+ * return false. Any thread; it copies the window, as fill_medians. */
+typedef struct source_profiler_intervals {
+	uint32_t cpu_samples, gpu_samples; /* what the windows hold */
+	uint64_t tick_ci95, render_ci95, render_sum_ci95;
+	uint64_t render_gpu_ci95, render_gpu_sum_ci95;
+} source_profiler_intervals_t;
+
+bool source_profiler_fill_intervals(const void *source, source_profiler_intervals_t *iv);
+
 /* The per-frame samples behind a source's statistics, for percentiles. */
 typedef enum source_profiler_series {
 	SOURCE_PROFILER_TICK,       /* tick, ns */
