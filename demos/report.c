@@ -29,6 +29,21 @@ static void gpu_cell(FILE *out, int w, const src_row *row, uint64_t ns, uint64_t
 	fprintf(out, " %*s", w, buf);
 }
 
+/* The GPU sum's 95% interval as a percent of it, in a cell `w` wide:
+ * "wait" before the first GPU sample, "-" with fewer than two (not known). */
+static void interval_cell(FILE *out, int w, const src_row *row)
+{
+	source_profiler_intervals_t iv;
+	char buf[32] = "-";
+	if (!row->gpu_samples)
+		snprintf(buf, sizeof buf, "wait");
+	else if (row->r.render_gpu_sum && source_profiler_fill_intervals(row->key, &iv) &&
+		 iv.gpu_samples > 1)
+		snprintf(buf, sizeof buf, "%.1f%%",
+			 100.0 * (double)iv.render_gpu_sum_ci95 / (double)row->r.render_gpu_sum);
+	fprintf(out, " %*s", w, buf);
+}
+
 /* Under this many GPU samples a source's average moves visibly with one
  * slow frame: two 20 s default-scene runs here (about 40 samples, 30 from
  * the start-up burst) differed by up to 54% in a GPU sum, against 11-23%
@@ -61,7 +76,8 @@ static void few_samples_note(FILE *out, eng_engine *e, const src_row *rows, uint
 	if (sm.burst_frames)
 		fprintf(out, " (%llu of the timed frames in bursts)",
 			(unsigned long long)sm.burst_frames);
-	fprintf(out, "; one slow frame moves such an average. To compare runs, read GPU p50, "
+	fprintf(out, "; one slow frame moves such an average (sum +- says how far). To compare "
+		     "runs, read GPU p50, "
 		     "run longer%s\n",
 		eng_gpu_timed_every(e) > 1 ? ", or time more frames (--gpu-budget 10; 100: every "
 					     "frame)"
@@ -116,9 +132,12 @@ void report_print(FILE *out, eng_engine *e, const char *scene, row_sort sort, ui
 			     "\"wait\": no GPU sample yet)\n",
 			res);
 	}
-	fprintf(out, "%-24s %-9s %9s %9s %9s %9s %9s %9s %10s %10s %10s %10s %5s %7s %7s\n",
+	if (gpu)
+		fprintf(out, "sum +-: half the 95%% interval of GPU sum, from its samples' spread (two "
+			     "runs tell apart only a difference above ~1.4x it)\n");
+	fprintf(out, "%-24s %-9s %9s %9s %9s %9s %9s %9s %10s %10s %10s %6s %10s %5s %7s %7s\n",
 		"source", "type", "tick", "tick max", "render", "rend max", "rend sum", "rend p50",
-		"GPU", "GPU max", "GPU sum", "GPU p50", "GPU n", "in fps", "out fps");
+		"GPU", "GPU max", "GPU sum", "sum +-", "GPU p50", "GPU n", "in fps", "out fps");
 	uint32_t shown = 0;
 	for (uint32_t i = 0; i < n && (!limit || shown < limit); i++, shown++) {
 		const src_row *w = &rows[i];
@@ -138,13 +157,15 @@ void report_print(FILE *out, eng_engine *e, const char *scene, row_sort sort, ui
 			gpu_cell(out, 10, w, r->render_gpu_avg, st.gpu_resolution_ns);
 			gpu_cell(out, 10, w, r->render_gpu_max, st.gpu_resolution_ns);
 			gpu_cell(out, 10, w, r->render_gpu_sum, st.gpu_resolution_ns);
+			interval_cell(out, 6, w);
 			if (w->have_med)
 				gpu_cell(out, 10, w, w->m.render_gpu_sum_p50, st.gpu_resolution_ns);
 			else
 				fprintf(out, " %10s", "-"); /* as rend p50: no medians */
 			fprintf(out, " %5u", w->gpu_samples);
 		} else {
-			fprintf(out, " %10s %10s %10s %10s %5s", "off", "off", "off", "off", "off");
+			fprintf(out, " %10s %10s %10s %6s %10s %5s", "off", "off", "off", "off", "off",
+				"off");
 		}
 		if (w->async)
 			fprintf(out, " %7.1f %7.1f\n", r->async_input, r->async_rendered);
