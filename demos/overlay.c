@@ -163,6 +163,7 @@ static void gather(demo_app *a)
 	uint32_t n = eng_source_count(a->engine) + 1;
 	if (!rows_reserve(&a->rows, &a->rows_cap, n))
 		n = a->rows_cap;
+	a->med.intervals = true; /* the "sum +-" column */
 	rows_refresh_medians(a->engine, &a->med, APP_MEDIANS_PER_FRAME);
 	a->n_rows = rows_gather(a->engine, a->rows, n, true, &a->med);
 	if (a->n_rows > 1)

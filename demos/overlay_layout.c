@@ -12,15 +12,15 @@
 #include <string.h>
 
 const ovl_col ovl_drop_order[OVL_COLS - 1] = {
-	OVL_COL_OUT_FPS,    OVL_COL_IN_FPS,     OVL_COL_TICK_MAX, OVL_COL_RENDER_MAX,
-	OVL_COL_GPU_MAX,    OVL_COL_RENDER,     OVL_COL_GPU,      OVL_COL_TICK,
-	OVL_COL_RENDER_SUM, OVL_COL_RENDER_P50, OVL_COL_GPU_SUM,  OVL_COL_GPU_N,
-	OVL_COL_GPU_P50,
+	OVL_COL_OUT_FPS, OVL_COL_IN_FPS,     OVL_COL_TICK_MAX,   OVL_COL_RENDER_MAX,
+	OVL_COL_GPU_MAX, OVL_COL_RENDER,     OVL_COL_GPU,        OVL_COL_TICK,
+	OVL_COL_GPU_CI,  OVL_COL_RENDER_SUM, OVL_COL_RENDER_P50, OVL_COL_GPU_SUM,
+	OVL_COL_GPU_N,   OVL_COL_GPU_P50,
 };
 
 static const char *const g_labels[OVL_COLS] = {
-	"source", "tick",    "tick max", "render",  "rend max", "rend sum", "rend p50",
-	"GPU",    "GPU max", "GPU sum",  "GPU p50", "GPU n",    "in fps",   "out fps",
+	"source",  "tick",   "tick max", "render",  "rend max", "rend sum", "rend p50", "GPU",
+	"GPU max", "GPU sum", "sum +-",  "GPU p50", "GPU n",    "in fps",   "out fps",
 };
 
 const char *ovl_col_label(ovl_col c)
@@ -35,6 +35,7 @@ const char *ovl_unit_name(ovl_unit u)
 	case OVL_UNIT_MS: return "ms";
 	case OVL_UNIT_S: return "s";
 	case OVL_UNIT_FPS: return "fps";
+	case OVL_UNIT_PCT: return "%";
 	case OVL_UNIT_NONE: break;
 	}
 	return "";
@@ -43,7 +44,7 @@ const char *ovl_unit_name(ovl_unit u)
 bool ovl_col_is_gpu(ovl_col c)
 {
 	return c == OVL_COL_GPU || c == OVL_COL_GPU_MAX || c == OVL_COL_GPU_SUM ||
-	       c == OVL_COL_GPU_P50 || c == OVL_COL_GPU_N;
+	       c == OVL_COL_GPU_CI || c == OVL_COL_GPU_P50 || c == OVL_COL_GPU_N;
 }
 
 static bool is_fps(ovl_col c)
@@ -53,7 +54,8 @@ static bool is_fps(ovl_col c)
 
 bool ovl_col_is_time(ovl_col c)
 {
-	return c != OVL_COL_NAME && c != OVL_COL_GPU_N && !is_fps(c) && c < OVL_COLS;
+	return c != OVL_COL_NAME && c != OVL_COL_GPU_N && c != OVL_COL_GPU_CI && !is_fps(c) &&
+	       c < OVL_COLS;
 }
 
 static bool is_p50(ovl_col c)
@@ -134,6 +136,11 @@ void ovl_cell_text(const ovl_table_layout *l, const ovl_table_in *in, const ovl_
 		snprintf(buf, size, "-");
 	} else if (c == OVL_COL_GPU_N) {
 		fixed(buf, size, v, 0);
+	} else if (c == OVL_COL_GPU_CI) {
+		if (v < 0 || !row->have_p50)
+			snprintf(buf, size, "-"); /* under two samples, or not refreshed yet */
+		else
+			fixed(buf, size, v, 1);
 	} else if (ovl_col_is_gpu(c) && v > 0 && v < in->gpu_resolution_ns) {
 		/* Rounded up: "<" a figure at or above the resolution. */
 		double u = unit_ns(col->unit), k = decimal_scale(col->decimals);
@@ -209,6 +216,9 @@ void ovl_layout_table(const ovl_table_in *in, ovl_table_layout *out)
 		} else if (c == OVL_COL_GPU_N) {
 			col->unit = OVL_UNIT_NONE;
 			col->decimals = 0;
+		} else if (c == OVL_COL_GPU_CI) {
+			col->unit = OVL_UNIT_PCT;
+			col->decimals = 1;
 		} else {
 			ovl_time_unit(max_ns[c], &col->unit, &col->decimals);
 		}

@@ -30,6 +30,7 @@ typedef enum ovl_col {
 	OVL_COL_GPU,
 	OVL_COL_GPU_MAX,
 	OVL_COL_GPU_SUM,
+	OVL_COL_GPU_CI,  /* the GPU sum's 95% half-width, % of it (< 0: not known) */
 	OVL_COL_GPU_P50, /* the median GPU frame's sum */
 	OVL_COL_GPU_N,   /* GPU samples in the window */
 	OVL_COL_IN_FPS,
@@ -43,6 +44,7 @@ typedef enum ovl_unit {
 	OVL_UNIT_MS,
 	OVL_UNIT_S,
 	OVL_UNIT_FPS,
+	OVL_UNIT_PCT,
 } ovl_unit;
 
 /* Font pixels (times the scale) between two columns' cells, and around
@@ -65,7 +67,8 @@ typedef struct ovl_row {
 	bool async;    /* false: the fps cells read "-" */
 	bool overlay;  /* the overlay's own entry (drawn dim) */
 	/* Per column: ns for the time columns, frames per second for the fps
-	 * columns, a count for OVL_COL_GPU_N (OVL_COL_NAME unused). */
+	 * columns, a count for OVL_COL_GPU_N, a percent for OVL_COL_GPU_CI
+	 * (OVL_COL_NAME unused). */
 	double value[OVL_COLS];
 	bool have_p50;  /* false: the p50 cells read "-" (not computed yet) */
 	bool gpu_wait;  /* GPU timing on, no GPU sample yet: GPU cells read "wait" */
@@ -109,9 +112,9 @@ extern const ovl_col ovl_drop_order[OVL_COLS - 1];
 
 /* Column labels ("tick", "rend max", "GPU sum"), as the header shows. */
 const char *ovl_col_label(ovl_col c);
-/* "us", "ms", "s", "fps" or "". */
+/* "us", "ms", "s", "fps", "%" or "". */
 const char *ovl_unit_name(ovl_unit u);
-/* True for the GPU columns (times and the sample count). */
+/* True for the GPU columns (times, the interval and the sample count). */
 bool ovl_col_is_gpu(ovl_col c);
 /* True for the time columns. */
 bool ovl_col_is_time(ovl_col c);

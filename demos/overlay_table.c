@@ -28,6 +28,9 @@ static void to_view(const src_row *w, bool gpu_on, ovl_row *v)
 	v->value[OVL_COL_RENDER_P50] = (double)w->m.render_sum_p50;
 	v->value[OVL_COL_GPU_P50] = (double)w->m.render_gpu_sum_p50;
 	v->value[OVL_COL_GPU_N] = (double)w->gpu_samples;
+	v->value[OVL_COL_GPU_CI] = w->have_ci && r->render_gpu_sum
+					   ? 100.0 * (double)w->gpu_sum_ci95 / (double)r->render_gpu_sum
+					   : -1.0;
 	v->value[OVL_COL_TICK] = (double)r->tick_avg;
 	v->value[OVL_COL_TICK_MAX] = (double)r->tick_max;
 	v->value[OVL_COL_RENDER] = (double)r->render_avg;

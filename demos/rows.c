@@ -44,6 +44,10 @@ bool rows_refresh_medians(eng_engine *e, rows_median_cache *c, uint32_t budget)
 		src_medians *m = &c->v[i];
 		m->key = s;
 		m->have = source_profiler_fill_medians(s, &m->m);
+		source_profiler_intervals_t iv;
+		m->have_ci = c->intervals && m->have && source_profiler_fill_intervals(s, &iv) &&
+			     iv.gpu_samples > 1;
+		m->gpu_sum_ci95 = m->have_ci ? iv.render_gpu_sum_ci95 : 0;
 	}
 	c->next = (c->next + todo) % n;
 	return true;
@@ -91,6 +95,8 @@ uint32_t rows_gather(eng_engine *e, src_row *rows, uint32_t cap, bool overlay,
 		if (row->have && med && i < med->cap && med->v[i].key == s && med->v[i].have) {
 			row->have_med = true;
 			row->m = med->v[i].m;
+			row->have_ci = med->v[i].have_ci;
+			row->gpu_sum_ci95 = med->v[i].gpu_sum_ci95;
 		}
 	}
 	if (overlay && n < cap)

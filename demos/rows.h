@@ -21,6 +21,10 @@ typedef struct src_row {
 	uint32_t cpu_samples, gpu_samples;
 	bool have_med;                /* m holds the window's medians */
 	source_profiler_medians_t m;
+	/* The GPU sum's 95% half-width (ns, source_profiler_fill_intervals),
+	 * refreshed with the medians; false: not known yet. */
+	bool have_ci;
+	uint64_t gpu_sum_ci95;
 } src_row;
 
 /* What the table sorts by, the key that cycles them (Tab) in this order.
@@ -42,19 +46,22 @@ const char *rows_sort_name(row_sort sort);
  * same kind while GPU timing is off (their columns then read "off"). */
 row_sort rows_effective_sort(row_sort sort, bool gpu_on);
 
-/* The medians of the sources of an engine, refreshed a few at a time:
+/* The medians (and GPU sum intervals) of the sources of an engine,
+ * refreshed a few at a time:
  * fill_medians copies a window (microseconds), too dear for every source
  * every frame in a scene of thousands. Entry i is eng_source_at(e, i)'s
  * while its key matches. */
 typedef struct src_medians {
 	const void *key;
-	bool have;
+	bool have, have_ci;
 	source_profiler_medians_t m;
+	uint64_t gpu_sum_ci95;
 } src_medians;
 
 typedef struct rows_median_cache {
 	src_medians *v;
 	uint32_t cap, next; /* next: the first entry the next refresh takes */
+	bool intervals;     /* refresh the GPU sum intervals too (a second copy) */
 } rows_median_cache;
 
 /* Refreshes up to `budget` entries, round the sources in turn (0: all).

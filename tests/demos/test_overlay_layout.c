@@ -42,11 +42,12 @@ static const ovl_row g_rows[] = {
 	 {V(TICK) = 11427.8e3, V(TICK_MAX) = 331325.7e3, V(RENDER) = 700, V(RENDER_MAX) = 101841.1e3,
 	  V(RENDER_SUM) = 101841.1e3, V(RENDER_P50) = 98000.5e3, V(GPU) = 331325.7e3,
 	  V(GPU_MAX) = 4294967295.0, V(GPU_SUM) = 8.0 * 4294967295.0, V(GPU_P50) = 30e9,
-	  V(GPU_N) = 12}, true, false},
+	  V(GPU_N) = 12, V(GPU_CI) = 12.3456}, true, false},
 	{"video-30fps-starved-and-a-name-far-too-long", true, true, false,
 	 {V(TICK) = 24.1e3, V(TICK_MAX) = 88.8e3, V(RENDER) = 27.5e3, V(RENDER_MAX) = 244.9e3,
 	  V(RENDER_SUM) = 29.3e3, V(RENDER_P50) = 28.8e3, V(GPU) = 269.2e3, V(GPU_MAX) = 734.9e3,
-	  V(GPU_SUM) = 1479.5e3, V(GPU_P50) = 1400.1e3, V(GPU_N) = 300, V(IN_FPS) = 30.0,
+	  V(GPU_SUM) = 1479.5e3, V(GPU_P50) = 1400.1e3, V(GPU_N) = 300, V(GPU_CI) = 7.25,
+	  V(IN_FPS) = 30.0,
 	  V(OUT_FPS) = 14.9}, true, false},
 	{"mesh-0", true, false, false,
 	 {V(TICK) = 100, V(TICK_MAX) = 900, V(RENDER) = 999.96e3, V(RENDER_MAX) = 999.96e3,
@@ -56,7 +57,7 @@ static const ovl_row g_rows[] = {
 	{"media-60", true, true, false,
 	 {V(TICK) = 1e9, V(TICK_MAX) = 4.2e9, V(RENDER) = 5e5, V(RENDER_MAX) = 6e5,
 	  V(RENDER_SUM) = 7e5, V(RENDER_P50) = 6.5e5, V(GPU) = 8e5, V(GPU_MAX) = 9e5,
-	  V(GPU_SUM) = 1e6, V(GPU_P50) = 9.5e5, V(GPU_N) = 1, V(IN_FPS) = 59.9,
+	  V(GPU_SUM) = 1e6, V(GPU_P50) = 9.5e5, V(GPU_N) = 1, V(GPU_CI) = -1, V(IN_FPS) = 59.9,
 	  V(OUT_FPS) = 1234.5}, true, false},
 	{"(overlay)", true, false, true,
 	 {V(TICK) = 262.1e3, V(TICK_MAX) = 1.37e6, V(RENDER) = 33.3e3, V(RENDER_MAX) = 173.9e3,
@@ -377,6 +378,36 @@ TEST(gpu_cells_say_wait_before_a_sample_and_below_resolution)
 	CHECK_STR(t, "99.0");
 	ovl_cell_text(&l, &in, &rows[0], OVL_COL_GPU_P50, t, sizeof t);
 	CHECK_STR(t, "<68.5");
+}
+
+/* The GPU sum's interval: a percent with one decimal, "-" where it is not
+ * known (one sample, medians not refreshed yet), "wait" and "off" as the
+ * other GPU cells. */
+TEST(the_interval_reads_a_percent_or_a_dash_when_not_known)
+{
+	ovl_table_in in = input(1280, 720, true, OVL_COL_GPU_P50);
+	ovl_table_layout l;
+	ovl_layout_table(&in, &l);
+	CHECK_EQ(l.col[OVL_COL_GPU_CI].unit, OVL_UNIT_PCT);
+	CHECK_STR(ovl_unit_name(OVL_UNIT_PCT), "%");
+	CHECK_STR(ovl_col_label(OVL_COL_GPU_CI), "sum +-");
+	CHECK(ovl_col_is_gpu(OVL_COL_GPU_CI));
+	CHECK(!ovl_col_is_time(OVL_COL_GPU_CI));
+	char t[64];
+	ovl_cell_text(&l, &in, &g_rows[0], OVL_COL_GPU_CI, t, sizeof t);
+	CHECK_STR(t, "12.3");
+	ovl_cell_text(&l, &in, &g_rows[1], OVL_COL_GPU_CI, t, sizeof t);
+	CHECK_STR(t, "7.3");
+	ovl_cell_text(&l, &in, &g_rows[2], OVL_COL_GPU_CI, t, sizeof t); /* no p50 yet */
+	CHECK_STR(t, "-");
+	ovl_cell_text(&l, &in, &g_rows[4], OVL_COL_GPU_CI, t, sizeof t); /* one sample */
+	CHECK_STR(t, "-");
+	ovl_cell_text(&l, &in, &g_rows[6], OVL_COL_GPU_CI, t, sizeof t);
+	CHECK_STR(t, "wait");
+	in.gpu_on = false;
+	ovl_layout_table(&in, &l);
+	ovl_cell_text(&l, &in, &g_rows[0], OVL_COL_GPU_CI, t, sizeof t);
+	CHECK_STR(t, "off");
 }
 
 TEST(the_sort_column_never_drops)
