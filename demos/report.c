@@ -30,15 +30,18 @@ static void gpu_cell(FILE *out, int w, const src_row *row, uint64_t ns, uint64_t
 }
 
 /* The GPU sum's 95% interval as a percent of it, in a cell `w` wide:
- * "wait" before the first GPU sample, "-" with fewer than two (not known). */
+ * "wait" before the first GPU sample, "-" with fewer than two (not known).
+ * Only for the rows printed: a window copy each (microseconds). */
 static void interval_cell(FILE *out, int w, const src_row *row)
 {
+	source_profiler_intervals_t iv;
 	char buf[32] = "-";
 	if (!row->gpu_samples)
 		snprintf(buf, sizeof buf, "wait");
-	else if (row->r.render_gpu_sum && row->have_ci)
+	else if (row->r.render_gpu_sum && source_profiler_fill_intervals(row->key, &iv) &&
+		 iv.gpu_samples > 1)
 		snprintf(buf, sizeof buf, "%.1f%%",
-			 100.0 * (double)row->gpu_sum_ci95 / (double)row->r.render_gpu_sum);
+			 100.0 * (double)iv.render_gpu_sum_ci95 / (double)row->r.render_gpu_sum);
 	fprintf(out, " %*s", w, buf);
 }
 
@@ -91,7 +94,7 @@ void report_print(FILE *out, eng_engine *e, const char *scene, row_sort sort, ui
 	source_profiler_get_stats(&st);
 	uint32_t n = eng_source_count(e), cap = 0;
 	src_row *rows = NULL;
-	rows_median_cache med = {.intervals = true};
+	rows_median_cache med = {0};
 	if (!rows_reserve(&rows, &cap, n ? n : 1) || !rows_refresh_medians(e, &med, 0)) {
 		free(rows);
 		rows_median_cache_free(&med);
