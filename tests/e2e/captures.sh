@@ -60,6 +60,21 @@ for f in "$out"/dir/srcprof-snapshot-*.csv; do
 		fail "$(basename "$f") lacks its record or header"
 	fi
 done
+# The intervals: every row as wide as the header, and a source with GPU
+# samples that vary (fountain's particles move) has a GPU sum interval
+# (not bounded by the sum: at frame 10 it stands on ~5 samples, and one
+# preempted frame among them can make it wider than the average).
+intervals() { # <file>
+	grep -v '^#' "$1" | awk -F, '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; nf = NF; next }
+		NF != nf { bad = 1 }
+		$1 == "fountain" && $col["gpu_samples"] > 1 && $col["render_gpu_sum_ci95_ns"] > 0 { seen = 1 }
+		END { exit !(col["render_gpu_sum_ci95_ns"] && col["render_sum_ci95_ns"] && seen && !bad) }'
+}
+for f in "$out"/dir/srcprof-snapshot-*.csv; do
+	intervals "$f" && ok "$(basename "$f"): fountain's GPU sum has a 95% interval" ||
+		fail "$(basename "$f"): no interval columns, ragged rows, or fountain's interval is 0"
+done
 for f in "$out"/dir/srcprof-screenshot-*.png; do
 	if [[ "$(head -c 8 "$f" | od -An -tx1 | tr -d ' \n')" == "89504e470d0a1a0a" ]] &&
 		grep -aq "tEXtComment" "$f" && record "$f"; then
