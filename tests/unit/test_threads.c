@@ -76,6 +76,16 @@ static void *reader(void *arg)
 			if (med.render_sum_p50 != 2 * med.render_p50)
 				bad("render_sum_p50/render_p50", med.render_sum_p50, med.render_p50);
 		}
+		source_profiler_intervals_t iv;
+		if ((rnd(&seed) & 15) == 0 && source_profiler_fill_intervals(src, &iv)) {
+			/* The same series: the same interval; twice it, twice as wide
+			 * (to the rounding). */
+			if (iv.tick_ci95 != iv.render_ci95)
+				bad("tick_ci95/render_ci95", iv.tick_ci95, iv.render_ci95);
+			uint64_t twice = 2 * iv.render_ci95;
+			if (iv.render_sum_ci95 + 1 < twice || iv.render_sum_ci95 > twice + 1)
+				bad("render_sum_ci95/render_ci95", iv.render_sum_ci95, iv.render_ci95);
+		}
 		source_profiler_pass_result_t pr[4];
 		size_t n = source_profiler_fill_pass_results(src, pr, 4);
 		if (n == 2 && pr[0].render_avg != pr[1].render_avg)
