@@ -56,45 +56,35 @@ static double run_frames(int n, uint64_t *allocs)
 	return ns;
 }
 
-static double measure_fill(int n)
+static uint64_t call_fill_result(const void *s)
 {
-	double v[REPEATS];
-	volatile uint64_t sink = 0;
-	int calls = 2000000;
-	for (int r = 0; r < REPEATS; r++) {
-		uint64_t t0 = srcprof_clock_monotonic_ns();
-		for (int c = 0; c < calls; c++) {
-			profiler_result_t res;
-			source_profiler_fill_result(replay_source((uint32_t)(c % n)), &res);
-			sink += res.tick_avg;
-		}
-		uint64_t t1 = srcprof_clock_monotonic_ns();
-		v[r] = (double)(t1 - t0) / calls;
-	}
-	(void)sink;
-	return median(v, REPEATS);
+	profiler_result_t res;
+	source_profiler_fill_result(s, &res);
+	return res.tick_avg;
 }
 
-/* ns per fill_medians (which = 0) or fill_intervals (1) call, windows full. */
-static double measure_window_copy(int n, int which)
+static uint64_t call_fill_medians(const void *s)
+{
+	source_profiler_medians_t m;
+	return source_profiler_fill_medians(s, &m) ? m.tick_p50 : 0;
+}
+
+static uint64_t call_fill_intervals(const void *s)
+{
+	source_profiler_intervals_t iv;
+	return source_profiler_fill_intervals(s, &iv) ? iv.tick_ci95 : 0;
+}
+
+/* ns per call of `call` on the n replayed sources in turn (median of
+ * REPEATS runs of `calls`). */
+static double per_call(int n, int calls, uint64_t (*call)(const void *s))
 {
 	double v[REPEATS];
 	volatile uint64_t sink = 0;
-	int calls = 20000;
 	for (int r = 0; r < REPEATS; r++) {
 		uint64_t t0 = srcprof_clock_monotonic_ns();
-		for (int c = 0; c < calls; c++) {
-			const void *s = replay_source((uint32_t)(c % n));
-			if (which) {
-				source_profiler_intervals_t iv;
-				if (source_profiler_fill_intervals(s, &iv))
-					sink += iv.tick_ci95;
-			} else {
-				source_profiler_medians_t m;
-				if (source_profiler_fill_medians(s, &m))
-					sink += m.tick_p50;
-			}
-		}
+		for (int c = 0; c < calls; c++)
+			sink += call(replay_source((uint32_t)(c % n)));
 		uint64_t t1 = srcprof_clock_monotonic_ns();
 		v[r] = (double)(t1 - t0) / calls;
 	}
@@ -447,10 +437,11 @@ int main(int argc, char **argv)
 		return 1;
 	for (int i = 0; i < 2; i++) {
 		replay_setup(REPLAY_GPU, rates[i], false);
-		double plain = measure_fill(1000);
+		double plain = per_call(1000, 2000000, call_fill_result);
 		replay_setup(REPLAY_GPU, rates[i], true);
-		double async = measure_fill(1000);
-		double med = measure_window_copy(1000, 0), iv = measure_window_copy(1000, 1);
+		double async = per_call(1000, 2000000, call_fill_result);
+		double med = per_call(1000, 20000, call_fill_medians);
+		double iv = per_call(1000, 20000, call_fill_intervals);
 		printf("%8u %10.1f %10.1f %12.1f %14.1f\n", rates[i] * SOURCE_PROFILER_WINDOW_SECONDS,
 		       plain, async, med, iv);
 	}

@@ -382,23 +382,31 @@ static bool copy_source(const void *source, window_copy *w)
 	return ok && w->cpu;
 }
 
+/* A figure of each of the five series (tick, render, render sum, GPU
+ * first render, GPU sum), as `of` makes it of the samples; GPU figures
+ * read 0 while GPU timing is off, as fill_result's do. */
+static void each_series(window_copy *w, uint64_t (*of)(uint32_t *v, uint32_t n), uint64_t out[5])
+{
+	bool gpu = sp_gpu_live();
+	out[0] = of(w->tick, w->cpu);
+	out[1] = of(w->render, w->cpu);
+	out[2] = of(w->render_sum, w->cpu);
+	out[3] = gpu ? of(w->gpu_first, w->gpu) : 0;
+	out[4] = gpu ? of(w->gpu_sum, w->gpu) : 0;
+}
+
 bool source_profiler_fill_medians(const void *source, source_profiler_medians_t *m)
 {
 	window_copy w = {0};
 	if (!m || !copy_source(source, &w))
 		return false;
+	uint64_t v[5];
+	each_series(&w, median_of, v);
 	*m = (source_profiler_medians_t){
-		.cpu_samples = w.cpu,
-		.gpu_samples = w.gpu,
-		.tick_p50 = median_of(w.tick, w.cpu),
-		.render_p50 = median_of(w.render, w.cpu),
-		.render_sum_p50 = median_of(w.render_sum, w.cpu),
+		.cpu_samples = w.cpu, .gpu_samples = w.gpu,
+		.tick_p50 = v[0], .render_p50 = v[1], .render_sum_p50 = v[2],
+		.render_gpu_p50 = v[3], .render_gpu_sum_p50 = v[4],
 	};
-	/* As fill_result: GPU figures read 0 while GPU timing is off. */
-	if (sp_gpu_live()) {
-		m->render_gpu_p50 = median_of(w.gpu_first, w.gpu);
-		m->render_gpu_sum_p50 = median_of(w.gpu_sum, w.gpu);
-	}
 	return true;
 }
 
@@ -435,7 +443,7 @@ static double root(double x)
 
 /* Half the width of the 95% confidence interval of the mean of v[0..n-1]
  * (ns, rounded to nearest); 0 with fewer than two samples. */
-static uint64_t ci95_of(const uint32_t *v, uint32_t n)
+static uint64_t ci95_of(uint32_t *v, uint32_t n)
 {
 	if (n < 2)
 		return 0;
@@ -453,17 +461,13 @@ bool source_profiler_fill_intervals(const void *source, source_profiler_interval
 	window_copy w = {0};
 	if (!iv || !copy_source(source, &w))
 		return false;
+	uint64_t v[5];
+	each_series(&w, ci95_of, v);
 	*iv = (source_profiler_intervals_t){
-		.cpu_samples = w.cpu,
-		.gpu_samples = w.gpu,
-		.tick_ci95 = ci95_of(w.tick, w.cpu),
-		.render_ci95 = ci95_of(w.render, w.cpu),
-		.render_sum_ci95 = ci95_of(w.render_sum, w.cpu),
+		.cpu_samples = w.cpu, .gpu_samples = w.gpu,
+		.tick_ci95 = v[0], .render_ci95 = v[1], .render_sum_ci95 = v[2],
+		.render_gpu_ci95 = v[3], .render_gpu_sum_ci95 = v[4],
 	};
-	if (sp_gpu_live()) {
-		iv->render_gpu_ci95 = ci95_of(w.gpu_first, w.gpu);
-		iv->render_gpu_sum_ci95 = ci95_of(w.gpu_sum, w.gpu);
-	}
 	return true;
 }
 
