@@ -178,14 +178,18 @@ void report_print(FILE *out, eng_engine *e, const char *scene, row_sort sort, ui
 	if (gpu)
 		few_samples_note(out, e, rows, n);
 	/* docs/known-limits.md: with two threads the meshes (2-3% of the
-	 * frame) read 1.0-2.0 of alone on OpenGL, 0.68-1.05 on Vulkan; with
-	 * one, every source of 2% or more 0.88-1.24 on both, the videos
-	 * (1-2%) 1.2-1.8 with either. */
+	 * frame) read 1.0-2.0 of alone on OpenGL, 0.68-1.05 on Vulkan, and
+	 * the videos 1.4-2x apart between runs, each run steady in itself;
+	 * with one, every source of 2% or more 0.88-1.24 of alone on both,
+	 * the videos (1-2%) 1.2-1.8 with either, and every source within 13%
+	 * run to run with every frame timed. */
 	if (gpu && info.software && info.raster_threads > 1)
 		fprintf(out, "note: %d rasterizer threads share each GPU-timed scene; sources of a few "
-			     "%% of the frame\ncan read from 0.7 to 2x what they cost drawn alone "
-			     "(docs/known-limits.md); with\n--raster-threads 1 those of 2%% or more "
-			     "read within 0.88-1.24 of it, with slower frames\n",
+			     "%% of the frame\ncan read from 0.7 to 2x what they cost drawn alone, "
+			     "and small textured ones (videos)\n1.4-2x apart from one run to the "
+			     "next (docs/known-limits.md); with --raster-threads 1\nthose of 2%% or "
+			     "more read within 0.88-1.24 of alone and runs agree better, with slower "
+			     "frames\n",
 			info.raster_threads);
 	free(rows);
 	rows_median_cache_free(&med);
