@@ -179,7 +179,8 @@ void report_print(FILE *out, eng_engine *e, const char *scene, row_sort sort, ui
 		few_samples_note(out, e, rows, n);
 	/* docs/known-limits.md: with two threads the meshes (2-3% of the
 	 * frame) read 1.0-2.0 of alone on OpenGL, 0.68-1.05 on Vulkan, and
-	 * the videos 1.4-2x apart between runs, each run steady in itself;
+	 * the videos 1.4-2x apart between runs (a state of the threads that
+	 * lasts seconds to a minute);
 	 * with one, every source of 2% or more 0.88-1.24 of alone on both,
 	 * the videos (1-2%) 1.2-1.8 with either, and every source within 13%
 	 * run to run with every frame timed. */
