@@ -186,7 +186,7 @@ void report_print(FILE *out, eng_engine *e, const char *scene, row_sort sort, ui
 	 * run to run with every frame timed. */
 	if (gpu && info.software && info.raster_threads > 1)
 		fprintf(out, "note: %d rasterizer threads share each GPU-timed scene; sources of a few "
-			     "%% of the frame\ncan read from 0.7 to 2x what they cost drawn alone, "
+			     "%% of the frame\ncan read from 0.7 to 2.6x what they cost drawn alone, "
 			     "and small textured ones (videos)\n1.4-2x apart from one run to the "
 			     "next (docs/known-limits.md); with --raster-threads 1\nthose of 2%% or "
 			     "more read within 0.88-1.24 of alone and runs agree better, with slower "

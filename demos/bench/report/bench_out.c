@@ -303,7 +303,7 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 			if (iso && p->software && p->raster_threads > 1)
 				fprintf(out, "note: this software device splits each timed scene over %d "
 					     "rasterizer threads; sources\nof a few %% of the frame then can "
-					     "read from 0.7 to 2x alone here (docs/bench-method.md,\n\"One "
+					     "read from 0.7 to 2.6x alone here (docs/bench-method.md,\n\"One "
 					     "rasterizer thread\"); with --raster-threads 1 those of 2%% or more "
 					     "read within\n0.88-1.24 of it, with slower frames\n",
 					p->raster_threads);
