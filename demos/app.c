@@ -319,6 +319,13 @@ void app_key(demo_app *a, eng_key key)
 			app_say(a, "M: GPU timing is off (%s)", a->profiler_on ? "G" : "P, then G");
 			break;
 		}
+		source_profiler_sampling_t sm;
+		source_profiler_get_sampling(&sm);
+		if (!sm.costly) {
+			app_say(a, "M: every frame is GPU-timed already (this mode's timers are "
+				   "cheap: no burst needed)");
+			break;
+		}
 		source_profiler_gpu_burst();
 		app_say(a, "M: measuring now: every frame GPU-timed until each source holds %d GPU "
 			   "samples (at most %d s from the first)",

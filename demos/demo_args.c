@@ -3,6 +3,7 @@
 #include "demo_args.h"
 #include "app.h"
 #include "cli.h"
+#include "gfx_args.h"
 #include "options.h"
 
 #include <stddef.h>
@@ -13,7 +14,6 @@
 
 /* OPT_CHOICE stores an int: the enums it fills must be int-sized. */
 _Static_assert(sizeof(eng_api) == sizeof(int), "eng_api is stored as an int");
-_Static_assert(sizeof(eng_gpu_timing) == sizeof(int), "eng_gpu_timing is stored as an int");
 _Static_assert(ENG_MAX_RASTER_THREADS == 64, "--raster-threads' help says 0 to 64");
 
 void demo_options_init(demo_options *o)
@@ -106,9 +106,6 @@ static void list_scenes(const opt_parser *p, void *opts)
 
 static const char *const g_apis[] = {"vulkan", "gl", "auto", NULL};
 static const int g_api_values[] = {ENG_API_VULKAN, ENG_API_GL, ENG_API_AUTO};
-static const char *const g_timings[] = {"auto", "plain", "flushed", NULL};
-static const int g_timing_values[] = {ENG_GPU_TIMING_AUTO, ENG_GPU_TIMING_PLAIN,
-				      ENG_GPU_TIMING_FLUSHED};
 
 static const opt_def g_opts[] = {
 	{"--api", NULL, OPT_CHOICE, AT(engine.gfx.api), .choices = g_apis, .values = g_api_values,
@@ -132,10 +129,9 @@ static const opt_def g_opts[] = {
 	{"--device", NULL, OPT_STRING, AT(engine.gfx.device), .arg = "X",
 	 .help = "Vulkan device by index or name substring (with --api\n"
 		 "auto: Vulkan only, no fallback to OpenGL)"},
-	{"--gpu-timing", NULL, OPT_CHOICE, AT(engine.gfx.gpu_timing), .choices = g_timings,
-	 .values = g_timing_values, .arg = "MODE",
-	 .help = "auto|plain|flushed timestamp placement (default auto:\n"
-		 "flushed on software devices)"},
+	{"--gpu-timing", NULL, OPT_CHOICE, AT(engine.gfx.gpu_timing), .choices = gfx_args_timings,
+	 .values = gfx_args_timing_values, .arg = "MODE",
+	 .help = GFX_ARGS_TIMING_HELP},
 	{"--raster-threads", NULL, OPT_CUSTOM, .parse = parse_raster_threads, .arg = "N",
 	 .help = "Mesa's software rasterizer (lavapipe, llvmpipe): split\n"
 		 "each scene over N threads, 0 to 64 (LP_NUM_THREADS; 0: on\n"

@@ -39,6 +39,8 @@ static void gpu_state(demo_app *a, const eng_gfx_info *info, const source_profil
 			 sm.burst_target);
 	else if (sm.tracing)
 		snprintf(what, sizeof what, "tracing: every frame");
+	else if (!sm.costly)
+		snprintf(what, sizeof what, "every frame");
 	else
 		snprintf(what, sizeof what, "1 frame in %u", eng_gpu_timed_every(a->engine));
 	char res[48] = "";

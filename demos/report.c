@@ -184,7 +184,14 @@ void report_print(FILE *out, eng_engine *e, const char *scene, row_sort sort, ui
 	 * with one, every source of 2% or more 0.88-1.24 of alone on both,
 	 * the videos (1-2%) 1.2-1.8 with either, and every source within 13%
 	 * run to run with every frame timed. */
-	if (gpu && info.software && info.raster_threads > 1)
+	source_profiler_sampling_t sm;
+	source_profiler_get_sampling(&sm);
+	if (gpu && info.software && !sm.costly)
+		fprintf(out, "note: plain stamps on a software device do not measure each source's "
+			     "cost: it runs the\nframe's work in binned scenes at flushes, and a bare "
+			     "stamp reads when its part of\nthe scene got there "
+			     "(docs/gpu-timing.md); --gpu-timing auto measures it here\n");
+	if (gpu && info.software && sm.costly && info.raster_threads > 1)
 		fprintf(out, "note: %d rasterizer threads share each GPU-timed scene; sources of a few "
 			     "%% of the frame\ncan read from 0.7 to 2.6x what they cost drawn alone, "
 			     "and small textured ones (videos)\n1.4-2x apart from one run to the "

@@ -158,6 +158,7 @@ int main(int argc, char **argv)
 
 	eng_result r;
 	eng_engine *e = eng_create(&(eng_desc){.gfx = {.api = o.api, .headless = true,
+						       .gpu_timing = o.gpu_timing,
 						       .width = o.width, .height = o.height,
 						       .validate = o.validate,
 						       .shader_dir = o.shader_dir},

@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "gfx_args.h"
 #include "options.h"
 #include "soak.h"
 
@@ -68,6 +69,8 @@ static const int g_api_values[] = {ENG_API_VULKAN, ENG_API_GL};
 static const opt_def g_opts[] = {
 	{"--api", NULL, OPT_CHOICE, AT(api), .choices = g_apis, .values = g_api_values,
 	 .help = "graphics API (default vulkan)"},
+	{"--gpu-timing", NULL, OPT_CHOICE, AT(gpu_timing), .choices = gfx_args_timings,
+	 .values = gfx_args_timing_values, .arg = "MODE", .help = GFX_ARGS_TIMING_HELP},
 	{"--frames", NULL, OPT_U32, AT(frames), .min = 1, .max = 1000000000, .arg = "N",
 	 .help = "frames to run (default 100000)"},
 	{"--warmup", NULL, OPT_U32, AT(warmup), .min = 0, .max = 1000000000, .arg = "N",

@@ -44,6 +44,7 @@ typedef struct bench_opts {
 	uint32_t frames, warmup, repeat;
 	uint32_t width, height;
 	double gpu_budget; /* for the overhead runs */
+	eng_gpu_timing gpu_timing; /* --gpu-timing (eng_gfx_desc's) */
 	bool raster_threads_set; /* --raster-threads (eng_gfx_desc's) */
 	uint32_t raster_threads;
 	bool isolate;
@@ -103,6 +104,13 @@ typedef struct bench_point {
 	char device[256], driver[520], mode[64];
 	bool software;
 	int raster_threads; /* eng_gfx_info's: counted, -1 unknown or not software */
+	/* The timers are costly (flushed stamps, source_profiler_sampling_t's
+	 * costly): sampled, with empty timers measured and subtracted. Else
+	 * plain stamps, nothing subtracted. */
+	bool flushed;
+	/* GPU timing changes what the driver does: flushed stamps, or plain
+	 * ones on lavapipe, which flushes before each end-of-pipe stamp. */
+	bool changes_work;
 	bench_source *src;
 	uint32_t n_src;
 	double frame_gpu_avg;      /* us, the frame's own GPU range */

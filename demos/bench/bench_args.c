@@ -2,6 +2,7 @@
  * own table (compare/bench_compare_args.c). */
 #include "bench.h"
 #include "cli.h"
+#include "gfx_args.h"
 #include "options.h"
 
 #include <stddef.h>
@@ -129,6 +130,8 @@ static const opt_def g_opts[] = {
 		 "tests them as samples (5 a side for a change)"},
 	{"--gpu-budget", NULL, OPT_DOUBLE, AT(gpu_budget), .min = 0.01, .max = 100.0,
 	 .scale = 0.01, .arg = "PCT", .help = "GPU timing budget in the overhead runs (default 1)"},
+	{"--gpu-timing", NULL, OPT_CHOICE, AT(gpu_timing), .choices = gfx_args_timings,
+	 .values = gfx_args_timing_values, .arg = "MODE", .help = GFX_ARGS_TIMING_HELP},
 	{"--raster-threads", NULL, OPT_CUSTOM, .parse = parse_raster_threads, .arg = "N",
 	 .help = "Mesa's software rasterizer (lavapipe, llvmpipe): split\n"
 		 "each scene over N threads, 0 to 64 (LP_NUM_THREADS; 0: on\n"

@@ -67,7 +67,7 @@ static _Atomic bool g_later_ready[SOURCE_PROFILER_MAX_PASSES];
 /* For readers on any thread: the backend's tick (0: no backend) and
  * whether it measures empty timers. */
 static _Atomic uint64_t g_tick_pub;
-static _Atomic bool g_empty_pub;
+static _Atomic bool g_empty_pub, g_costly_pub;
 static _Atomic uint64_t g_range_avg, g_range_max;
 
 /* empty_done is a bit per pass. */
@@ -132,6 +132,11 @@ bool sp_gpu_costly(void)
 	return gg.has_backend && gg.b.costly;
 }
 
+bool sp_gpu_costly_pub(void)
+{
+	return atomic_load_explicit(&g_costly_pub, memory_order_relaxed);
+}
+
 
 
 int64_t sp_gpu_cpu_offset(void)
@@ -166,6 +171,7 @@ void source_profiler_set_gpu_backend(const sp_gpu_timer_backend *backend)
 	atomic_store_explicit(&g_tick_pub, gg.has_backend ? (uint64_t)(tick + 0.5) : 0,
 			      memory_order_relaxed);
 	atomic_store_explicit(&g_empty_pub, gg.measure_empty, memory_order_relaxed);
+	atomic_store_explicit(&g_costly_pub, gg.has_backend && gg.b.costly, memory_order_relaxed);
 	gg.backend_gen++;
 	/* What the last backend's empty timers cost says nothing of this one's:
 	 * its renders would have the old figure subtracted for dozens of timed

@@ -62,7 +62,7 @@ static _Atomic uint32_t g_warmup_plus1;
 /* Published for source_profiler_get_sampling. */
 static struct {
 	_Atomic uint32_t every;
-	_Atomic bool timed, costly;
+	_Atomic bool timed;
 	_Atomic uint64_t frames_timed, timed_cost_ns, estimated_cost_ns, frame_ns, budget_bits;
 	_Atomic bool burst, tracing;
 	_Atomic uint32_t burst_samples;
@@ -245,7 +245,6 @@ bool sp_sampler_frame_begin(bool gpu, uint64_t now, uint64_t frame)
 	bool costly = sp_gpu_costly();
 	bool tracing = atomic_load_explicit(&sp_trace_recording, memory_order_relaxed);
 	atomic_store_explicit(&pub.tracing, tracing && gpu && costly, memory_order_relaxed);
-	atomic_store_explicit(&pub.costly, costly, memory_order_relaxed);
 	double b = budget();
 	uint64_t b_bits;
 	memcpy(&b_bits, &b, sizeof b_bits);
@@ -310,7 +309,12 @@ void sp_sampler_commit(bool timed)
 	}
 	atomic_store_explicit(&pub.timed, true, memory_order_relaxed);
 	S.wait = 0;
-	if (!sp_gpu_overhead_mean() && S.blind_timed < BLIND_TIMED && ++S.blind_timed == BLIND_TIMED)
+	/* Blind: a timed frame of costly timers (only they measure empty
+	 * timers; cheap ones measure none, which is no sign of anything)
+	 * after a frame with renders (a frame without any writes no empty
+	 * timer), and still no empty timer's figure. */
+	if (sp_gpu_costly() && S.renders && !sp_gpu_overhead_mean() &&
+	    S.blind_timed < BLIND_TIMED && ++S.blind_timed == BLIND_TIMED)
 		sp_log(SOURCE_PROFILER_LOG_WARNING,
 		       "GPU timers gave no result in %u timed frames (results never ready?); "
 		       "timing at most one frame in %u until they do",
@@ -448,7 +452,7 @@ void source_profiler_get_sampling(source_profiler_sampling_t *s)
 		memcpy(&b, &bits, sizeof b);
 	*s = (source_profiler_sampling_t){
 		.budget_pct = b * 100.0,
-		.costly = atomic_load_explicit(&pub.costly, memory_order_relaxed),
+		.costly = sp_gpu_costly_pub(),
 		.frame_timed = atomic_load_explicit(&pub.timed, memory_order_relaxed),
 		.timed_every = atomic_load_explicit(&pub.every, memory_order_relaxed),
 		.frames_timed = atomic_load_explicit(&pub.frames_timed, memory_order_relaxed),

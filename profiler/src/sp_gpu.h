@@ -47,6 +47,7 @@ void sp_gpu_reset_slots(void);
 void sp_gpu_shutdown(void);
 bool sp_gpu_has_backend(void);
 bool sp_gpu_costly(void); /* the backend's timers are costly: sample, measure empty timers */
+bool sp_gpu_costly_pub(void); /* the same, any thread, from the backend's installation */
 int64_t sp_gpu_cpu_offset(void);
 void sp_gpu_frame_range(uint64_t *avg, uint64_t *max); /* any thread */
 /* Graphics thread: the empty timers a timed frame writes, as many as the

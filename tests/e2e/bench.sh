@@ -1,12 +1,41 @@
 #!/usr/bin/env bash
 # A short srcprof-bench run: its outputs have the right structure and agree
 # with themselves (speed is not checked); bad options exit non-zero.
-# usage: bench.sh <srcprof-bench> <bench_check> <api>
+# With "plain": a run in plain GPU timing (the mode of every real GPU),
+# --isolate and compare with itself, no warning line, and the report and
+# JSON say that nothing is subtracted.
+# usage: bench.sh <srcprof-bench> <bench_check> <api> [plain]
 set -u
-bench="$1" check="$2" api="$3"
+bench="$1" check="$2" api="$3" mode="${4:-auto}"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 fails=0
+if [[ "$mode" == plain ]]; then
+	if ! "$bench" --api "$api" --gpu-timing plain --scene default --sources 12 --frames 12 \
+		--warmup 4 --repeat 2 --isolate --isolate-rounds 3 --json "$out/p.json" \
+		--csv "$out/p.csv" --svg "$out/p.svg" >"$out/stdout" 2>"$out/stderr"; then
+		echo "FAIL: bench exited with an error"; cat "$out/stdout" "$out/stderr"; exit 1
+	fi
+	if grep -iE "warning|error" "$out/stderr"; then echo "FAIL: a warning or error line"; fails=1; fi
+	grep -qE "^GPU timing mode: [a-z]+-timestamp( \(software device[^)]*\))?; bare stamps, nothing subtracted" \
+		"$out/stdout" || { echo "FAIL: the report does not say plain stamps"; fails=1; }
+	if grep -q "(software device" "$out/stdout"; then
+		grep -q "^note: plain stamps on a software device do not measure each source's cost" \
+			"$out/stdout" || { echo "FAIL: no plain-on-software note"; fails=1; }
+	fi
+	if grep -q "rasterizer threads; sources" "$out/stdout"; then
+		echo "FAIL: the flushed timing's note in plain mode"; fails=1
+	fi
+	grep -qE '"timer_overhead_us": 0\.000,' "$out/p.json" ||
+		{ echo "FAIL: p.json subtracts an empty timer"; fails=1; }
+	grep -qE '"gpu_timed_every": 1,' "$out/p.json" || { echo "FAIL: not every frame timed"; fails=1; }
+	"$check" "$out/p.json" "$out/p.csv" "$out/p.svg" --isolated || fails=1
+	"$bench" compare "$out/p.json" "$out/p.json" >"$out/cmp" 2>&1
+	st=$?
+	[[ $st == 0 ]] || { echo "FAIL: compare of a plain file with itself: exit $st"; cat "$out/cmp"; fails=1; }
+	((fails)) || echo "PASS"
+	exit $fails
+fi
 if ! "$bench" --api "$api" --scene default --sources 8,12 --frames 12 --warmup 4 --repeat 2 \
 	--isolate --json "$out/b.json" --csv "$out/b.csv" --svg "$out/b.svg" >"$out/stdout" 2>&1; then
 	echo "FAIL: bench exited with an error"; cat "$out/stdout"; exit 1

@@ -7,6 +7,9 @@
 #                    checks, best practices; warnings and errors to a log
 #                    file): the soak says so, does not enable it again, and
 #                    the layer's log holds no warning or error
+#   plain-vulkan     --frames 600 in plain GPU timing (the mode of every
+#   plain-gl         real GPU), under validation: no frame dropped, no
+#                    warning line
 # usage: soak.sh <srcprof-soak> <case> [more srcprof-soak options]
 set -u
 soak="$1" case="$2"
@@ -17,6 +20,9 @@ unset VK_INSTANCE_LAYERS VK_LOADER_LAYERS_ENABLE VK_LAYER_ENABLES VK_LAYER_SETTI
 args=(--api vulkan --sources 4 --churn 2)
 case "$case" in
 short) args+=(--frames 2000 --report-every 500) ;;
+plain-vulkan | plain-gl)
+	args=(--api "${case#plain-}" --sources 4 --churn 2 --gpu-timing plain --frames 600
+		--report-every 300) ;;
 instance-layers | loader-enable)
 	args+=(--frames 300 --warmup 100 --report-every 100)
 	cat >"$out/vk_layer_settings.txt" <<EOF
@@ -33,7 +39,7 @@ EOF
 		export VK_LOADER_LAYERS_ENABLE='*validation'
 	fi
 	;;
-*) echo "usage: $0 <srcprof-soak> short|instance-layers|loader-enable"; exit 2 ;;
+*) echo "usage: $0 <srcprof-soak> short|instance-layers|loader-enable|plain-vulkan|plain-gl"; exit 2 ;;
 esac
 "$soak" "${args[@]}" "$@" >"$out/stdout" 2>"$out/stderr"
 rc=$?
@@ -45,6 +51,10 @@ if ((rc == 0)); then echo "ok   exit status 0"; else echo "FAIL: exit status $rc
 expect stdout "^soak: PASS"
 if [[ "$case" == short ]]; then
 	expect stdout "2000 frames, .* warm-up 200 frames"
+elif [[ "$case" == plain-* ]]; then
+	expect stdout "\([a-z]+-timestamp\), 600 frames"
+	expect stdout "messages: 0 validation, 0 errors, 0 warnings logged; 0 failures; 0 GPU frames dropped"
+	if grep -iE "warning|error" "$out/stderr"; then echo "FAIL: a warning or error line"; fails=$((fails + 1)); fi
 else
 	expect stderr "VK_LAYER_KHRONOS_validation is already enabled from outside"
 	expect stdout "messages: 0 validation, 0 errors, 0 warnings"

@@ -400,7 +400,11 @@ int main(int argc, char **argv)
 		/* With --isolate, the costliest sources (up to 20) were measured
 		 * alone: the costliest has figures alone, at most 20 have, all
 		 * positive (a source that draws nothing alone, like a logic
-		 * source, has none). Without, none has. */
+		 * source, has none). Without, none has. In plain timing
+		 * (no "+flush" in gpu_timing) a software device's bare stamps
+		 * can read 0 in the frame, so in/alone may be 0 there. */
+		const cJSON *mode = cJSON_GetObjectItem(pt, "gpu_timing");
+		bool plain = cJSON_IsString(mode) && !strstr(mode->valuestring, "flush");
 		int alone = 0, bad_alone = 0;
 		double top_gpu = -1;
 		bool top_alone = false;
@@ -411,7 +415,8 @@ int main(int argc, char **argv)
 			bool has = iso || ratio;
 			alone += has;
 			bad_alone += has && !(cJSON_IsNumber(iso) && cJSON_IsNumber(ratio) &&
-					      iso->valuedouble > 0 && ratio->valuedouble > 0);
+					      iso->valuedouble > 0 &&
+					      (ratio->valuedouble > 0 || (plain && ratio->valuedouble == 0)));
 			double g = num(src, "gpu_avg_us");
 			if (g > top_gpu) {
 				top_gpu = g;

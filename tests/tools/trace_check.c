@@ -1,8 +1,11 @@
-/* trace_check FILE.json [--gpu] [--blocks]: checks a srcprof trace the way a
- * viewer needs it: valid JSON with traceEvents, every X event with ts/dur,
- * X events properly nested per track, a "frame time" counter; with --gpu a
- * GPU track holding GPU events, with --blocks PERF_BLOCK events. Prints a
- * summary; exit 1 with the reason otherwise. */
+/* trace_check FILE.json [--gpu] [--blocks] [--gpu-in-frames]: checks a
+ * srcprof trace the way a viewer needs it: valid JSON with traceEvents,
+ * every X event with ts/dur, X events properly nested per track, a "frame
+ * time" counter; with --gpu a GPU track holding GPU events, with --blocks
+ * PERF_BLOCK events; with --gpu-in-frames every GPU event of a source
+ * inside the GPU frame of its frame number (args.frame), on its track, and
+ * every such frame present. Prints a summary; exit 1 with the reason
+ * otherwise. */
 #include <cjson/cJSON.h>
 
 #include <math.h>
@@ -15,6 +18,50 @@ typedef struct xev {
 	int tid;
 	long long ts, end;
 } xev;
+
+/* A GPU event or GPU frame, for --gpu-in-frames. */
+typedef struct gev {
+	int tid;
+	long long frame, ts, end;
+	bool is_frame;
+} gev;
+
+static int cmp_gev(const void *a, const void *b)
+{
+	const gev *x = a, *y = b;
+	if (x->tid != y->tid)
+		return x->tid - y->tid;
+	if (x->frame != y->frame)
+		return x->frame < y->frame ? -1 : 1;
+	return (int)y->is_frame - (int)x->is_frame; /* the frame first */
+}
+
+/* Every GPU event inside the GPU frame of its number, on its track. */
+static bool gpu_in_frames(gev *g, int n, int *checked)
+{
+	qsort(g, (size_t)n, sizeof *g, cmp_gev);
+	const gev *frame = NULL;
+	for (int i = 0; i < n; i++) {
+		if (g[i].is_frame) {
+			frame = &g[i];
+			continue;
+		}
+		if (!frame || frame->tid != g[i].tid || frame->frame != g[i].frame) {
+			fprintf(stderr, "trace_check: a GPU event of frame %lld has no GPU frame on its "
+					"track %d\n",
+				g[i].frame, g[i].tid);
+			return false;
+		}
+		if (g[i].ts < frame->ts || g[i].end > frame->end) {
+			fprintf(stderr, "trace_check: a GPU event of frame %lld, [%lld, %lld] ns, lies "
+					"outside its GPU frame [%lld, %lld]\n",
+				g[i].frame, g[i].ts, g[i].end, frame->ts, frame->end);
+			return false;
+		}
+		(*checked)++;
+	}
+	return true;
+}
 
 static int cmp(const void *a, const void *b)
 {
@@ -36,10 +83,11 @@ int main(int argc, char **argv)
 {
 	if (argc < 2)
 		return fail("usage: trace_check FILE.json [--gpu] [--blocks]");
-	bool want_gpu = false, want_blocks = false;
+	bool want_gpu = false, want_blocks = false, want_in_frames = false;
 	for (int i = 2; i < argc; i++) {
 		want_gpu |= strcmp(argv[i], "--gpu") == 0;
 		want_blocks |= strcmp(argv[i], "--blocks") == 0;
+		want_in_frames |= strcmp(argv[i], "--gpu-in-frames") == 0;
 	}
 	FILE *f = fopen(argv[1], "rb");
 	if (!f)
@@ -60,6 +108,8 @@ int main(int argc, char **argv)
 		return fail("no traceEvents array");
 	int n = cJSON_GetArraySize(events);
 	xev *x = calloc((size_t)n + 1, sizeof *x);
+	gev *g = calloc((size_t)n + 1, sizeof *g);
+	int ng = 0;
 	int nx = 0, counters = 0, gpu_events = 0, blocks = 0, gpu_tid = -1;
 	const cJSON *e;
 	cJSON_ArrayForEach(e, events)
@@ -83,8 +133,17 @@ int main(int argc, char **argv)
 			long long t = llround(ts->valuedouble * 1000.0);
 			x[nx++] = (xev){tid->valueint, t, t + llround(dur->valuedouble * 1000.0)};
 			if (cJSON_IsString(cat)) {
-				gpu_events += !strcmp(cat->valuestring, "gpu");
+				bool is_gpu = !strcmp(cat->valuestring, "gpu");
+				bool is_frame = !strcmp(cat->valuestring, "gpu_frame");
+				gpu_events += is_gpu;
 				blocks += !strcmp(cat->valuestring, "block");
+				const cJSON *args = cJSON_GetObjectItem(e, "args");
+				const cJSON *fr = args ? cJSON_GetObjectItem(args, "frame") : NULL;
+				if ((is_gpu || is_frame) && !cJSON_IsNumber(fr))
+					return fail("a GPU event without args.frame");
+				if (is_gpu || is_frame)
+					g[ng++] = (gev){tid->valueint, (long long)fr->valuedouble, t,
+							x[nx - 1].end, is_frame};
 			}
 		}
 	}
@@ -114,11 +173,17 @@ int main(int argc, char **argv)
 		return fail("no GPU track with GPU events");
 	if (want_blocks && !blocks)
 		return fail("no PERF_BLOCK events");
+	int in_frames = 0;
+	if (want_in_frames && !gpu_in_frames(g, ng, &in_frames))
+		return 1;
+	if (want_in_frames)
+		printf("trace_check: %d GPU events inside their GPU frames\n", in_frames);
 	printf("trace_check: %d X events nested on their tracks, %d GPU events, %d blocks, %d "
 	       "frame-time counters\n",
 	       nx, gpu_events, blocks, counters);
 	cJSON_Delete(root);
 	free(x);
+	free(g);
 	free(text);
 	return 0;
 }

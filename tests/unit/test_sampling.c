@@ -389,6 +389,23 @@ TEST(timers_whose_results_never_arrive_are_not_timed_every_frame_for_ever)
 	CHECK_EQ(fx_log_count_containing("GPU timers gave no result in 64 timed frames"), 1);
 }
 
+/* A scene that renders nothing writes no timer, empty ones included: no
+ * result is missing, and nothing is said. */
+TEST(costly_timers_in_frames_without_renders_are_not_called_blind)
+{
+	fx_init(true);
+	install_costly();
+	for (int f = 0; f < 400; f++) {
+		fx_begin();
+		fx_tick(&a, 10);
+		fx_render_begin();
+		fx_now += FRAME_WORK_NS;
+		fx_end();
+	}
+	CHECK_EQ(fx_log_count_containing("gave no result"), 0);
+	CHECK(sampling().frames_timed >= 64);
+}
+
 TEST(a_larger_budget_times_more_often)
 {
 	fx_init(true);

@@ -70,6 +70,7 @@ eng_engine *bench_start(const bench_opts *o, eng_api api, uint32_t sources, doub
 						   .width = o->width,
 						   .height = o->height,
 						   .shader_dir = o->shader_dir,
+						   .gpu_timing = o->gpu_timing,
 						   .raster_threads_set = o->raster_threads_set,
 						   .raster_threads = o->raster_threads},
 					   .views = o->scene->views,
@@ -180,6 +181,11 @@ bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, bench_p
 	pt->raster_threads = info.raster_threads;
 
 	ok = bench_run_frames(e, o->warmup, NULL, o, "warm-up");
+	/* The mode in force, as the profiler sees it once frames ran. */
+	source_profiler_sampling_t sm;
+	source_profiler_get_sampling(&sm);
+	pt->flushed = sm.costly;
+	pt->changes_work = info.software && (sm.costly || api == ENG_API_VULKAN);
 	/* A window holding every measured frame (--frames is at most
 	 * 4995: 5 s at the profiler's 1,000 fps at most). */
 	uint32_t fps = (uint32_t)ceil(o->frames / 5.0) + 1;

@@ -130,10 +130,9 @@ static void overhead(FILE *f, const bench_opts *o, const bench_point *p)
 	fprintf(f, "<p>CPU+GPU: one frame in %u GPU-timed (budget %.2f%%, %s). ", p->gpu_every,
 		o->gpu_budget * 100, p->composed ? "composed" : "direct");
 	fputs("The CPU timing's CPU time is the profiler's own work; ", f);
-	if (p->software)
-		fputs("on this software device GPU timing changes the driver's work (each timer "
-		      "flushes).</p>\n",
-		      f);
+	if (p->changes_work)
+		fprintf(f, "on this software device GPU timing changes the driver's work (%s).</p>\n",
+			p->flushed ? "each timer flushes" : "each end-of-pipe stamp flushes");
 	else
 		fputs("the CPU+GPU figure adds the GPU timers.</p>\n", f);
 	page_chart c;
@@ -155,10 +154,20 @@ static void point_section(FILE *f, const bench_opts *o, const bench_result *r, c
 	page_text(f, p->driver);
 	fputs("); GPU timing ", f);
 	page_text(f, p->mode);
-	fprintf(f, "%s, an empty timer %.1f us (subtracted). Every frame GPU-timed: mean %.2f ms, "
-		   "p95 %.2f ms; the frame's GPU time %.1f us.</p>\n",
-		p->software ? " (software device)" : "", p->timer_overhead, p->timed.mean,
-		p->timed.p95, p->frame_gpu_avg);
+	fputs(p->software ? " (software device)" : "", f);
+	if (p->flushed)
+		fprintf(f, ", an empty timer %.1f us (subtracted)", p->timer_overhead);
+	else
+		fputs(", bare stamps (nothing subtracted)", f);
+	fprintf(f, ". Every frame GPU-timed: mean %.2f ms, p95 %.2f ms; the frame's GPU time "
+		   "%.1f us.</p>\n",
+		p->timed.mean, p->timed.p95, p->frame_gpu_avg);
+	if (p->software && !p->flushed)
+		fputs("<div class=\"warn\">plain stamps on a software device do not measure each "
+		      "source's cost: it runs the frame's work in binned scenes at flushes, and a "
+		      "bare stamp reads when its part of the scene got there (docs/gpu-timing.md); "
+		      "--gpu-timing auto measures it here</div>\n",
+		      f);
 	if (p->machine_busy_pct > SRCPROF_BUSY_PCT)
 		fprintf(f, "<div class=\"warn\">machine busy: other processes used %.0f%% of the CPU "
 			   "while this point ran; %s</div>\n",

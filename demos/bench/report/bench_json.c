@@ -99,7 +99,7 @@ static void json_point(FILE *f, const bench_opts *o, const bench_point *p, bool 
 	json_num(f, "%.2f", p->machine_busy_pct >= 0 ? p->machine_busy_pct : NAN);
 	fprintf(f, ", ");
 	/* Where GPU timing changes the driver's work, say so with the figures. */
-	fprintf(f, "\"gpu_timing_changes_work\": %s, ", p->software ? "true" : "false");
+	fprintf(f, "\"gpu_timing_changes_work\": %s, ", p->changes_work ? "true" : "false");
 	fprintf(f, "\"overhead_method\": \"%s\", \"source_gpu_mean_us\": %.3f, ",
 		p->composed ? "composed" : "direct", bench_source_gpu_mean(p));
 	json_frames(f, "frames_timed", &p->timed, NULL);

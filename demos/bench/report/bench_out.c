@@ -133,7 +133,7 @@ static void print_scaling(FILE *out, const bench_opts *o, const bench_result *r)
 			     "(max/min %.2f): %s\n",
 			s->api, s->gpu.lo, s->gpu.hi, s->gpu.hi / (s->gpu.lo > 0 ? s->gpu.lo : 1),
 			flat_text(s->gpu.flat));
-		if (!s->gpu.flat && a->software)
+		if (!s->gpu.flat && a->software && b->flushed)
 			fprintf(out, "  (a timer costs this software device %.0f us, jittering by "
 				     "tens of us: figures for sources\n  much cheaper than that are "
 				     "its noise; --isolate measures them alone)\n",
@@ -252,9 +252,19 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 		eng_gfx_software_text(&(eng_gfx_info){.software = p->software,
 						      .raster_threads = p->raster_threads},
 				      sw, sizeof sw);
-		fprintf(out, "GPU timing mode: %s%s; an empty timer costs %.1f us and is subtracted; "
-			     "resolution %s us\n",
-			p->mode, sw, p->timer_overhead, res);
+		if (p->flushed)
+			fprintf(out, "GPU timing mode: %s%s; an empty timer costs %.1f us and is "
+				     "subtracted; resolution %s us\n",
+				p->mode, sw, p->timer_overhead, res);
+		else
+			fprintf(out, "GPU timing mode: %s%s; bare stamps, nothing subtracted; "
+				     "resolution %s us\n",
+				p->mode, sw, res);
+		if (p->software && !p->flushed)
+			fprintf(out, "note: plain stamps on a software device do not measure each "
+				     "source's cost: it runs the\nframe's work in binned scenes at "
+				     "flushes, and a bare stamp reads when its part of\nthe scene got "
+				     "there (docs/gpu-timing.md); --gpu-timing auto measures it here\n");
 		bench_print_busy(out, p, "");
 		fprintf(out, "frames (every frame GPU-timed): mean %.2f ms, p50 %.2f, p95 %.2f, p99 "
 			     "%.2f, %.1f fps; the frame's GPU time %.1f us\n",
@@ -300,7 +310,7 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 					     "copies share caches); in/marg: in-frame\nover it, the same "
 					     "rounds\n",
 					o->isolate_rounds, BENCH_MARGINAL_COPIES);
-			if (iso && p->software && p->raster_threads > 1)
+			if (iso && p->software && p->flushed && p->raster_threads > 1)
 				fprintf(out, "note: this software device splits each timed scene over %d "
 					     "rasterizer threads; sources\nof a few %% of the frame then can "
 					     "read from 0.7 to 2.6x alone here (docs/bench-method.md,\n\"One "
@@ -354,11 +364,12 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 		else
 			fprintf(out, "  the profiler's own cost: not measured (the run was interrupted "
 				     "before its replay)\n");
-		if (p->software)
+		if (p->changes_work)
 			fprintf(out, "  note: on this software device GPU timing changes the driver's "
-				     "work (each timer\n  flushes, splitting a timed frame into small "
-				     "scenes): the CPU+GPU figure\n  measures that; the CPU figure is "
-				     "the profiler's own cost.\n");
+				     "work (%s,\n  splitting a timed frame into small scenes): the "
+				     "CPU+GPU figure measures\n  that; the CPU figure is the profiler's "
+				     "own cost.\n",
+				p->flushed ? "each timer flushes" : "each end-of-pipe stamp flushes");
 		if (p->failures)
 			fprintf(out, "  %u validation messages during the run\n", p->failures);
 		if (r->n_more)

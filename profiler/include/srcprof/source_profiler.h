@@ -306,7 +306,7 @@ uint32_t source_profiler_gpu_warmup(void);
 
 typedef struct source_profiler_sampling {
 	double budget_pct;     /* the budget in force, percent (100: every frame) */
-	bool costly;           /* the backend's timers are costly: sampling applies */
+	bool costly;           /* the installed backend's timers are costly: sampling applies */
 	bool frame_timed;      /* the frame being recorded, or the last one */
 	uint32_t timed_every;  /* one frame in this many is timed (1: every frame) */
 	uint64_t frames_timed; /* frames GPU-timed since the profiler was enabled */
