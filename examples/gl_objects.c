@@ -21,6 +21,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static const char *vertex_src =
@@ -74,15 +75,42 @@ static void APIENTRY on_debug(GLenum source, GLenum type, GLuint id, GLenum seve
 	fprintf(stderr, "GL debug: %s\n", message);
 }
 
+/* A GPU's EGL device when there is one (a headless NVIDIA card has no
+ * other platform), else Mesa's surfaceless platform (its software device
+ * here; LIBGL_ALWAYS_SOFTWARE=1 asks for it). */
+static EGLDisplay open_display(PFNEGLGETPLATFORMDISPLAYEXTPROC get_display)
+{
+	PFNEGLQUERYDEVICESEXTPROC query_devices =
+		(PFNEGLQUERYDEVICESEXTPROC)eglGetProcAddress("eglQueryDevicesEXT");
+	PFNEGLQUERYDEVICESTRINGEXTPROC device_string =
+		(PFNEGLQUERYDEVICESTRINGEXTPROC)eglGetProcAddress("eglQueryDeviceStringEXT");
+	const char *sw = getenv("LIBGL_ALWAYS_SOFTWARE");
+	EGLDeviceEXT devices[16];
+	EGLint n = 0;
+	if ((!sw || !*sw || !strcmp(sw, "0")) && query_devices && device_string &&
+	    query_devices(16, devices, &n)) {
+		for (EGLint i = 0; i < n; i++) {
+			const char *ext = device_string(devices[i], EGL_EXTENSIONS);
+			if (ext && strstr(ext, "EGL_MESA_device_software"))
+				continue;
+			EGLDisplay d = get_display(EGL_PLATFORM_DEVICE_EXT, devices[i], NULL);
+			if (d != EGL_NO_DISPLAY && eglInitialize(d, NULL, NULL))
+				return d;
+		}
+	}
+	EGLDisplay d = get_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
+	return d != EGL_NO_DISPLAY && eglInitialize(d, NULL, NULL) ? d : EGL_NO_DISPLAY;
+}
+
 static void make_context(bool debug)
 {
 	PFNEGLGETPLATFORMDISPLAYEXTPROC get_display =
 		(PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
 	if (!get_display)
 		die("EGL lacks EGL_EXT_platform_base");
-	g.display = get_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-	if (g.display == EGL_NO_DISPLAY || !eglInitialize(g.display, NULL, NULL))
-		die("no surfaceless EGL display (Mesa's EGL is needed)");
+	g.display = open_display(get_display);
+	if (g.display == EGL_NO_DISPLAY)
+		die("no EGL display without a window (a GPU's EGL device, or Mesa's EGL)");
 	if (!eglBindAPI(EGL_OPENGL_API))
 		die("EGL cannot run desktop OpenGL");
 	EGLint config_attrs[] = {EGL_SURFACE_TYPE, 0, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
@@ -99,6 +127,7 @@ static void make_context(bool debug)
 	if (g.context == EGL_NO_CONTEXT ||
 	    !eglMakeCurrent(g.display, EGL_NO_SURFACE, EGL_NO_SURFACE, g.context))
 		die("no OpenGL 4.5 core context without a surface");
+	printf("device: %s\n", (const char *)glGetString(GL_RENDERER));
 	if (debug) {
 		glEnable(GL_DEBUG_OUTPUT);
 		glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);

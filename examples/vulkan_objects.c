@@ -131,12 +131,25 @@ static void make_instance(bool validate)
 
 static void make_device(void)
 {
-	uint32_t n = 1;
-	VkResult r = vkEnumeratePhysicalDevices(g.instance, &n, &g.gpu);
+	/* A GPU before a CPU device (lavapipe installed beside a GPU). */
+	VkPhysicalDevice gpus[8];
+	uint32_t n = 8;
+	VkResult r = vkEnumeratePhysicalDevices(g.instance, &n, gpus);
 	if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || n == 0) {
 		fprintf(stderr, "vulkan_objects: no Vulkan device\n");
 		exit(1);
 	}
+	VkPhysicalDeviceProperties props;
+	g.gpu = gpus[0];
+	for (uint32_t i = 0; i < n; i++) {
+		vkGetPhysicalDeviceProperties(gpus[i], &props);
+		if (props.deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU) {
+			g.gpu = gpus[i];
+			break;
+		}
+	}
+	vkGetPhysicalDeviceProperties(g.gpu, &props);
+	printf("device: %s\n", props.deviceName);
 	uint32_t nf = 0;
 	vkGetPhysicalDeviceQueueFamilyProperties(g.gpu, &nf, NULL);
 	VkQueueFamilyProperties families[16];

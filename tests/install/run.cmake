@@ -39,6 +39,9 @@ run("configuring the find_package consumer"
 run("building the find_package consumer" ${CMAKE_COMMAND} --build ${WORK_DIR}/consumer)
 run("the find_package consumer" ${WORK_DIR}/consumer/consumer)
 run("the consumer with SRCPROF_PERF_BLOCKS OFF" ${WORK_DIR}/consumer/consumer_noblocks)
+run("the C++17 consumer" ${WORK_DIR}/consumer/consumer_cpp)
+run("the volk consumer, volk.h first" ${WORK_DIR}/consumer/volk_first)
+run("the volk consumer, srcprof/vulkan.h first" ${WORK_DIR}/consumer/volk_after)
 
 set(ENV{PKG_CONFIG_PATH} ${prefix}/${LIBDIR}/pkgconfig)
 execute_process(COMMAND pkg-config --cflags --libs --static srcprof-vulkan srcprof-gl

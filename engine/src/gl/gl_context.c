@@ -1,7 +1,8 @@
 /* The GL context: the window's (windowed, engine/src/platform), or EGL
- * with no surface (headless: Mesa's surfaceless platform, else the EGL
- * device platform, since GLFW 3.3 cannot run without X). Loads GL through glad, checks for
- * GL 4.5 with ARB_gl_spirv, and counts KHR_debug messages when validating.
+ * with no surface (headless, since GLFW 3.3 cannot run without X: a GPU's
+ * EGL device, else Mesa's surfaceless platform, else any EGL device).
+ * Loads GL through glad, checks for GL 4.5 with ARB_gl_spirv, and counts
+ * KHR_debug messages when validating.
  *
  * glad's EGL loader reads the EGL version from a display, so EGL is loaded
  * twice: once with no display (client extensions, to find the platform),
@@ -13,6 +14,7 @@
 #include <glad/egl.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* KHR_debug: errors and high-severity messages fail validation and are
@@ -31,14 +33,58 @@ static void GLAD_API_PTR on_debug_message(GLenum source, GLenum type, GLuint id,
 	eng_log(counted ? ENG_LOG_ERROR : ENG_LOG_WARNING, "gl debug (id %u): %s", id, message);
 }
 
-/* The display of the first headless platform that initializes. */
+/* Mesa's software device says so in its device extensions. */
+static bool software_device(EGLDeviceEXT device)
+{
+	const char *ext =
+		GLAD_EGL_EXT_device_query ? eglQueryDeviceStringEXT(device, EGL_EXTENSIONS) : NULL;
+	return ext && strstr(ext, "EGL_MESA_device_software");
+}
+
+/* LIBGL_ALWAYS_SOFTWARE=1 asks for Mesa's software rasterizer. */
+static bool software_asked(void)
+{
+	const char *v = getenv("LIBGL_ALWAYS_SOFTWARE");
+	return v && *v && strcmp(v, "0") != 0;
+}
+
+#define MAX_EGL_DEVICES 16
+
+/* A GPU's EGL device (a headless NVIDIA card has no other platform, and
+ * on a machine with Mesa's EGL too, the surfaceless platform would be
+ * Mesa's software rasterizer), when there is one and software was not
+ * asked for. */
+static EGLDisplay open_hardware_device(void)
+{
+	if (software_asked() || !GLAD_EGL_EXT_platform_device || !GLAD_EGL_EXT_device_enumeration)
+		return EGL_NO_DISPLAY;
+	EGLDeviceEXT devices[MAX_EGL_DEVICES];
+	EGLint n = 0;
+	if (!eglQueryDevicesEXT(MAX_EGL_DEVICES, devices, &n))
+		return EGL_NO_DISPLAY;
+	for (EGLint i = 0; i < n; i++) {
+		if (software_device(devices[i]))
+			continue;
+		EGLint major, minor;
+		EGLDisplay d = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[i], NULL);
+		if (d != EGL_NO_DISPLAY && eglInitialize(d, &major, &minor))
+			return d;
+	}
+	return EGL_NO_DISPLAY;
+}
+
+/* The display of the first headless platform that initializes: a GPU's
+ * device, Mesa's surfaceless platform, any device. */
 static EGLDisplay open_display(void)
 {
 	if (!GLAD_EGL_EXT_platform_base) {
 		eng_error("gl: EGL lacks EGL_EXT_platform_base; headless OpenGL needs Mesa's EGL "
-			  "(libegl-mesa0)");
+			  "(libegl-mesa0) or a GPU driver's EGL device platform");
 		return EGL_NO_DISPLAY;
 	}
+	EGLDisplay hw = open_hardware_device();
+	if (hw != EGL_NO_DISPLAY)
+		return hw;
 	EGLint major, minor;
 	if (GLAD_EGL_MESA_platform_surfaceless) {
 		EGLDisplay d = eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA,

@@ -14,6 +14,10 @@
  * vkCmdWaitEvents, below). It does not enable device features or
  * extensions: say in the desc what the device was created with.
  *
+ * It needs only Vulkan's types: with volk, include <volk.h> first (or
+ * define VK_NO_PROTOTYPES before this header), as volk asks of anything
+ * that includes vulkan.h before it.
+ *
  * Use (the lines a renderer adds):
  *
  *     srcprof_vk_timer *t = srcprof_vk_timer_create(&(srcprof_vk_timer_desc){
@@ -102,14 +106,20 @@ typedef struct srcprof_vk_timer_desc {
 	/* The device was created with hostQueryReset enabled (Vulkan 1.2's
 	 * VkPhysicalDeviceVulkan12Features or VK_EXT_host_query_reset): queries
 	 * are then reset from the host. Else (0) begin_frame records
-	 * vkCmdResetQueryPool, which is why it must be outside a render pass. */
+	 * vkCmdResetQueryPool. Either way begin_frame stays outside a render
+	 * pass: in flushed mode it records vkCmdSetEvent, which a render pass
+	 * does not allow either (VUID-vkCmdSetEvent-renderpass). */
 	bool host_query_reset;
 	/* The device was created with VK_EXT_calibrated_timestamps (or the KHR
-	 * one) enabled: GPU stamps are placed on the CPU clock for traces with
-	 * it (the tightest of 5 tries, refreshed once a second). Else (0) the
-	 * offset is measured from the frames' own stamps: the smallest that
-	 * puts every GPU frame start after its CPU render_begin, which places
-	 * GPU events up to the frame's recording time early. */
+	 * one) enabled, which the renderer does itself: the extension in
+	 * VkDeviceCreateInfo, on an instance of Vulkan 1.1 or more (or 1.0
+	 * with VK_KHR_get_physical_device_properties2, which it depends on).
+	 * GPU stamps are then placed on the CPU clock for traces with it (the
+	 * tightest of 5 tries, refreshed once a second): a trace's GPU events
+	 * sit under the CPU work that recorded them. It changes no duration.
+	 * Else (0) the offset is measured from the frames' own stamps: the
+	 * smallest that puts every GPU frame start after its CPU render_begin,
+	 * which places GPU events up to the frame's recording time early. */
 	bool calibrated_timestamps;
 	const VkAllocationCallbacks *allocator; /* 0: the driver's */
 } srcprof_vk_timer_desc;
