@@ -12,6 +12,7 @@
 #include "sp_rcu.h"
 #include "sp_sampler.h"
 #include "sp_state.h"
+#include "sp_stream.h"
 #include "sp_table.h"
 #include "sp_util.h"
 
@@ -232,6 +233,7 @@ void sp_drop_all(void)
 	sp_core.tick_link = &sp_core.tick_first;
 	sp_core.render_link = &sp_core.render_first;
 	sp_gpu_reset_slots();
+	sp_streams_forget_entries();
 	sp_retire_drain();
 	if (was_live && sp_core.on)
 		atomic_store(&sp_core.live, true);

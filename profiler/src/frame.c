@@ -9,6 +9,7 @@
 #include "sp_record.h"
 #include "sp_sampler.h"
 #include "sp_state.h"
+#include "sp_stream.h"
 #include "sp_trace.h"
 #include "sp_util.h"
 #include "sp_window.h"
@@ -58,9 +59,13 @@ void sp_fast_paths(void)
 	bool trace = atomic_load_explicit(&sp_trace_recording, memory_order_relaxed);
 	uint8_t stamp = !sp_core.on ? SP_PATH_OFF : sp_core.tsc ? SP_PATH_FAST : SP_PATH_SLOW;
 	uint8_t tick = stamp == SP_PATH_FAST && trace ? SP_PATH_SLOW : stamp;
-	sp_core.stamp_path = stamp;
-	sp_core.tick_path = tick;
-	sp_core.render_path = tick == SP_PATH_FAST && sp_core.gpu_frame ? SP_PATH_TIMED : tick;
+	SP_STORE(sp_core.stamp_path, stamp);
+	SP_STORE(sp_core.tick_path, tick);
+	SP_STORE(sp_core.render_path,
+		 tick == SP_PATH_FAST && sp_core.gpu_frame ? SP_PATH_TIMED : tick);
+	/* Recording threads stamp with the same clock (their path is off,
+	 * the TSC, or the clock; traces change nothing there). */
+	sp_streams_publish(sp_core.frame, sp_core.slot, stamp, sp_core.gpu_frame);
 }
 
 void sp_trace_changed(void)
@@ -70,6 +75,7 @@ void sp_trace_changed(void)
 
 void source_profiler_frame_begin(void)
 {
+	SP_STORE(sp_core.graphics, &sp_thread_token);
 	srcprof_clock_maintain();
 	sp_core.tsc = SP_HAVE_TSC && SP_LOAD(sp_clock.kind) == SP_CLOCK_TSC;
 	sp_core.mult = sp_core.tsc ? SP_LOAD(sp_clock.mult) : 1ull << 32;
@@ -94,8 +100,8 @@ void source_profiler_frame_begin(void)
 	sp_core.slot = (unsigned)(sp_core.frame % sp_fif);
 	/* The last pass of a frame is left here, not by set_pass: its column
 	 * must be remembered too (every frame's first render in it missed). */
-	sp_core.col_of_pass[sp_core.pass] = (uint8_t)sp_core.pass_column;
-	sp_core.pass = 0;
+	sp_core.col_of_pass[sp_core.pass & 0xffu] = (uint8_t)sp_core.pass_column;
+	sp_core.pass = sp_pass_key(0, sp_gpu_bound_queue());
 	sp_core.pass_column = sp_core.col_of_pass[0];
 	sp_core.timer_asks = 0;
 	sp_core.range = 0;
@@ -113,6 +119,11 @@ void source_profiler_frame_begin(void)
 	}
 	sp_core.gpu_frame =
 		sp_core.on && sp_sampler_frame_begin(sp_core.gpu_possible, now, sp_core.frame);
+#if SP_HAVE_TSC
+	sp_core.frame_base = sp_core.tsc ? __rdtsc() : srcprof_clock_ns();
+#else
+	sp_core.frame_base = srcprof_clock_ns();
+#endif
 	sp_fast_paths();
 	if (sp_core.gpu_frame)
 		sp_gpu_prepare(sp_core.slot, SP_LOAD(sp_core.sources));
@@ -195,6 +206,9 @@ void source_profiler_render_begin(void)
 	if (!sp_core.on || range_misuse("render_begin"))
 		return;
 	sp_core.range = 1;
+	/* The ticks recorded on other threads: the renders that follow need
+	 * their sources ticked in the frame. */
+	sp_streams_merge(false);
 	if (sp_core.gpu_possible)
 		sp_sampler_commit(sp_core.gpu_frame);
 	sp_gpu_frame_begin(sp_core.slot, sp_core.frame, sp_core.gpu_frame,
@@ -222,37 +236,45 @@ void source_profiler_render_end(void)
 
 /* The collected frame's GPU read-back, for gpu_sums. */
 typedef struct gpu_frame {
-	const sp_gpu_timer *timers;
-	const uint64_t *ns;
+	sp_gpu_frame f;
 	bool trace;
+	bool subtract[SP_MAX_QUEUES]; /* the queue's backend has empty timers subtracted */
 	uint32_t warmup; /* a source with fewer frames pushed keeps no GPU sample */
 } gpu_frame;
 
 /* The durations of the source's GPU timers in the collected frame, summed
- * per pass column into *out (zeroed here). */
-static void gpu_sums(sp_entry *e, const sp_frame_acc *a, uint64_t frame, const gpu_frame *gf,
+ * per pass column into *out (zeroed here); false when one of them has no
+ * usable stamps (its command buffer ran late or never): then the source
+ * has no GPU sample for the frame, neither 0 nor a partial sum. */
+static bool gpu_sums(sp_entry *e, const sp_frame_acc *a, uint64_t frame, const gpu_frame *gf,
 		     sp_gpu_frame_ns *out)
 {
 	memset(out, 0, sizeof *out);
-	const sp_gpu_timer *timers = gf->timers;
-	const uint64_t *ns = gf->ns;
-	for (uint32_t i = a->first_timer; i != SP_NO_ENTRY; i = timers[i].next) {
+	for (uint32_t id = a->first_timer; id != SP_NO_ENTRY;) {
+		uint32_t q = id >> SP_TIMER_QUEUE_SHIFT, i = id & SP_TIMER_INDEX_MASK;
+		const sp_gpu_timer *timers = gf->f.timers[q];
+		if (SP_UNLIKELY(!timers || timers[i].state == SP_TIMER_UNUSABLE))
+			return false;
 		const sp_gpu_timer *t = &timers[i];
+		const uint64_t *ns = gf->f.ns[q];
 		uint64_t begin = ns[2 + 2 * i], end = ns[3 + 2 * i];
 		/* Less the timer's own cost; a render at or below that cost
 		 * reads 1 ns ("below what the timer resolves"), not 0, which
 		 * would mean "not rendered". */
-		uint64_t overhead = sp_gpu_overhead(t);
+		uint64_t overhead = sp_gpu_overhead(t, gf->subtract[q]);
 		if (overhead)
 			end = end - begin > overhead ? end - overhead : begin + 1;
-		/* Fits 32 bits: sp_gpu_collect drops a frame with a longer timer. */
+		/* Fits 32 bits: sp_gpu_collect drops a frame (or marks a timer
+		 * unusable) with a longer one. */
 		uint32_t dur = (uint32_t)(end - begin);
 		if (t->first)
 			out->first = dur;
 		out->pass[t->pass_local] = sp_add_sat(out->pass[t->pass_local], dur);
 		if (gf->trace)
-			sp_trace_gpu(e, t->pass, begin, end, (uint32_t)frame);
+			sp_trace_gpu(e, q, t->pass, begin, end, (uint32_t)frame);
+		id = t->next;
 	}
+	return true;
 }
 
 /* An entry's records sit kilobytes away from the next entry's, beyond the
@@ -297,10 +319,8 @@ static inline bool collect_entry(sp_entry *e, unsigned slot, uint64_t frame,
 	/* A source's first frames keep no GPU sample (gpu_set_warmup): the
 	 * frames its window took so far say how far it is. */
 	bool warming = gf && SP_LOAD(e->cpu_count) < gf->warmup;
-	if (gf && !a->gpu_missing && !warming) {
-		gpu_sums(e, a, frame, gf, &gpu_ns);
+	if (gf && !a->gpu_missing && !warming && gpu_sums(e, a, frame, gf, &gpu_ns))
 		gpu = &gpu_ns;
-	}
 	if (SP_UNLIKELY(!e->rings) && !sp_window_rings(e, sp_capacity)) {
 		/* Out of memory (logged): no sample, and the sums go. */
 		sp_clear_pass_sums(e, slot);
@@ -333,6 +353,8 @@ void source_profiler_frame_collect(void)
 {
 	if (!sp_core.on)
 		return;
+	/* What the recording threads did in this frame (they are done). */
+	sp_streams_merge(true);
 	uint32_t min_gpu = UINT32_MAX; /* fewest GPU samples of a source rendered this GPU frame */
 	bool frame_gpu = false;
 	/* Wide frame numbers: a 32-bit difference stopped collection after
@@ -340,10 +362,12 @@ void source_profiler_frame_collect(void)
 	uint64_t frame = sp_core.frame - (sp_fif - 1);
 	if (sp_core.frame >= sp_fif && frame >= sp_core.on_since) {
 		unsigned slot = (unsigned)(frame % sp_fif);
-		bool gpu = sp_gpu_collect(slot, frame);
-		gpu_frame gf = {sp_gpu_timers(slot), sp_gpu_stamps(),
-				atomic_load_explicit(&sp_trace_recording, memory_order_relaxed),
-				source_profiler_gpu_warmup()};
+		gpu_frame gf = {.trace = atomic_load_explicit(&sp_trace_recording,
+							      memory_order_relaxed),
+				.warmup = source_profiler_gpu_warmup()};
+		bool gpu = sp_gpu_collect(slot, frame, &gf.f);
+		for (uint32_t q = 0; q < SP_MAX_QUEUES; q++)
+			gf.subtract[q] = sp_gpu_subtracts(q);
 		if (gf.warmup > sp_capacity)
 			gf.warmup = sp_capacity;
 		bool any = false;

@@ -1,8 +1,11 @@
 /* Source names (any thread, under the meta lock) and passes: their ids,
  * names, and set_pass on the graphics thread. */
 #include "sp_meta.h"
+#include "sp_gpu.h"
 #include "sp_rcu.h"
+#include "sp_record.h"
 #include "sp_state.h"
+#include "sp_stream.h"
 #include "sp_table.h"
 #include "sp_util.h"
 #include "sp_window.h"
@@ -105,8 +108,12 @@ void source_profiler_set_pass(uint32_t pass)
 		sp_ignored();
 		pass = 0;
 	}
-	sp_core.col_of_pass[sp_core.pass] = (uint8_t)sp_core.pass_column;
-	sp_core.pass = pass;
+	if (!sp_on_graphics_thread()) {
+		sp_stream_set_pass(pass);
+		return;
+	}
+	sp_core.col_of_pass[sp_core.pass & 0xffu] = (uint8_t)sp_core.pass_column;
+	sp_core.pass = sp_pass_key(pass, sp_gpu_bound_queue());
 	sp_core.pass_column = sp_core.col_of_pass[pass];
 }
 

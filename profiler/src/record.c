@@ -1,12 +1,14 @@
 /* The hot paths: tick_start / tick_end and render_begin / render_end of
  * each source, with their stamps. Each has a fast path for the common case
- * (TSC stamps, no trace, the entry the hints expect) that is a leaf whose
- * only calls are tail calls; everything it calls is inline here or in
- * sp_record.h. Graphics thread. */
+ * (TSC stamps, no trace, the entry the hints expect, the graphics thread)
+ * that is a leaf whose only calls are tail calls; everything it calls is
+ * inline here or in sp_record.h. Calls on other threads go to their
+ * stream (stream.c). */
 #include "sp_clock.h"
 #include "sp_gpu.h"
 #include "sp_record.h"
 #include "sp_state.h"
+#include "sp_stream.h"
 #include "sp_table.h"
 #include "sp_trace.h"
 #include "sp_window.h"
@@ -38,25 +40,6 @@ static inline uint64_t stamp_tsc(void)
 #endif
 }
 
-/* (end - start) * rate >> 32, in 32-bit ns: above 4.29 s the product's
- * high word is not 0 and the duration saturates (counted). */
-static inline uint32_t stamp_dur(uint64_t start, uint64_t end)
-{
-	unsigned __int128 ns = (unsigned __int128)(end - start) * sp_core.mult;
-	if (SP_UNLIKELY((uint64_t)(ns >> 64)))
-		return sp_saturated();
-	return (uint32_t)((uint64_t)ns >> 32);
-}
-
-static uint64_t stamp_time(uint64_t stamp_value)
-{
-#if SP_HAVE_TSC
-	if (sp_core.tsc)
-		return sp_tsc_time(stamp_value);
-#endif
-	return stamp_value;
-}
-
 /* Keys 0 and UINTPTR_MAX are not sources (one compare for both). */
 static inline bool bad_key(uintptr_t key)
 {
@@ -73,10 +56,12 @@ static inline bool bad_stamps(uint64_t start, uint64_t end)
 
 uint64_t source_profiler_source_tick_start(void)
 {
-	uint8_t path = sp_core.stamp_path;
+	uint8_t path = SP_LOAD(sp_core.stamp_path);
 	if (SP_LIKELY(path == SP_PATH_FAST))
 		return stamp_tsc();
-	return path == SP_PATH_OFF ? 0 : stamp();
+	if (path == SP_PATH_OFF)
+		return 0;
+	return sp_on_graphics_thread() ? stamp() : sp_stream_stamp();
 }
 
 /* The entry of `key` through the table, created when asked: the slow path
@@ -110,8 +95,8 @@ static inline void link_render(sp_entry *e)
 __attribute__((noinline)) static void trace_call(const sp_entry *e, int kind, uint64_t start,
 						 uint64_t end)
 {
-	sp_trace_cpu(e, kind, kind == SP_TRACE_TICK ? 0 : sp_core.pass, stamp_time(start),
-		     stamp_time(end), (uint32_t)sp_core.frame);
+	sp_trace_cpu(e, kind, kind == SP_TRACE_TICK ? 0 : sp_core.pass & 0xffu, sp_stamp_time(start),
+		     sp_stamp_time(end), (uint32_t)sp_core.frame);
 }
 
 /* Every tick_end but the fast path's: another clock, a trace, a second
@@ -128,7 +113,7 @@ __attribute__((noinline)) static void tick_end_slow(uintptr_t key, uint64_t star
 	link_tick(e);
 	unsigned slot = sp_core.slot;
 	sp_frame_acc *a = &e->acc[slot];
-	uint32_t dur = stamp_dur(start, end);
+	uint32_t dur = sp_stamp_dur(start, end);
 	if (a->frame != (uint32_t)sp_core.frame) {
 		if (SP_UNLIKELY(!a->collected && a->rendered))
 			sp_clear_pass_sums(e, slot);
@@ -145,6 +130,8 @@ __attribute__((noinline)) static void tick_end_slow(uintptr_t key, uint64_t star
 
 __attribute__((noinline)) static void tick_end_other(uintptr_t key, uint64_t start)
 {
+	if (!sp_on_graphics_thread())
+		return sp_stream_tick_end(key, start);
 	tick_end_slow(key, start, stamp());
 }
 
@@ -163,12 +150,14 @@ static inline bool fast_dur(uint64_t start, uint64_t end, uint32_t *dur)
 void source_profiler_source_tick_end(const void *source, uint64_t start)
 {
 	uintptr_t key = (uintptr_t)source;
-	uint8_t path = sp_core.tick_path;
+	uint8_t path = SP_LOAD(sp_core.tick_path);
 	if (SP_UNLIKELY(path != SP_PATH_FAST)) {
 		if (path == SP_PATH_OFF)
 			return;
 		return tick_end_other(key, start);
 	}
+	if (SP_UNLIKELY(!sp_on_graphics_thread()))
+		return sp_stream_tick_end(key, start);
 	uint64_t end = stamp_tsc();
 	sp_entry *e = sp_core.tick_next;
 	sp_frame_acc *a = &e->acc[sp_core.slot];
@@ -191,11 +180,13 @@ void source_profiler_source_tick_end(const void *source, uint64_t start)
  * frame, another clock, a trace. */
 __attribute__((noinline)) static uint64_t render_begin_slow(sp_gpu_timer **timer)
 {
+	if (!sp_on_graphics_thread())
+		return sp_stream_render_begin(timer);
 	if (timer) {
 		*timer = NULL;
 		sp_core.timer_asks++;
 		if (sp_core.gpu_frame)
-			*timer = sp_gpu_timer_begin(sp_core.slot, sp_core.pass);
+			*timer = sp_gpu_timer_begin(sp_core.slot, sp_core.pass & 0xffu);
 	}
 	return stamp();
 }
@@ -203,14 +194,16 @@ __attribute__((noinline)) static uint64_t render_begin_slow(sp_gpu_timer **timer
 /* The common case of a GPU-timed frame: a timer, then the TSC stamp. */
 __attribute__((noinline)) static uint64_t render_begin_timed(sp_gpu_timer **timer)
 {
+	if (!sp_on_graphics_thread())
+		return sp_stream_render_begin(timer);
 	sp_core.timer_asks++;
-	*timer = sp_gpu_timer_begin(sp_core.slot, sp_core.pass);
+	*timer = sp_gpu_timer_begin(sp_core.slot, sp_core.pass & 0xffu);
 	return stamp_tsc();
 }
 
 uint64_t source_profiler_source_render_begin(sp_gpu_timer **timer)
 {
-	uint8_t path = sp_core.render_path;
+	uint8_t path = SP_LOAD(sp_core.render_path);
 	if (SP_UNLIKELY(path != SP_PATH_FAST)) {
 		if (path == SP_PATH_TIMED && timer)
 			return render_begin_timed(timer);
@@ -221,38 +214,18 @@ uint64_t source_profiler_source_render_begin(sp_gpu_timer **timer)
 		return 0;
 	}
 	if (timer) {
+		if (SP_UNLIKELY(!sp_on_graphics_thread()))
+			return sp_stream_render_begin(timer);
 		*timer = NULL;
 		sp_core.timer_asks++;
 	}
 	return stamp_tsc();
 }
 
-/* A pass the source was not rendered in before: a new column (or, past
- * SOURCE_PROFILER_MAX_SOURCE_PASSES, the last). */
-__attribute__((noinline)) static uint32_t pass_column_new(sp_entry *e, uint32_t passes)
-{
-	if (passes < SOURCE_PROFILER_MAX_SOURCE_PASSES && sp_window_add_pass(e, sp_capacity, sp_core.pass))
-		return passes;
-	return passes ? passes - 1 : SP_NO_ENTRY;
-}
-
-/* Local column of the current pass in `e`. Columns are in first-rendered
- * order, so sources drawn in the same passes share column numbers: the
- * column the last source used in this pass is tried first. */
+/* Local column of the current pass in `e`. */
 static inline uint32_t pass_column(sp_entry *e)
 {
-	uint32_t passes = SP_LOAD(e->n_passes);
-	sp_pass *ps = atomic_load_explicit(&e->passes, memory_order_relaxed);
-	uint32_t k = sp_core.pass_column;
-	if (SP_LIKELY(k < passes && SP_LOAD(ps[k].pass) == sp_core.pass))
-		return k;
-	for (k = 0; k < passes; k++)
-		if (SP_LOAD(ps[k].pass) == sp_core.pass)
-			return sp_core.pass_column = k;
-	k = pass_column_new(e, passes);
-	if (k != SP_NO_ENTRY)
-		sp_core.pass_column = k;
-	return k;
+	return sp_pass_column_of(e, sp_core.pass, &sp_core.pass_column);
 }
 
 /* The render's CPU time into the pass sum of its frame; the frame's
@@ -273,9 +246,10 @@ record_render(sp_entry *e, uint64_t start, uint64_t end, bool timed, uint32_t *c
 	uint32_t k = pass_column(e);
 	if (SP_UNLIKELY(k == SP_NO_ENTRY))
 		return NULL;
-	uint32_t dur = stamp_dur(start, end);
+	uint32_t dur = sp_stamp_dur(start, end);
 	if (!a->rendered) {
 		a->render_first_ns = dur;
+		a->first_begun = sp_stamp_since_frame(start);
 		a->rendered = 1;
 	}
 	/* Not sampled in a GPU-timed frame: no GPU sample this frame. */
@@ -317,12 +291,13 @@ __attribute__((noinline)) static void render_end_ended(uintptr_t key, uint64_t s
 	}
 }
 
-/* Ends the render's GPU timer (a bad pointer is ignored and counted). */
+/* Ends the render's GPU timer (a bad pointer, or one begun in another
+ * command buffer, is ignored and counted). */
 static inline uint32_t end_timer(sp_gpu_timer **timer)
 {
 	uint32_t timer_index = sp_gpu_timer_end(sp_core.slot, *timer);
 	if (timer_index == SP_NO_ENTRY) {
-		sp_ignored();
+		sp_streams_misplaced();
 		*timer = NULL;
 	}
 	return timer_index;
@@ -339,6 +314,8 @@ __attribute__((noinline)) static void render_end_slow(uintptr_t key, uint64_t st
 __attribute__((noinline)) static void render_end_other(uintptr_t key, uint64_t start,
 						       sp_gpu_timer *timer)
 {
+	if (!sp_on_graphics_thread())
+		return sp_stream_render_end(key, start, timer);
 	render_end_slow(key, start, stamp(), timer);
 }
 
@@ -347,6 +324,8 @@ __attribute__((noinline)) static void render_end_other(uintptr_t key, uint64_t s
 __attribute__((noinline)) static void render_end_timed(uintptr_t key, uint64_t start,
 						       sp_gpu_timer *timer)
 {
+	if (!sp_on_graphics_thread())
+		return sp_stream_render_end(key, start, timer);
 	uint64_t end = stamp_tsc();
 	uint32_t timer_index = end_timer(&timer);
 	sp_entry *e = sp_core.render_next;
@@ -369,6 +348,7 @@ __attribute__((noinline)) static void render_end_timed(uintptr_t key, uint64_t s
 	bool first = !a->rendered;
 	if (first) {
 		a->render_first_ns = dur;
+		a->first_begun = sp_stamp_since_frame(start);
 		a->rendered = 1;
 	}
 	ps[k].cpu_ns[slot] = sum;
@@ -385,7 +365,7 @@ __attribute__((noinline)) static void render_end_timed(uintptr_t key, uint64_t s
 void source_profiler_source_render_end(const void *source, uint64_t start, sp_gpu_timer *timer)
 {
 	uintptr_t key = (uintptr_t)source;
-	uint8_t path = sp_core.render_path;
+	uint8_t path = SP_LOAD(sp_core.render_path);
 	if (SP_UNLIKELY(path != SP_PATH_FAST)) {
 		if (path == SP_PATH_OFF)
 			return;
@@ -395,6 +375,8 @@ void source_profiler_source_render_end(const void *source, uint64_t start, sp_gp
 	}
 	if (SP_UNLIKELY(timer))
 		return render_end_timed(key, start, timer); /* ends it: not this frame's */
+	if (SP_UNLIKELY(!sp_on_graphics_thread()))
+		return sp_stream_render_end(key, start, NULL);
 	uint64_t end = stamp_tsc();
 	sp_entry *e = sp_core.render_next;
 	unsigned slot = sp_core.slot;
@@ -414,6 +396,7 @@ void source_profiler_source_render_end(const void *source, uint64_t start, sp_gp
 	sp_prefetch(n->inline_passes);
 	if (!a->rendered) {
 		a->render_first_ns = dur;
+		a->first_begun = sp_stamp_since_frame(start);
 		a->rendered = 1;
 	}
 	ps[k].cpu_ns[slot] = sum;

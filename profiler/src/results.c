@@ -164,13 +164,33 @@ size_t source_profiler_fill_pass_results(const void *source, source_profiler_pas
 	for (uint32_t p = 0; out && p < s.n_passes && p < max_out; p++) {
 		const pass_copy *c = &s.passes[p];
 		out[p] = (source_profiler_pass_result_t){
-			.pass = c->pass,
+			.pass = c->pass & 0xffu, /* the key's queue: fill_pass_queues */
 			.render_avg = s.cpu_count ? c->cpu_sum / s.cpu_count : 0,
 			.render_max = c->cpu_max,
 			.render_gpu_avg = gpu ? c->gpu_sum / s.gpu_count : 0,
 			.render_gpu_max = gpu ? c->gpu_max : 0,
 		};
 	}
+	return s.n_passes;
+}
+
+size_t source_profiler_fill_pass_queues(const void *source, uint32_t *queues, size_t max_out)
+{
+	uintptr_t key = (uintptr_t)source;
+	if (!key || key == UINTPTR_MAX)
+		return 0;
+	snapshot s;
+	bool ok = false;
+	unsigned idx = sp_rcu_enter();
+	if (sp_live()) {
+		sp_entry *e = sp_entry_at(sp_table_find(key));
+		ok = e && take_snapshot(e, key, &s, true) && s.cpu_count;
+	}
+	sp_rcu_exit(idx);
+	if (!ok)
+		return 0;
+	for (uint32_t p = 0; queues && p < s.n_passes && p < max_out; p++)
+		queues[p] = s.passes[p].pass >> 8;
 	return s.n_passes;
 }
 
@@ -380,6 +400,138 @@ static bool copy_source(const void *source, window_copy *w)
 		}
 	}
 	return ok && w->cpu;
+}
+
+/* A source's GPU samples summed per queue: for each queue its columns are
+ * on, the sum of each GPU record's columns there. One attempt, as
+ * copy_window. */
+typedef struct queue_copy {
+	uint32_t gpu;                       /* records */
+	uint32_t n;                         /* queues */
+	uint32_t queue[SOURCE_PROFILER_MAX_QUEUES];
+	uint32_t *sums[SOURCE_PROFILER_MAX_QUEUES]; /* per queue, per record */
+} queue_copy;
+
+static bool copy_queues(sp_entry *e, uintptr_t key, queue_copy *w, uint32_t capacity,
+			uint32_t *buf, bool *gone, bool *resized)
+{
+	uint32_t s1 = atomic_load_explicit(&e->seq, memory_order_acquire);
+	if (s1 & 1u)
+		return false;
+	*gone = SP_READ(e->key) != key;
+	if (*gone)
+		return false;
+	uint32_t passes = SP_READ(e->n_passes);
+	sp_pass *ps = atomic_load_explicit(&e->passes, memory_order_acquire);
+	const uint32_t *rings = __atomic_load_n(&e->rings, __ATOMIC_ACQUIRE);
+	*resized = sp_window_capacity() != capacity;
+	if (*resized)
+		return false;
+	uint32_t cap = ps ? sp_passes_cap(e, ps) : 0;
+	if (passes > cap || passes > SOURCE_PROFILER_MAX_SOURCE_PASSES)
+		return false; /* a pass added meanwhile */
+	w->gpu = SP_READ(e->gpu_count);
+	if (w->gpu > capacity)
+		return false;
+	/* Each column's queue, and the queues in order. */
+	uint32_t col_q[SOURCE_PROFILER_MAX_SOURCE_PASSES];
+	w->n = 0;
+	for (uint32_t p = 0; p < passes; p++) {
+		uint32_t q = SP_READ(ps[p].pass) >> 8;
+		uint32_t k = 0;
+		while (k < w->n && w->queue[k] != q)
+			k++;
+		if (k == w->n) {
+			if (w->n == SOURCE_PROFILER_MAX_QUEUES)
+				return false;
+			w->queue[w->n++] = q;
+		}
+		col_q[p] = k;
+	}
+	for (uint32_t k = 0; k < w->n; k++) {
+		w->sums[k] = buf + (size_t)k * capacity;
+		memset(w->sums[k], 0, (size_t)w->gpu * sizeof *buf);
+	}
+	if (rings) {
+		uint32_t gs = SP_GPU_FIXED + passes;
+		const uint32_t *gring = rings + (size_t)capacity * (SP_CPU_FIXED + passes);
+		for (uint32_t i = 0; i < w->gpu; i++) {
+			const uint32_t *r = gring + (size_t)i * gs;
+			for (uint32_t p = 0; p < passes; p++) {
+				uint64_t v = (uint64_t)w->sums[col_q[p]][i] +
+					     __atomic_load_n(&r[SP_GPU_FIXED + p], __ATOMIC_RELAXED);
+				w->sums[col_q[p]][i] = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+			}
+		}
+	} else {
+		w->gpu = 0;
+	}
+	return atomic_load_explicit(&e->seq, memory_order_acquire) == s1;
+}
+
+size_t source_profiler_fill_queue_results(const void *source,
+					  source_profiler_queue_result_t *out, size_t max_out)
+{
+	uintptr_t key = (uintptr_t)source;
+	if (!key || key == UINTPTR_MAX)
+		return 0;
+	uint32_t capacity = sp_window_capacity();
+	uint32_t *buf = scratch_get((size_t)SOURCE_PROFILER_MAX_QUEUES * capacity);
+	if (!buf)
+		return 0;
+	queue_copy w = {0};
+	bool ok = false, have = false;
+	for (int attempt = 0; attempt < 16 && !ok; attempt++) {
+		bool gone = false, resized = false;
+		unsigned idx = sp_rcu_enter();
+		if (sp_live()) {
+			sp_entry *e = sp_entry_at(sp_table_find(key));
+			if (e) {
+				ok = copy_queues(e, key, &w, capacity, buf, &gone, &resized);
+				have = ok && SP_READ(e->cpu_count);
+			} else {
+				gone = true;
+			}
+		} else {
+			gone = true;
+		}
+		sp_rcu_exit(idx);
+		if (gone)
+			break;
+		if (resized) {
+			capacity = sp_window_capacity();
+			buf = scratch_get((size_t)SOURCE_PROFILER_MAX_QUEUES * capacity);
+			if (!buf)
+				return 0;
+		}
+	}
+	if (!ok || !have)
+		return 0;
+	/* In queue order. */
+	uint32_t order[SOURCE_PROFILER_MAX_QUEUES];
+	for (uint32_t k = 0; k < w.n; k++) {
+		uint32_t j = k;
+		for (; j > 0 && w.queue[order[j - 1]] > w.queue[k]; j--)
+			order[j] = order[j - 1];
+		order[j] = k;
+	}
+	bool gpu = sp_gpu_live();
+	for (uint32_t j = 0; out && j < w.n && j < max_out; j++) {
+		uint32_t k = order[j];
+		uint64_t sum = 0;
+		uint32_t max = 0;
+		for (uint32_t i = 0; gpu && i < w.gpu; i++) {
+			sum += w.sums[k][i];
+			max = w.sums[k][i] > max ? w.sums[k][i] : max;
+		}
+		out[j] = (source_profiler_queue_result_t){
+			.queue = w.queue[k],
+			.gpu_samples = w.gpu,
+			.render_gpu_sum = gpu && w.gpu ? sum / w.gpu : 0,
+			.render_gpu_max = max,
+		};
+	}
+	return w.n;
 }
 
 /* A figure of each of the five series (tick, render, render sum, GPU

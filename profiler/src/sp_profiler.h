@@ -32,6 +32,7 @@ typedef struct sp_counters {
 	_Atomic uint64_t disjoint_backend, disjoint_order, disjoint_range, disjoint_unavailable,
 		disjoint_overflow;
 	_Atomic uint64_t ignored_calls, saturated_samples;
+	_Atomic uint64_t gpu_timers_unavailable;
 } sp_counters;
 
 extern SP_HIDDEN sp_counters sp_count;

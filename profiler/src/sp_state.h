@@ -17,15 +17,20 @@
 enum { SP_PATH_OFF, SP_PATH_FAST, SP_PATH_SLOW, SP_PATH_TIMED };
 
 typedef struct sp_core_state {
-	/* Graphics thread. Which way each call goes, one byte each. */
-	uint8_t stamp_path, tick_path, render_path;
+	/* Which way each call goes, one byte each: written by the graphics
+	 * thread, read by every thread that records (relaxed). */
+	_Atomic uint8_t stamp_path, tick_path, render_path;
+	/* The graphics thread's sp_thread_token (sp_stream.h): the thread
+	 * that called frame_begin. */
+	_Atomic(const char *) graphics;
+	/* Graphics thread. */
 	bool on;        /* profiling the frame being recorded */
 	bool gpu_frame; /* GPU timing for the frame being recorded */
 	bool gpu_possible; /* GPU timing on and a backend: the sampler decides */
 	uint64_t frame; /* number of the frame being recorded */
 	uint64_t on_since; /* first frame recorded since profiling was enabled */
 	unsigned slot;  /* frame % sp_fif */
-	uint32_t pass;  /* current pass id */
+	uint32_t pass;  /* current pass key: id | queue << 8 (sp_pass_key) */
 	uint32_t pass_column; /* the column the last render in this pass used */
 	uint8_t col_of_pass[SOURCE_PROFILER_MAX_PASSES]; /* and in the others */
 	uint32_t timer_asks; /* renders of this frame that asked for a GPU timer */
@@ -35,6 +40,9 @@ typedef struct sp_core_state {
 	 * << 32 (the TSC's rate, or 1 << 32 when stamps are ns). */
 	bool tsc;
 	uint64_t mult, fast_ticks; /* and the most ticks whose product fits 64 bits */
+	/* A stamp taken at frame_begin: renders' begins are kept relative to
+	 * it (the first render of a frame is the one that began first). */
+	uint64_t frame_base;
 	uint32_t *free_idx;
 	uint32_t n_free, free_cap;
 	/* Lookup hints: the order of last frame's ticks and renders. A call

@@ -27,7 +27,10 @@ typedef struct sp_frame_acc { /* graphics thread: one frame of one source */
 	uint32_t frame; /* low bits of the frame number; `collected` guards a wrap */
 	uint32_t tick_ns;
 	uint32_t render_first_ns;
-	uint32_t first_timer; /* chain of this frame's GPU timers, via next */
+	/* When the first render began, in stamps since frame_begin (saturated):
+	 * with renders on several threads, the one that began first is it. */
+	uint32_t first_begun;
+	uint32_t first_timer; /* chain of this frame's GPU timers (ids), via next */
 	/* Whole bytes, not bit fields: the render path sets them with one store. */
 	uint8_t rendered;     /* at least once this frame */
 	uint8_t has_async_ts;
@@ -93,9 +96,8 @@ typedef struct sp_entry {
 	_Atomic(sp_async *) async;
 	const char *trace_name; /* graphics thread */
 } sp_entry;
-/* 336 bytes (a fifth of the 416 it was): with its rings, what a source
- * costs in memory. */
-_Static_assert(sizeof(sp_entry) == 336, "an entry's size is part of what a source costs");
+/* 352 bytes: with its rings, what a source costs in memory. */
+_Static_assert(sizeof(sp_entry) == 352, "an entry's size is part of what a source costs");
 
 /* An entry's seqlock, graphics thread: the odd sequence number, then the
  * published fields (SP_PUBLISH), then the even one (release); see

@@ -5,6 +5,7 @@
 #include "sp_rcu.h"
 #include "sp_sampler.h"
 #include "sp_state.h"
+#include "sp_stream.h"
 #include "sp_table.h"
 #include "sp_util.h"
 #include "sp_window.h"
@@ -21,6 +22,8 @@ void sp_reset_counters(void)
 	SP_STORE(sp_count.disjoint_overflow, 0);
 	SP_STORE(sp_count.ignored_calls, 0);
 	SP_STORE(sp_count.saturated_samples, 0);
+	SP_STORE(sp_count.gpu_timers_unavailable, 0);
+	sp_streams_reset_counters();
 }
 
 size_t source_profiler_copy_samples(const void *source, source_profiler_series series,
@@ -95,11 +98,16 @@ void source_profiler_get_stats(source_profiler_stats_t *s)
 	sp_gpu_frame_range(&s->gpu_frame_avg_ns, &s->gpu_frame_max_ns);
 	s->gpu_timer_overhead_ns = sp_gpu_overhead_mean();
 	s->gpu_resolution_ns = sp_gpu_resolution();
+	sp_streams_stats(s);
+	s->gpu_timers_unavailable = SP_LOAD(sp_count.gpu_timers_unavailable);
+	for (uint32_t q = 0; q < SOURCE_PROFILER_MAX_QUEUES; q++)
+		s->gpu_queues += source_profiler_queue_name(q) != NULL;
 }
 
 void source_profiler_shutdown(void)
 {
 	sp_drop_all();
+	sp_streams_shutdown();
 	atomic_store(&sp_core.live, false);
 	atomic_store(&sp_core.gpu_live, false);
 	atomic_store(&sp_core.enable_next, false);

@@ -71,7 +71,10 @@ static name_chunk *g_names;
 
 static pthread_mutex_t g_track_lock = PTHREAD_MUTEX_INITIALIZER;
 static char g_track_names[MAX_TRACKS][80];
+static bool g_track_gpu[MAX_TRACKS]; /* a queue's track: sorted after the threads */
 static _Atomic uint32_t g_n_tracks;
+/* Graphics thread: each queue's track in the capture (0: none yet). */
+static uint16_t g_queue_track[SP_MAX_QUEUES];
 
 static _Thread_local struct {
 	uint32_t capture_id;
@@ -110,6 +113,41 @@ static uint16_t thread_track(void)
 	pthread_mutex_unlock(&g_track_lock);
 	t_track.capture_id = id;
 	t_track.track = track;
+	return track;
+}
+
+uint32_t sp_trace_capture_id(void)
+{
+	return atomic_load_explicit(&g_capture_id_pub, memory_order_relaxed);
+}
+
+uint16_t sp_trace_thread_track(void)
+{
+	return thread_track();
+}
+
+/* A queue's GPU track, named after the queue and its backend's mode. */
+static uint16_t queue_track(uint32_t queue)
+{
+	if (queue == 0)
+		return TRACK_GPU;
+	if (queue >= SP_MAX_QUEUES)
+		return TRACK_FRAMES;
+	if (g_queue_track[queue])
+		return g_queue_track[queue];
+	pthread_mutex_lock(&g_track_lock);
+	uint32_t n = atomic_load(&g_n_tracks);
+	uint16_t track = TRACK_FRAMES;
+	if (n < MAX_TRACKS) {
+		const char *name = source_profiler_queue_name(queue);
+		snprintf(g_track_names[n], sizeof g_track_names[n], "GPU %s (%s)",
+			 name ? name : "queue", sp_gpu_queue_mode(queue));
+		g_track_gpu[n] = true;
+		track = (uint16_t)n;
+		atomic_store(&g_n_tracks, n + 1);
+	}
+	pthread_mutex_unlock(&g_track_lock);
+	g_queue_track[queue] = track;
 	return track;
 }
 
@@ -178,21 +216,29 @@ static const char *trace_entry_name(sp_entry *e)
 void sp_trace_cpu(const sp_entry *e, int kind, uint32_t pass, uint64_t start, uint64_t end,
 		  uint32_t frame)
 {
-	put(kind == SP_TRACE_TICK ? EV_TICK : EV_RENDER, thread_track(),
-	    trace_entry_name((sp_entry *)e), start, end - start, frame, pass, 0);
+	sp_trace_cpu_on(thread_track(), e, kind, pass, start, end, frame);
 }
 
-void sp_trace_gpu(sp_entry *e, uint32_t pass, uint64_t begin, uint64_t end, uint32_t frame)
+void sp_trace_cpu_on(uint16_t track, const sp_entry *e, int kind, uint32_t pass, uint64_t start,
+		     uint64_t end, uint32_t frame)
 {
-	int64_t off = sp_gpu_cpu_offset();
-	put(EV_GPU, TRACK_GPU, trace_entry_name(e), begin + (uint64_t)off, end - begin, frame,
-	    pass, 0);
+	put(kind == SP_TRACE_TICK ? EV_TICK : EV_RENDER, track, trace_entry_name((sp_entry *)e),
+	    start, end - start, frame, pass, 0);
 }
 
-void sp_trace_gpu_frame(uint32_t frame, uint64_t begin, uint64_t end)
+void sp_trace_gpu(sp_entry *e, uint32_t queue, uint32_t pass, uint64_t begin, uint64_t end,
+		  uint32_t frame)
 {
-	int64_t off = sp_gpu_cpu_offset();
-	put(EV_GPU_FRAME, TRACK_GPU, "GPU frame", begin + (uint64_t)off, end - begin, frame, 0, 0);
+	int64_t off = sp_gpu_cpu_offset(queue);
+	put(EV_GPU, queue_track(queue), trace_entry_name(e), begin + (uint64_t)off, end - begin,
+	    frame, pass, 0);
+}
+
+void sp_trace_gpu_frame(uint32_t queue, uint32_t frame, uint64_t begin, uint64_t end)
+{
+	int64_t off = sp_gpu_cpu_offset(queue);
+	put(EV_GPU_FRAME, queue_track(queue), "GPU frame", begin + (uint64_t)off, end - begin,
+	    frame, 0, 0);
 }
 
 void sp_trace_block(const char *name, unsigned depth, uint64_t begin, uint64_t end)
@@ -250,6 +296,9 @@ bool source_profiler_trace_start(const source_profiler_trace_desc *desc)
 	pthread_mutex_lock(&g_track_lock);
 	snprintf(g_track_names[TRACK_FRAMES], sizeof g_track_names[0], "frames");
 	snprintf(g_track_names[TRACK_GPU], sizeof g_track_names[0], "GPU (%s)", g_gpu_mode);
+	memset(g_track_gpu, 0, sizeof g_track_gpu);
+	g_track_gpu[TRACK_GPU] = true;
+	memset(g_queue_track, 0, sizeof g_queue_track);
 	atomic_store(&g_n_tracks, 2);
 	pthread_mutex_unlock(&g_track_lock);
 	/* Capture ids start above 0 so fresh entries (trace_gen 0) never
@@ -345,10 +394,12 @@ static void put_us(FILE *f, uint64_t ns)
 
 static const event *g_sort_events;
 
-static int by_ts(const void *a, const void *b)
+static int by_track_ts(const void *a, const void *b)
 {
 	const event *x = &g_sort_events[*(const uint32_t *)a];
 	const event *y = &g_sort_events[*(const uint32_t *)b];
+	if (x->track != y->track)
+		return x->track < y->track ? -1 : 1;
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
 	/* Longer first, so a container precedes what it contains. */
@@ -417,10 +468,12 @@ int source_profiler_trace_write_json(FILE *f)
 			gpu[n_gpu++] = i;
 	if (gpu) {
 		g_sort_events = evs;
-		qsort(gpu, n_gpu, sizeof *gpu, by_ts);
+		qsort(gpu, n_gpu, sizeof *gpu, by_track_ts);
 		uint64_t prev_end = 0;
 		for (uint32_t k = 0; k < n_gpu; k++) {
 			event *e = &evs[gpu[k]];
+			if (k && e->track != evs[gpu[k - 1]].track)
+				prev_end = 0; /* each queue's track on its own */
 			if (e->ts < prev_end) {
 				uint64_t end = e->ts + e->dur;
 				e->ts = prev_end;
@@ -456,7 +509,7 @@ int source_profiler_trace_write_json(FILE *f)
 		put_json_string(f, g_track_names[t]);
 		fprintf(f, "}},\n{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,"
 			   "\"args\":{\"sort_index\":%u}}",
-			t, t == TRACK_GPU ? 1000u : t);
+			t, g_track_gpu[t] ? 1000u + t : t);
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		const event *e = &evs[i];

@@ -12,6 +12,7 @@
 #include <EGL/eglext.h>
 #include <GL/glcorearb.h>
 
+#include <pthread.h>
 #include <string.h>
 
 static struct {
@@ -315,5 +316,72 @@ TEST(more_frames_in_flight_than_the_timer_has_are_said_once)
 	/* Frames 1-10 are collected; those of slot 2 (2, 5, 8) are not timed. */
 	CHECK_EQ(gpu_samples(&heavy), 7);
 	CHECK(strstr(log_text, "the timer was created for 2") != NULL);
+	CHECK_EQ(teardown(), 0);
+}
+
+/* A thread that renders a source in the frame: CPU time, no GPU sample
+ * (no GL context of its own; the timer stamps no named command buffer),
+ * said once; the graphics thread's renders are timed as ever. */
+static void *render_elsewhere(void *p)
+{
+	source_profiler_set_command_buffer(0, (void *)1);
+	sp_gpu_timer *timer;
+	uint64_t t = source_profiler_source_render_begin(&timer);
+	source_profiler_source_render_end(p, t, timer);
+	return timer; /* NULL expected */
+}
+
+static int other;
+
+TEST(renders_on_another_thread_have_cpu_times_and_no_gpu_sample)
+{
+	CHECK(setup(2));
+	CHECK(make_timer(egl_proc, 0));
+	void *timer = (void *)1;
+	for (int f = 0; f < 6; f++) {
+		source_profiler_frame_begin();
+		uint64_t t = source_profiler_source_tick_start();
+		source_profiler_source_tick_end(&other, t);
+		t = source_profiler_source_tick_start();
+		source_profiler_source_tick_end(&heavy, t);
+		source_profiler_render_begin();
+		pthread_t th;
+		pthread_create(&th, NULL, render_elsewhere, &other);
+		pthread_join(th, &timer);
+		CHECK(timer == NULL);
+		sp_gpu_timer *gt;
+		t = source_profiler_source_render_begin(&gt);
+		source_profiler_source_render_end(&heavy, t, gt);
+		source_profiler_render_end();
+		glFinish();
+		source_profiler_frame_collect();
+	}
+	CHECK_EQ(gpu_samples(&other), 0);
+	CHECK_EQ(gpu_samples(&heavy), 5);
+	uint32_t cpu = 0;
+	CHECK(source_profiler_get_sample_counts(&other, &cpu, NULL));
+	CHECK_EQ(cpu, 5);
+	CHECK(strstr(log_text, "cannot stamp the command buffers of threads other than") != NULL);
+	CHECK_EQ(teardown(), 0);
+}
+
+/* The timer itself used on another thread (a GL timer installed for a
+ * context that is not current there): refused, said once. */
+static void *reserve_elsewhere(void *p)
+{
+	const sp_gpu_timer_backend *b = p;
+	return (void *)(uintptr_t)b->reserve(b->user, 0, 64);
+}
+
+TEST(the_timer_used_on_another_thread_refuses_and_says_so)
+{
+	CHECK(setup(2));
+	CHECK(make_timer(egl_proc, 0));
+	pthread_t th;
+	void *got = (void *)1;
+	pthread_create(&th, NULL, reserve_elsewhere, (void *)srcprof_gl_timer_backend(G.timer));
+	pthread_join(th, &got);
+	CHECK(got == NULL);
+	CHECK(strstr(log_text, "used on a thread other than the one it was created on") != NULL);
 	CHECK_EQ(teardown(), 0);
 }

@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <string.h>
 
 #define SOURCES 64
 #define FRAMES 2000
@@ -302,5 +303,208 @@ TEST(pass_results_stay_in_bounds_while_passes_grow_and_entries_are_reused)
 	printf("%ld pass reads\n", atomic_load(&g_reads));
 	CHECK_EQ(atomic_load(&g_bad), 0);
 	CHECK(atomic_load(&g_reads) > 1000);
+	source_profiler_shutdown();
+}
+
+/* --- several recording threads ----------------------------------------------
+ * Two threads tick the sources, four record their renders into command
+ * buffers of their own (two passes each: main and preview), and two readers
+ * poll results, every frame, with the graphics thread merging between. Each
+ * frame ticks and renders every source for the same k (CPU) and 10 k (GPU,
+ * on the recording thread's own GPU clock): a torn or misattributed merge
+ * would show tick_avg != render_avg, render_sum != 2 render_avg or a GPU sum
+ * that is not twice its first render. */
+#define TH_SOURCES 64
+#define TH_FRAMES 400
+#define TH_TICKERS 2
+#define TH_RECORDERS 4
+
+static int g_th_src[TH_SOURCES];
+static uint64_t g_th_k; /* this frame's k: written before the barrier */
+static _Thread_local uint64_t t_gpu = 1ull << 40;
+static uint64_t g_th_stamps[SOURCE_PROFILER_MAX_FRAMES_IN_FLIGHT][8192];
+static uint8_t g_th_written[SOURCE_PROFILER_MAX_FRAMES_IN_FLIGHT][8192];
+static pthread_barrier_t g_th_go, g_th_done;
+static _Atomic int g_th_phase; /* 1: tick, 2: render, 3: quit */
+
+static uint32_t th_reserve(void *user, uint32_t slot, uint32_t queries)
+{
+	(void)user, (void)slot;
+	return queries < 8192 ? queries : 8192;
+}
+
+static void th_stamp(uint32_t slot, uint32_t query)
+{
+	if (query == 0)
+		memset(g_th_written[slot], 0, sizeof g_th_written[slot]);
+	if (query < 8192) {
+		g_th_stamps[slot][query] = t_gpu;
+		g_th_written[slot][query] = 1;
+	}
+}
+
+static void th_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
+{
+	(void)user, (void)kind;
+	th_stamp(slot, query);
+}
+
+static void th_write_cmd(void *user, void *cmd, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
+{
+	(void)user, (void)cmd, (void)kind;
+	th_stamp(slot, query);
+}
+
+static sp_gpu_read th_read(void *user, uint32_t slot, uint32_t count, uint64_t *ns)
+{
+	(void)user;
+	memcpy(ns, g_th_stamps[slot], count * sizeof *ns);
+	return SP_GPU_READ_OK;
+}
+
+static sp_gpu_read th_read_each(void *user, uint32_t slot, uint32_t count, uint64_t *ns,
+				uint8_t *avail)
+{
+	(void)user;
+	memcpy(ns, g_th_stamps[slot], count * sizeof *ns);
+	memcpy(avail, g_th_written[slot], count);
+	return SP_GPU_READ_OK;
+}
+
+static void *th_worker(void *arg)
+{
+	int id = (int)(uintptr_t)arg;
+	uint32_t main_pass = source_profiler_pass_id("main");
+	uint32_t preview = source_profiler_pass_id("preview");
+	for (;;) {
+		pthread_barrier_wait(&g_th_go);
+		int phase = atomic_load(&g_th_phase);
+		if (phase == 3)
+			break;
+		uint64_t k = g_th_k;
+		if (phase == 1 && id < TH_TICKERS) {
+			for (int i = id; i < TH_SOURCES; i += TH_TICKERS) {
+				uint64_t t = source_profiler_source_tick_start();
+				t_now += k;
+				source_profiler_source_tick_end(&g_th_src[i], t);
+			}
+		} else if (phase == 2 && id >= TH_TICKERS) {
+			int r = id - TH_TICKERS;
+			source_profiler_set_command_buffer(0, (void *)(uintptr_t)(id + 1));
+			uint32_t passes[2] = {main_pass, preview};
+			for (int p = 0; p < 2; p++) {
+				source_profiler_set_pass(passes[p]);
+				for (int i = r; i < TH_SOURCES; i += TH_RECORDERS) {
+					sp_gpu_timer *timer;
+					uint64_t t = source_profiler_source_render_begin(&timer);
+					t_now += k;
+					t_gpu += 10 * k;
+					source_profiler_source_render_end(&g_th_src[i], t, timer);
+					t_gpu += 3;
+				}
+			}
+		}
+		pthread_barrier_wait(&g_th_done);
+	}
+	return NULL;
+}
+
+static void *th_reader(void *arg)
+{
+	uint32_t seed = (uint32_t)(uintptr_t)arg;
+	while (!atomic_load(&g_done)) {
+		const void *src = &g_th_src[rnd(&seed) % TH_SOURCES];
+		profiler_result_t r;
+		if (source_profiler_fill_result(src, &r)) {
+			atomic_fetch_add(&g_reads, 1);
+			if (r.tick_avg != r.render_avg)
+				bad("tick_avg/render_avg", r.tick_avg, r.render_avg);
+			/* Averages of the same frames: sum / 2 rounds as avg does. */
+			if (r.render_sum / 2 != r.render_avg)
+				bad("render_sum/render_avg", r.render_sum, r.render_avg);
+			if (r.render_gpu_sum / 2 != r.render_gpu_avg)
+				bad("render_gpu_sum/avg", r.render_gpu_sum, r.render_gpu_avg);
+			if (r.render_gpu_max != 10 * r.render_max)
+				bad("render_gpu_max/render_max", r.render_gpu_max, r.render_max);
+		}
+		/* A frame's GPU sum on the queue is two renders of 10 k, k a
+		 * multiple of 20: its maximum is a multiple of 400. */
+		source_profiler_queue_result_t q[2];
+		if ((rnd(&seed) & 7) == 0 && source_profiler_fill_queue_results(src, q, 2) == 1 &&
+		    q[0].render_gpu_max % 400)
+			bad("queue max not 20 k", q[0].render_gpu_max, 400);
+	}
+	return NULL;
+}
+
+TEST(recording_on_six_threads_while_two_read_stays_consistent)
+{
+	atomic_store(&g_done, false);
+	atomic_store(&g_reads, 0);
+	atomic_store(&g_bad, 0);
+	source_profiler_shutdown();
+	source_profiler_set_clock(thread_clock, NULL);
+	source_profiler_gpu_set_warmup(0);
+	source_profiler_set_gpu_backend(&(sp_gpu_timer_backend){
+		.mode = "threads",
+		.reserve = th_reserve,
+		.write = th_write,
+		.read = th_read,
+		.write_cmd = th_write_cmd,
+		.read_each = th_read_each,
+	});
+	source_profiler_enable(true);
+	source_profiler_gpu_enable(true);
+	int n = TH_TICKERS + TH_RECORDERS;
+	pthread_barrier_init(&g_th_go, NULL, (unsigned)n + 1);
+	pthread_barrier_init(&g_th_done, NULL, (unsigned)n + 1);
+	pthread_t workers[TH_TICKERS + TH_RECORDERS], readers[2];
+	for (int i = 0; i < n; i++)
+		pthread_create(&workers[i], NULL, th_worker, (void *)(uintptr_t)i);
+	for (int i = 0; i < 2; i++)
+		pthread_create(&readers[i], NULL, th_reader, (void *)(uintptr_t)(i + 31));
+	for (int f = 0; f < TH_FRAMES; f++) {
+		source_profiler_frame_begin();
+		g_th_k = 20 + (uint64_t)(f % 7) * 20; /* multiples of 20: GPU 10 k a multiple of 20 */
+		atomic_store(&g_th_phase, 1);
+		pthread_barrier_wait(&g_th_go);
+		pthread_barrier_wait(&g_th_done);
+		source_profiler_render_begin();
+		atomic_store(&g_th_phase, 2);
+		pthread_barrier_wait(&g_th_go);
+		pthread_barrier_wait(&g_th_done);
+		source_profiler_render_end();
+		source_profiler_frame_collect();
+	}
+	atomic_store(&g_th_phase, 3);
+	pthread_barrier_wait(&g_th_go);
+	for (int i = 0; i < n; i++)
+		pthread_join(workers[i], NULL);
+	atomic_store(&g_done, true);
+	for (int i = 0; i < 2; i++)
+		pthread_join(readers[i], NULL);
+	pthread_barrier_destroy(&g_th_go);
+	pthread_barrier_destroy(&g_th_done);
+	source_profiler_stats_t st;
+	source_profiler_get_stats(&st);
+	printf("%ld reads; %llu frames, %llu GPU; thread buffers %zu bytes\n",
+	       atomic_load(&g_reads), (unsigned long long)st.frames_collected,
+	       (unsigned long long)st.gpu_frames_collected, st.thread_bytes);
+	CHECK_EQ(atomic_load(&g_bad), 0);
+	CHECK_EQ(st.frames_collected, TH_FRAMES - 1);
+	CHECK_EQ(st.gpu_frames_collected, TH_FRAMES - 1);
+	CHECK_EQ(st.gpu_frames_disjoint, 0);
+	CHECK_EQ(st.records_late + st.records_dropped + st.gpu_timers_misplaced +
+			 st.gpu_timers_unavailable + st.threads_refused + st.ignored_calls,
+		 0);
+	for (int i = 0; i < TH_SOURCES; i++) {
+		uint32_t cpu = 0, gpu = 0;
+		CHECK(source_profiler_get_sample_counts(&g_th_src[i], &cpu, &gpu));
+		CHECK_EQ(cpu, st.window_capacity); /* 399 frames fill a 300-frame window */
+		CHECK_EQ(gpu, st.window_capacity);
+		profiler_result_t r;
+		CHECK(source_profiler_fill_result(&g_th_src[i], &r));
+		CHECK_EQ(r.render_gpu_avg / 10, r.render_avg); /* both the same frames; floor(10x) / 10 */
+	}
 	source_profiler_shutdown();
 }

@@ -74,7 +74,10 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
 {
 	(void)type;
 	vk_device *dev = user;
-	if ((uint32_t)data->messageIdNumber == MSG_SPECIALUSE_DEBUGGING)
+	/* And the layer's known false positive for flushed timing's waits in
+	 * secondary command buffers (srcprof/vulkan.h). */
+	if ((uint32_t)data->messageIdNumber == MSG_SPECIALUSE_DEBUGGING ||
+	    (uint32_t)data->messageIdNumber == SRCPROF_VK_FALSE_POSITIVE_WAIT_EVENTS)
 		return VK_FALSE;
 	if (severity < VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT)
 		return VK_FALSE;

@@ -16,7 +16,20 @@
  * own). Write one only for another API or a special placement of stamps.
  *
  * Query layout within a slot: 0 = frame range begin, 1 = frame range end,
- * 2 + 2i / 3 + 2i = begin / end of the frame's i-th render timer.
+ * 2 + 2i / 3 + 2i = begin / end of the frame's i-th render timer. The
+ * profiler hands timers out on the graphics thread from the slot's start,
+ * and to recording threads (source_profiler_set_command_buffer) in chunks
+ * after those: the queries of one frame need not all be written.
+ *
+ * Several queues: the backend installed with source_profiler_set_gpu_backend
+ * times the first queue (its frame range opens at render_begin, closes at
+ * render_end); source_profiler_add_gpu_queue installs one backend per
+ * further queue the renderer submits to (async compute, transfer), with
+ * slots, pools and a clock offset of its own and no frame range stamps
+ * (queries 0 and 1 are not written there).
+ *
+ * Fields were added at the end of sp_gpu_timer_backend over time; zero is
+ * what code written before them meant. Recompile against this header.
  *
  * The backend decides where and how each stamp is written (pipeline stage,
  * extra flushes, serialisation) and says so in `mode`, a short label that
@@ -24,6 +37,8 @@
  */
 #ifndef SRCPROF_GPU_TIMER_H
 #define SRCPROF_GPU_TIMER_H
+
+#include "srcprof/source_profiler.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -111,6 +126,35 @@ typedef struct sp_gpu_timer_backend {
 	 * finest difference two stamps can show. 0 (older code): 1 ns; more
 	 * than a second is taken as a second. */
 	double tick_ns;
+
+	/* --- For renderers that record on several threads and queues ------- */
+
+	/* Optional: records a timestamp into query `query` of slot `slot` in
+	 * the command buffer `cmd` that the recording thread named with
+	 * source_profiler_set_command_buffer (a VkCommandBuffer for Vulkan).
+	 * Called on that thread, and on several threads at once, each with a
+	 * command buffer of its own: it must touch nothing another call
+	 * writes. NULL: threads other than the graphics thread get no GPU
+	 * timer (said once), and the graphics thread's stamps go through
+	 * write. */
+	void (*write_cmd)(void *user, void *cmd, uint32_t slot, uint32_t query, sp_gpu_stamp kind);
+
+	/* Optional: reads stamps 0..count-1 of `slot` one by one, without
+	 * waiting: avail[q] (zeroed by the caller) is set to 1 for each stamp
+	 * that is available, and ns[q] holds it then. A query never written, or
+	 * in a command buffer not executed yet, is simply not available: it
+	 * costs the renders it belongs to their GPU sample for that frame, and
+	 * nothing else. Returns SP_GPU_READ_DISJOINT when the device says the
+	 * frame is unreliable, else SP_GPU_READ_OK. NULL: read is used, all or
+	 * nothing. */
+	sp_gpu_read (*read_each)(void *user, uint32_t slot, uint32_t count, uint64_t *ns,
+				 uint8_t *avail);
+
+	/* Optional, for a queue added with source_profiler_add_gpu_queue:
+	 * frame slot `slot` is opened for a GPU-timed frame (at its
+	 * render_begin, on the graphics thread) - what the first queue learns
+	 * from its FRAME_BEGIN stamp. */
+	void (*frame_open)(void *user, uint32_t slot);
 } sp_gpu_timer_backend;
 
 /* Installs the backend (copied) the profiler times renders with; NULL
@@ -119,6 +163,30 @@ typedef struct sp_gpu_timer_backend {
  * and what its empty timers and frame ranges measured is forgotten (the
  * new backend's are measured afresh). */
 void source_profiler_set_gpu_backend(const sp_gpu_timer_backend *backend);
+
+/* Installs a backend for a further queue the renderer submits GPU work to
+ * (an async compute queue, a transfer queue; a second timer context on the
+ * same queue is one too) and returns its number, 1 to
+ * SOURCE_PROFILER_MAX_QUEUES - 1; `name` (copied, 31 characters) labels its
+ * figures in reports and its track in traces. Renders go to it on a thread
+ * that named one of its command buffers (source_profiler_set_command_buffer).
+ * Its stamps are never subtracted from another queue's: each render's
+ * time is two stamps of one queue. Returns 0 (logged, counted in
+ * ignored_calls) when the backend lacks reserve, write or read, or every
+ * queue is taken. Graphics thread, between frames. */
+uint32_t source_profiler_add_gpu_queue(const sp_gpu_timer_backend *backend, const char *name);
+
+/* Removes a queue added above; its frames in flight lose their GPU samples
+ * on it. Graphics thread, between frames; the backend may be destroyed
+ * once its frames in flight are done on the GPU. Queue 0 is removed with
+ * source_profiler_set_gpu_backend(NULL); other numbers are ignored
+ * (counted, logged). */
+void source_profiler_remove_gpu_queue(uint32_t queue);
+
+/* The name of queue `queue` ("graphics" for 0 once a backend is set), or
+ * NULL when none is installed. Any thread; the string lives while the
+ * queue is installed. */
+const char *source_profiler_queue_name(uint32_t queue);
 
 /* Test hook: the GPU results of the frame being recorded (or, between
  * frames or after its render_end, of the next GPU-timed one: under

@@ -19,7 +19,8 @@
  * engine brackets its frame with the calls below, and a backend implements
  * srcprof/gpu_timer.h.
  *
- * Frame protocol (one graphics thread, in this order):
+ * Frame protocol (the graphics thread - the one that calls frame_begin -
+ * in this order):
  *     source_profiler_frame_begin();
  *     for each source: t = source_profiler_source_tick_start();
  *                      tick(source);
@@ -33,10 +34,33 @@
  *     submit, present, wait for the frame frames-in-flight - 1 back;
  *     source_profiler_frame_collect();
  *
+ * Several threads (a job system that ticks, workers that record passes
+ * into command buffers of their own): between frame_begin and
+ * frame_collect any number of threads may call tick_start / tick_end,
+ * set_pass, render_begin / render_end and set_command_buffer at once,
+ * with no lock and no shared write per call: each thread appends to a
+ * stream of its own, which the graphics thread takes in at render_begin
+ * (what was recorded by then: the ticks a render needs) and at
+ * frame_collect. A thread's calls must end before the graphics thread's
+ * frame_collect (join the workers before collecting); a source's tick
+ * must end before its renders begin. Pass and command buffer are per
+ * thread. With renders of one source on several threads, its "first
+ * render of the frame" (render_avg, render_gpu_avg) is the one that began
+ * first - the earliest render_begin stamp among all threads - which is
+ * the first one where a single thread renders. GPU timers on a thread
+ * need a command buffer named with set_command_buffer and a backend that
+ * stamps named command buffers (srcprof/gpu_timer.h, write_cmd);
+ * otherwise its renders have CPU times and no GPU sample.
+ *
  * Bad input is defined, never a crash: NULL sources and unknown timers are
  * ignored and counted (source_profiler_stats_t.ignored_calls); renders of a
  * source not ticked in the frame are ignored; durations above 4.29 s are
- * stored as 4.29 s (counted in saturated_samples).
+ * stored as 4.29 s (counted in saturated_samples); a timer ended on a thread
+ * or in a command buffer other than the one it began in has no end stamp
+ * written and its render no GPU sample (gpu_timers_misplaced); ticks and
+ * renders recorded after their frame was collected are dropped
+ * (records_late); threads beyond set_max_threads are not profiled
+ * (threads_refused). Each is said once in the log.
  */
 #ifndef SRCPROF_SOURCE_PROFILER_H
 #define SRCPROF_SOURCE_PROFILER_H
@@ -347,7 +371,9 @@ uint32_t source_profiler_pass_id(const char *name);
 /* Name of a registered pass, or NULL. The string lives until shutdown. */
 const char *source_profiler_pass_name(uint32_t pass);
 
-/* Renders from now until the next call belong to `pass`. Graphics thread. */
+/* The calling thread's renders from now until its next call belong to
+ * `pass` (each thread has its own; the graphics thread's starts every
+ * frame at "default"). Any thread. */
 void source_profiler_set_pass(uint32_t pass);
 
 #define SOURCE_PROFILER_MAX_PASSES 64
@@ -477,10 +503,85 @@ typedef struct source_profiler_stats {
 	 * such ("<41.0"). 0: not known yet (no empty timer measured, or no
 	 * backend). */
 	uint64_t gpu_resolution_ns;
+	/* Several threads (fields added at the end: recompile against this
+	 * header). Threads besides the graphics thread that record now, and
+	 * the bytes their buffers hold (bounded: a thread's buffer holds at
+	 * most SOURCE_PROFILER_THREAD_RECORDS ticks and renders of a frame;
+	 * more are dropped and counted in records_dropped). */
+	uint32_t threads;
+	size_t thread_bytes;
+	uint64_t threads_refused;    /* threads beyond set_max_threads, not profiled */
+	uint64_t records_late;       /* ticks and renders of a frame already collected */
+	uint64_t records_dropped;    /* a thread's buffer full in a frame */
+	uint64_t gpu_timers_unavailable; /* stamps not there at collect (a command buffer late) */
+	uint64_t gpu_timers_misplaced;   /* ended on another thread or command buffer */
+	uint32_t gpu_queues;             /* queues installed, the first included */
 } source_profiler_stats_t;
 
 /* Fills *stats. Any thread. */
 void source_profiler_get_stats(source_profiler_stats_t *stats);
+
+/* --- Several threads, command buffers and queues ---------------------------
+ * (the frame protocol above, "Several threads"). */
+
+/* Threads that may record besides the graphics thread: at most this many
+ * at once (set_max_threads), each with buffers of its own. */
+#define SOURCE_PROFILER_MAX_THREADS 1024
+#define SOURCE_PROFILER_DEFAULT_THREADS 64
+/* The most ticks and renders one thread's buffer holds for one frame. */
+#define SOURCE_PROFILER_THREAD_RECORDS (1u << 20)
+
+/* Sets how many threads besides the graphics thread may record, 1 to
+ * SOURCE_PROFILER_MAX_THREADS (default SOURCE_PROFILER_DEFAULT_THREADS); a
+ * thread that exits gives its place back. Calls from a thread beyond it
+ * are dropped (threads_refused counts such threads; said once); other
+ * values are ignored (logged, counted in ignored_calls). Any thread. */
+void source_profiler_set_max_threads(uint32_t n);
+
+/* The calling thread's renders from now on write their GPU stamps into
+ * `cmd` (a VkCommandBuffer for srcprof/vulkan.h; primary, or secondary
+ * executed inside a render pass), which the renderer submits to queue
+ * `queue` (0: the backend of source_profiler_set_gpu_backend; others:
+ * source_profiler_add_gpu_queue). Per thread, until the next call; NULL
+ * names none (a thread that named none gets no GPU timers, but the
+ * graphics thread, whose stamps then go where its backend puts them:
+ * srcprof_vk_timer_begin_frame's command buffer). A timer ends in the
+ * command buffer it began in: name the next one after its render_end.
+ * A queue not installed is refused (counted in ignored_calls, logged
+ * once) and the thread keeps what it named before. Results are read per
+ * timer where the backend can (read_each): a command buffer submitted
+ * late, or never, loses only its own renders' GPU samples for that frame
+ * (gpu_timers_unavailable). Any thread, between frame_begin and
+ * frame_collect (or before the first frame). */
+void source_profiler_set_command_buffer(uint32_t queue, void *cmd);
+
+/* The most GPU queues, the first included (source_profiler_add_gpu_queue in
+ * srcprof/gpu_timer.h). */
+#define SOURCE_PROFILER_MAX_QUEUES 8
+
+/* A source's GPU time on one queue: the sum of its renders there per
+ * frame, over the GPU samples of its window (ns). */
+typedef struct source_profiler_queue_result {
+	uint32_t queue;
+	uint32_t gpu_samples;           /* GPU samples of the window */
+	uint64_t render_gpu_sum;        /* average over them */
+	uint64_t render_gpu_max;        /* the largest */
+} source_profiler_queue_result_t;
+
+/* Fills up to `max_out` queue results of `source`, in queue order, for the
+ * queues it was rendered on, and returns how many queues that is (0 when
+ * fill_result would return false). render_gpu_sum of fill_result is their
+ * sum: GPU time on each queue added up, so that work of one source running
+ * on two queues at once counts on both (busy time, not elapsed time). It
+ * copies the window, as fill_medians: call it for what is shown. Any
+ * thread. */
+size_t source_profiler_fill_queue_results(const void *source,
+					  source_profiler_queue_result_t *out, size_t max_out);
+
+/* The queue of each of `source`'s passes, in fill_pass_results' order (a
+ * pass rendered on two queues is two passes there, one per queue); returns
+ * how many passes the source has. Any thread. */
+size_t source_profiler_fill_pass_queues(const void *source, uint32_t *queues, size_t max_out);
 
 /* Calls `fn` for every source with an entry, with its name (or
  * "0x<address>"). Any thread; `fn` must not call back into the profiler's

@@ -17,6 +17,8 @@
 #include <dlfcn.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 /* The little of GL this needs, without a GL header. */
@@ -58,8 +60,25 @@ struct srcprof_gl_timer {
 	int64_t offset_ns; /* GPU ns + offset = profiler clock */
 	uint64_t offset_at;
 	bool warned_slots, warned_names;
+	/* The thread it was created on, where its context is current: GL
+	 * query objects belong to one context. */
+	pthread_t owner;
+	_Atomic bool warned_thread;
 	sp_gpu_timer_backend backend;
 };
+
+/* Called on the thread it was made on; else refused, said once. */
+static bool on_owner(srcprof_gl_timer *t)
+{
+	if (pthread_equal(pthread_self(), t->owner))
+		return true;
+	if (!atomic_exchange(&t->warned_thread, true))
+		source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
+				    "gl timer: used on a thread other than the one it was created on; "
+				    "GL queries belong to the context current there, so this is "
+				    "refused and those frames have no GPU samples on it");
+	return false;
+}
 
 static srcprof_gl_proc process_lookup(const char *name)
 {
@@ -85,6 +104,8 @@ static srcprof_gl_proc process_lookup(const char *name)
 static uint32_t timer_reserve(void *user, uint32_t slot, uint32_t queries)
 {
 	srcprof_gl_timer *t = user;
+	if (!on_owner(t))
+		return 0;
 	if (slot >= t->n_slots) {
 		if (!t->warned_slots)
 			source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
@@ -150,7 +171,7 @@ static void calibrate(srcprof_gl_timer *t)
 static void timer_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
 {
 	srcprof_gl_timer *t = user;
-	if (slot >= t->n_slots || query >= t->capacity[slot])
+	if (slot >= t->n_slots || query >= t->capacity[slot] || !on_owner(t))
 		return;
 	if (kind == SP_GPU_STAMP_FRAME_BEGIN &&
 	    srcprof_clock_monotonic_ns() - t->offset_at > CALIBRATE_EVERY_NS)
@@ -163,7 +184,7 @@ static void timer_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp 
 static sp_gpu_read timer_read(void *user, uint32_t slot, uint32_t count, uint64_t *ns)
 {
 	srcprof_gl_timer *t = user;
-	if (slot >= t->n_slots || !count || count > t->capacity[slot])
+	if (slot >= t->n_slots || !count || count > t->capacity[slot] || !on_owner(t))
 		return SP_GPU_READ_NOT_READY;
 	const gl_uint *q = t->queries[slot];
 	for (uint32_t i = count; i-- > 0;) {
@@ -218,6 +239,8 @@ srcprof_gl_timer *srcprof_gl_timer_create(const srcprof_gl_timer_desc *d)
 	if (!d)
 		d = &zero;
 	srcprof_gl_timer *t = calloc(1, sizeof *t);
+	if (t)
+		t->owner = pthread_self();
 	if (!t)
 		return NULL;
 	if (!load(t, d->get_proc_address)) {

@@ -29,7 +29,18 @@
  *
  * Stamps are written only in a frame begin_frame opened (the command buffer
  * of an earlier frame may be gone): a frame range opening in another frame
- * is refused, said once, and the frame reads as not ready. */
+ * is refused, said once, and the frame reads as not ready.
+ *
+ * Recording threads (source_profiler_set_command_buffer) stamp the command
+ * buffer they name through write_cmd: it reads what the graphics thread
+ * set before the frame's range opened (the pool, the event, the armed
+ * frame) and writes only into that command buffer, so any number of
+ * threads may stamp at once. Results are read per stamp (read_each), so
+ * that a command buffer submitted late or never costs only its own
+ * renders. A timer for a further queue (source_profiler_add_gpu_queue)
+ * opens its slot at the profiler's frame_open instead of a range stamp,
+ * and places its stamps on the CPU clock from its earliest stamp of the
+ * frame. */
 #include "srcprof/clock.h"
 #include "srcprof/source_profiler.h"
 #include "srcprof/vulkan.h"
@@ -66,6 +77,7 @@ typedef struct vk_slot {
 	bool reset_pending; /* created and not reset yet (no host reset) */
 	bool opened;        /* its last frame range opened: it has stamps to read */
 	uint64_t cpu_open_ns; /* profiler clock when the frame range opened */
+	uint64_t opened_frame; /* armed_frame of that frame */
 } vk_slot;
 
 struct srcprof_vk_timer {
@@ -187,8 +199,31 @@ static bool open_range(srcprof_vk_timer *t, uint32_t slot)
 	if (t->host_reset) /* the slot's last frame was collected: free */
 		t->fn.ResetQueryPool(t->device, s->pool, 0, s->capacity);
 	s->cpu_open_ns = srcprof_clock_ns();
+	s->opened_frame = t->armed_frame;
 	t->opened_frame = t->armed_frame;
 	return true;
+}
+
+/* A stamp in the placement of the mode. Plain: TOP_OF_PIPE opens,
+ * BOTTOM_OF_PIPE closes. Waited (flushed with the events): TOP_OF_PIPE,
+ * which lavapipe does not flush before, so the stamp closes the scene of
+ * the work before it (every tile stamps after that work) and the wait
+ * runs that scene; a BOTTOM_OF_PIPE stamp would flush first and cost a
+ * scene of its own that an empty timer does not pay. Flushed without
+ * events: the BOTTOM_OF_PIPE stamp's flush is all there is. */
+static void stamp(const srcprof_vk_timer *t, VkCommandBuffer cmd, const vk_slot *s,
+		  uint32_t query, sp_gpu_stamp kind)
+{
+	bool waited = s->event && s->event_frame == t->armed_frame;
+	bool top = waited || (!t->flushed && (kind == SP_GPU_STAMP_FRAME_BEGIN ||
+					      kind == SP_GPU_STAMP_TIMER_BEGIN));
+	t->fn.CmdWriteTimestamp(cmd,
+				top ? VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT
+				    : VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
+				s->pool, query);
+	if (waited)
+		t->fn.CmdWaitEvents(cmd, 1, &s->event, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
+				    VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0, NULL, 0, NULL, 0, NULL);
 }
 
 static void timer_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
@@ -199,26 +234,32 @@ static void timer_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp 
 	if (!t->frame_open || !t->cmd || slot != t->armed_slot ||
 	    query >= t->slots[slot].capacity)
 		return;
-	vk_slot *s = &t->slots[slot];
-	/* Plain: TOP_OF_PIPE opens, BOTTOM_OF_PIPE closes. Waited (flushed
-	 * with the events): TOP_OF_PIPE, which lavapipe does not flush before,
-	 * so the stamp closes the scene of the work before it (every tile
-	 * stamps after that work) and the wait runs that scene; a
-	 * BOTTOM_OF_PIPE stamp would flush first and cost a scene of its own
-	 * that an empty timer does not pay. Flushed without events: the
-	 * BOTTOM_OF_PIPE stamp's flush is all there is. */
-	bool waited = s->event && s->event_frame == t->armed_frame;
-	bool top = waited || (!t->flushed && (kind == SP_GPU_STAMP_FRAME_BEGIN ||
-					      kind == SP_GPU_STAMP_TIMER_BEGIN));
-	t->fn.CmdWriteTimestamp(t->cmd,
-				top ? VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT
-				    : VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
-				s->pool, query);
-	if (waited)
-		t->fn.CmdWaitEvents(t->cmd, 1, &s->event, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
-				    VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0, NULL, 0, NULL, 0, NULL);
+	stamp(t, t->cmd, &t->slots[slot], query, kind);
 	if (kind == SP_GPU_STAMP_FRAME_END)
 		t->frame_open = false;
+}
+
+/* Any recording thread, into the command buffer it named: reads only what
+ * the graphics thread set before the profiler let threads stamp. */
+static void timer_write_cmd(void *user, void *cmd, uint32_t slot, uint32_t query,
+			    sp_gpu_stamp kind)
+{
+	const srcprof_vk_timer *t = user;
+	if (!cmd || slot >= t->n_slots || slot != t->armed_slot)
+		return;
+	const vk_slot *s = &t->slots[slot];
+	if (!s->opened || s->opened_frame != t->armed_frame || query >= s->capacity)
+		return;
+	stamp(t, (VkCommandBuffer)cmd, s, query, kind);
+}
+
+/* A queue's timer other than the first: its slot opens here (there is no
+ * range stamp to open it). */
+static void timer_frame_open(void *user, uint32_t slot)
+{
+	srcprof_vk_timer *t = user;
+	if (slot < t->n_slots)
+		open_range(t, slot);
 }
 
 /* A counter reading in ns. The product wraps modulo 2^64 as the profiler's
@@ -258,6 +299,62 @@ static void measure_offset(srcprof_vk_timer *t, const vk_slot *s, uint64_t gpu_o
 	}
 }
 
+/* Stamps of the slot's results in ns: unwrapped against the first
+ * available stamp when fewer than 64 bits are valid; false when none is
+ * available. avail NULL: every one is. */
+static bool convert(srcprof_vk_timer *t, uint32_t count, uint64_t *ns, const uint8_t *avail,
+		    uint32_t *first)
+{
+	uint32_t f = 0;
+	while (avail && f < count && !avail[f])
+		f++;
+	if (f == count)
+		return false;
+	uint64_t base = t->results[2 * f] & t->valid_mask;
+	uint64_t base_ns = ticks_to_ns(t, base);
+	for (uint32_t i = 0; i < count; i++) {
+		if (avail && !avail[i])
+			continue;
+		uint64_t since = ((t->results[2 * i] & t->valid_mask) - base) & t->valid_mask;
+		/* The frame's stamps relative to its first: exact in a double for
+		 * any frame shorter than 2^53 ticks, whatever the counter reads. */
+		ns[i] = base_ns + (t->period_ns == 1.0 ? since
+						       : (uint64_t)((double)since * t->period_ns));
+	}
+	*first = f;
+	return true;
+}
+
+static sp_gpu_read timer_read_each(void *user, uint32_t slot, uint32_t count, uint64_t *ns,
+				   uint8_t *avail)
+{
+	srcprof_vk_timer *t = user;
+	if (slot >= t->n_slots || !count || count > t->slots[slot].capacity ||
+	    !t->slots[slot].opened)
+		return SP_GPU_READ_OK; /* nothing available */
+	vk_slot *s = &t->slots[slot];
+	VkResult r = t->fn.GetQueryPoolResults(
+		t->device, s->pool, 0, count, (size_t)count * 2 * sizeof(uint64_t), t->results,
+		2 * sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+	if (r == VK_ERROR_DEVICE_LOST)
+		return SP_GPU_READ_DISJOINT;
+	if (r < 0)
+		return SP_GPU_READ_OK;
+	for (uint32_t i = 0; i < count; i++)
+		avail[i] = t->results[2 * i + 1] != 0;
+	uint32_t first;
+	/* The earliest stamp places the frame on the CPU clock where the
+	 * range's is not there (a further queue's timer). */
+	if (convert(t, count, ns, avail, &first) && !t->fn.GetCalibratedTimestamps) {
+		uint64_t earliest = ns[first];
+		for (uint32_t i = first; i < count; i++)
+			if (avail[i] && ns[i] < earliest)
+				earliest = ns[i];
+		measure_offset(t, s, avail[0] ? ns[0] : earliest);
+	}
+	return SP_GPU_READ_OK;
+}
+
 static sp_gpu_read timer_read(void *user, uint32_t slot, uint32_t count, uint64_t *ns)
 {
 	srcprof_vk_timer *t = user;
@@ -275,17 +372,8 @@ static sp_gpu_read timer_read(void *user, uint32_t slot, uint32_t count, uint64_
 	for (uint32_t i = 0; i < count; i++)
 		if (!t->results[2 * i + 1])
 			return SP_GPU_READ_NOT_READY;
-	/* Unwrap against the frame's first stamp when fewer than 64 bits are
-	 * valid, then convert ticks to ns. */
-	uint64_t base = t->results[0] & t->valid_mask;
-	uint64_t base_ns = ticks_to_ns(t, base);
-	for (uint32_t i = 0; i < count; i++) {
-		uint64_t since = ((t->results[2 * i] & t->valid_mask) - base) & t->valid_mask;
-		/* The frame's stamps relative to its first: exact in a double for
-		 * any frame shorter than 2^53 ticks, whatever the counter reads. */
-		ns[i] = base_ns + (t->period_ns == 1.0 ? since
-						       : (uint64_t)((double)since * t->period_ns));
-	}
+	uint32_t first;
+	convert(t, count, ns, NULL, &first);
 	if (!t->fn.GetCalibratedTimestamps)
 		measure_offset(t, s, ns[0]);
 	return SP_GPU_READ_OK;
@@ -502,6 +590,9 @@ srcprof_vk_timer *srcprof_vk_timer_create(const srcprof_vk_timer_desc *d)
 		.subtract_empty_timer = t->flushed,
 		.costly = t->flushed,
 		.tick_ns = t->period_ns,
+		.write_cmd = timer_write_cmd,
+		.read_each = timer_read_each,
+		.frame_open = timer_frame_open,
 	};
 	if (d->calibrated_timestamps && !t->fn.GetCalibratedTimestamps)
 		source_profiler_log(SOURCE_PROFILER_LOG_WARNING,

@@ -15,7 +15,17 @@
  * destroy it with the renderer's context current, on the profiler's
  * graphics thread - and source_profiler_frame_begin() too, where a slot's
  * query objects grow (without a current context they cannot: the growth
- * is refused and said in the log). Desktop GL has no disjoint flag (GL_GPU_DISJOINT_EXT is
+ * is refused and said in the log).
+ *
+ * Threads: GL query objects belong to one context, so a timer times the
+ * renders of the context it was created with, on that thread. Renders
+ * recorded on other threads (other contexts, or worker threads that only
+ * prepare work) have CPU times and no GPU sample: the backend stamps no
+ * named command buffers (no write_cmd), which the profiler says once. A
+ * timer used on another thread than its own - installed as a further
+ * queue with source_profiler_add_gpu_queue for a context that lives on
+ * another thread, say - refuses every call and says so once: never a
+ * stamp of the wrong context. Desktop GL has no disjoint flag (GL_GPU_DISJOINT_EXT is
  * GLES only), so results are either ready or not.
  *
  * Use (the lines a renderer adds):

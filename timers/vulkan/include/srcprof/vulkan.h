@@ -65,8 +65,36 @@
  * waits on an event no one has set yet: the queue stalls (a device loss on
  * a GPU, a hang on lavapipe).
  *
- * Threads: everything on the thread that records the frame (the profiler's
- * graphics thread).
+ * Threads and queues. A renderer that records on several threads names, on
+ * each thread, the command buffer its renders' stamps go into with
+ * source_profiler_set_command_buffer(queue, cmd): a primary command buffer
+ * of its own, or a secondary one executed inside a render pass (a render
+ * pass object or dynamic rendering). Stamps are written from all of those
+ * threads at once, each into its own command buffer, and read one by one:
+ * a command buffer submitted late, or never, costs only its own renders
+ * their GPU samples for that frame. Submit every command buffer with
+ * stamps after the one given to begin_frame, on this timer's queue. In
+ * flushed mode the stamps wait on the frame's event in secondary command
+ * buffers too (a CPU device runs them inline). For another queue (async
+ * compute; transfer where timestampValidBits is above 0) create a timer
+ * with that queue's family, install it with source_profiler_add_gpu_queue
+ * (srcprof/gpu_timer.h), call srcprof_vk_timer_begin_frame for it each
+ * frame with the first command buffer submitted to that queue, and name
+ * that queue's command buffers with the number add_gpu_queue returned. A
+ * second timer for command buffers of their own on the same queue (compute
+ * dispatches before the graphics work) is such a queue for the profiler.
+ * Create, begin_frame and destroy run on the graphics thread; the
+ * profiler calls the rest.
+ *
+ * The Khronos validation layer of Debian 12 (1.3.239) reports flushed
+ * mode's waits in secondary command buffers as
+ * VUID-vkCmdWaitEvents-srcStageMask-parameter ("... but instead is 0x0"):
+ * it does not carry the stage mask of an event set in the primary into the
+ * secondaries executed after it (Vulkan-ValidationLayers issue 4544; the
+ * check was rewritten upstream in 2026, as VUID-...-01158). The wait is
+ * valid; a debug messenger may skip that message id,
+ * SRCPROF_VK_FALSE_POSITIVE_WAIT_EVENTS, as this project's engine and
+ * tests do (only flushed timing, only software devices, records it).
  */
 #ifndef SRCPROF_VULKAN_H
 #define SRCPROF_VULKAN_H
@@ -86,6 +114,9 @@ extern "C" {
 #if defined(__GNUC__)
 #pragma GCC visibility push(default)
 #endif
+
+/* The validation layer's message id for the false positive above. */
+#define SRCPROF_VK_FALSE_POSITIVE_WAIT_EVENTS 0x3cbdb1dbu
 
 /* Zero means default for every field. */
 typedef struct srcprof_vk_timer_desc {
@@ -142,11 +173,12 @@ srcprof_vk_timer *srcprof_vk_timer_create(const srcprof_vk_timer_desc *desc);
  * has no GPU samples (said once in the log). */
 void srcprof_vk_timer_begin_frame(srcprof_vk_timer *t, VkCommandBuffer cmd);
 
-/* Stamps from now on go into `cmd` (recording renders into several primary
- * command buffers). Submit them in recording order on one queue, after the
- * one given to begin_frame (see "Order matters" above). VK_NULL_HANDLE:
- * stamps are left out until the next set_cmd, and the frame's GPU samples
- * are dropped. */
+/* The graphics thread's stamps from now on go into `cmd` (recording renders
+ * into several primary command buffers on that thread; any thread can name
+ * its own with source_profiler_set_command_buffer, which this predates).
+ * Submit them in recording order on one queue, after the one given to
+ * begin_frame (see "Order matters" above). VK_NULL_HANDLE: stamps are left
+ * out until the next set_cmd, and the frame's GPU samples are dropped. */
 void srcprof_vk_timer_set_cmd(srcprof_vk_timer *t, VkCommandBuffer cmd);
 
 /* The backend to pass to source_profiler_set_gpu_backend(); NULL for a NULL

@@ -1,0 +1,373 @@
+/* A frame's GPU results, read back without waiting at collect, and the
+ * checks that decide whether they can be trusted (disjoint frames:
+ * docs/gpu-timing.md): the frame as a whole on the first queue (its range,
+ * its order), each timer on its own where it was written into a command
+ * buffer the renderer named, so that a command buffer submitted late or
+ * never costs only its own renders their samples. */
+#include "sp_clock.h"
+#include "sp_gpu_state.h"
+#include "sp_profiler.h"
+#include "sp_trace.h"
+#include "sp_util.h"
+
+#include <string.h>
+
+enum reason { R_NONE, R_BACKEND, R_ORDER, R_RANGE, R_LONG, R_UNAVAILABLE, R_OVERFLOW };
+
+static const char *const reason_text[] = {
+	"", "reported by the device", "a timer ends before it begins",
+	"a timer lies outside its frame",
+	"a timer lasts over 4.29 s: the GPU waited on the CPU inside it, or stamps of another clock",
+	"results not available at collect", "more renders than GPU timers"};
+
+/* The frame ranges of the last window of kept GPU frames. */
+static struct {
+	uint32_t ns[SOURCE_PROFILER_MAX_FPS * SOURCE_PROFILER_WINDOW_SECONDS];
+	uint32_t head, count;
+	uint64_t sum;
+	uint32_t max, max_n;
+} g_range;
+static _Atomic uint64_t g_range_avg, g_range_max;
+
+void sp_gpu_range_reset(void)
+{
+	g_range.head = g_range.count = 0;
+	g_range.sum = 0;
+	g_range.max = g_range.max_n = 0;
+	atomic_store(&g_range_avg, 0);
+	atomic_store(&g_range_max, 0);
+}
+
+uint32_t sp_gpu_empty_timers_last(void)
+{
+	return sp_gpu.empty_last;
+}
+
+/* Keeps the frame's GPU range in a window as long as the sources' and
+ * publishes its average and maximum: a running sum, and the maximum with
+ * the number of ranges equal to it, so that the ring is rescanned only when
+ * the last copy of the maximum leaves it (as the sources' windows do). */
+static void record_range(uint64_t ns)
+{
+	uint32_t cap = sp_capacity;
+	uint32_t v = ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
+	if (g_range.head >= cap)
+		g_range.head = 0;
+	bool full = g_range.count >= cap;
+	uint32_t old = full ? g_range.ns[g_range.head] : 0;
+	g_range.ns[g_range.head] = v;
+	g_range.head = g_range.head + 1 == cap ? 0 : g_range.head + 1;
+	if (!full)
+		g_range.count++;
+	g_range.sum = g_range.sum - old + v;
+	bool rescan = false;
+	if (v > g_range.max) {
+		g_range.max = v;
+		g_range.max_n = 1;
+	} else {
+		if (v == g_range.max)
+			g_range.max_n++;
+		rescan = full && old == g_range.max && --g_range.max_n == 0;
+	}
+	if (rescan) {
+		g_range.max = g_range.max_n = 0;
+		for (uint32_t i = 0; i < g_range.count; i++) {
+			if (g_range.ns[i] > g_range.max) {
+				g_range.max = g_range.ns[i];
+				g_range.max_n = 1;
+			} else if (g_range.ns[i] == g_range.max) {
+				g_range.max_n++;
+			}
+		}
+	}
+	atomic_store_explicit(&g_range_avg, g_range.sum / g_range.count, memory_order_relaxed);
+	atomic_store_explicit(&g_range_max, g_range.max, memory_order_relaxed);
+}
+
+void sp_gpu_frame_range(uint64_t *avg, uint64_t *max)
+{
+	*avg = atomic_load_explicit(&g_range_avg, memory_order_relaxed);
+	*max = atomic_load_explicit(&g_range_max, memory_order_relaxed);
+}
+
+static void drop(enum reason r, _Atomic uint64_t *counter)
+{
+	sp_count_add(&sp_count.gpu_frames_disjoint, 1);
+	sp_count_add(counter, 1);
+	uint64_t now = sp_now();
+	if (sp_gpu.last_warn_ns && now - sp_gpu.last_warn_ns < 1000000000ull) {
+		sp_gpu.suppressed++;
+		return;
+	}
+	if (sp_gpu.suppressed)
+		sp_log(SOURCE_PROFILER_LOG_WARNING,
+		       "GPU timers were disjoint, discarding samples (%s; %llu more frames since "
+		       "the last warning)",
+		       reason_text[r], (unsigned long long)sp_gpu.suppressed);
+	else
+		sp_log(SOURCE_PROFILER_LOG_WARNING, "GPU timers were disjoint, discarding samples (%s)",
+		       reason_text[r]);
+	sp_gpu.last_warn_ns = now ? now : 1;
+	sp_gpu.suppressed = 0;
+}
+
+/* The timers of a slot, in order: the graphics thread's, then each chunk
+ * recording threads took (each up to what its owner published). */
+typedef struct timer_iter {
+	const sp_gpu_slot *s;
+	uint32_t i, end, chunk, chunks;
+} timer_iter;
+
+static timer_iter iter_start(const sp_gpu_slot *s)
+{
+	uint32_t taken = atomic_load_explicit(&s->chunk_next, memory_order_relaxed);
+	return (timer_iter){.s = s, .i = 0, .end = s->used, .chunk = 0,
+			    .chunks = taken < s->chunks ? taken : s->chunks};
+}
+
+static bool iter_next(timer_iter *it, uint32_t *i)
+{
+	while (it->i >= it->end) {
+		if (it->chunk >= it->chunks)
+			return false;
+		const sp_gpu_chunk *c = &it->s->chunk[it->chunk];
+		uint32_t used = atomic_load_explicit(&c->used, memory_order_acquire);
+		it->i = it->s->direct_cap + it->chunk * SP_TIMER_CHUNK;
+		it->end = it->i + (used < SP_TIMER_CHUNK ? used : SP_TIMER_CHUNK);
+		it->chunk++;
+	}
+	*i = it->i++;
+	return true;
+}
+
+/* Stamps to read: up to the last timer handed out. */
+static uint32_t stamps_used(const sp_gpu_slot *s)
+{
+	uint32_t top = s->used;
+	timer_iter it = iter_start(s);
+	uint32_t i;
+	while (iter_next(&it, &i))
+		if (i + 1 > top)
+			top = i + 1;
+	return 2u + 2u * top;
+}
+
+/* Reads a queue's slot into q->ns; each stamp's availability in q->avail
+ * where the backend reads them one by one (all 1 otherwise). */
+static sp_gpu_read read_slot(sp_gpu_queue *q, unsigned slot, uint32_t count)
+{
+	if (q->b.read_each) {
+		memset(q->avail, 0, count);
+		return q->b.read_each(q->b.user, slot, count, q->ns, q->avail);
+	}
+	sp_gpu_read r = q->b.read(q->b.user, slot, count, q->ns);
+	memset(q->avail, r == SP_GPU_READ_OK, count);
+	return r;
+}
+
+/* Marks the timers that cannot be used on their own (a stamp not
+ * available, out of order, or longer than 32 bits of ns) and counts them;
+ * returns how many. The frame-level checks come first, for the first
+ * queue's own command buffer. */
+static uint32_t mark_unusable(sp_gpu_queue *q, sp_gpu_slot *s)
+{
+	uint32_t bad = 0, i;
+	timer_iter it = iter_start(s);
+	while (iter_next(&it, &i)) {
+		sp_gpu_timer *t = &s->timers[i];
+		if (t->state != SP_TIMER_ENDED && t->state != SP_TIMER_EMPTY &&
+		    t->state != SP_TIMER_EMPTY_LATER)
+			continue;
+		uint64_t b = q->ns[2 + 2 * i], e = q->ns[3 + 2 * i];
+		if (!q->avail[2 + 2 * i] || !q->avail[3 + 2 * i] || e < b || e - b > UINT32_MAX) {
+			t->state = SP_TIMER_UNUSABLE;
+			bad++;
+		}
+	}
+	return bad;
+}
+
+/* The first queue's frame as a whole: its range and the timers written
+ * into the backend's own command buffer (not named by the renderer). */
+static enum reason check_frame(const sp_gpu_queue *q, const sp_gpu_slot *s)
+{
+	const uint64_t *ns = q->ns;
+	if (!q->avail[0] || !q->avail[1])
+		return R_UNAVAILABLE;
+	uint64_t fb = ns[0], fe = ns[1];
+	if (fe < fb)
+		return R_ORDER;
+	enum reason r = R_NONE;
+	for (uint32_t i = 0; i < s->used; i++) {
+		const sp_gpu_timer *t = &s->timers[i];
+		if (t->named)
+			continue;
+		if (!q->avail[2 + 2 * i] || !q->avail[3 + 2 * i])
+			return R_UNAVAILABLE;
+		uint64_t b = ns[2 + 2 * i], e = ns[3 + 2 * i];
+		if (e < b)
+			return R_ORDER;
+		if (b < fb || e > fe)
+			r = R_RANGE;
+		/* No render costs that much: 32-bit ns would saturate and a
+		 * maximum of 4,294.967 ms would stand for a minute. */
+		else if (e - b > UINT32_MAX && r == R_NONE)
+			r = R_LONG;
+	}
+	return r;
+}
+
+/* A queue's frame is read; its recording threads' demand kept for the next
+ * reserve, its overflow grows the pool. Returns true when it overflowed. */
+static bool account(sp_gpu_queue *q, const sp_gpu_slot *s)
+{
+	uint32_t taken = atomic_load_explicit(&s->chunk_next, memory_order_relaxed);
+	uint32_t denied = atomic_load_explicit(&s->stream_denied, memory_order_relaxed);
+	q->stream_last = (taken < s->chunks ? taken : s->chunks) * SP_TIMER_CHUNK;
+	if (denied) {
+		uint32_t need = (s->chunks + 1) * 2 * SP_TIMER_CHUNK;
+		if (need > q->want_stream)
+			q->want_stream = need;
+		q->grown = true;
+	}
+	if (s->overflow) {
+		uint32_t need = s->used + s->denied;
+		if (need + need / 2 > q->want_direct)
+			q->want_direct = need + need / 2;
+		q->grown = true;
+	}
+	return s->overflow || denied;
+}
+
+/* Which reason's counter. */
+static _Atomic uint64_t *reason_counter(enum reason r)
+{
+	switch (r) {
+	case R_BACKEND:
+		return &sp_count.disjoint_backend;
+	case R_ORDER:
+		return &sp_count.disjoint_order;
+	case R_RANGE:
+	case R_LONG:
+		return &sp_count.disjoint_range;
+	case R_UNAVAILABLE:
+		return &sp_count.disjoint_unavailable;
+	default:
+		return &sp_count.disjoint_overflow;
+	}
+}
+
+/* The empty timers of a kept frame, and its GPU frames in a trace. */
+static void measured(uint32_t qi, sp_gpu_queue *q, sp_gpu_slot *s, uint64_t frame, bool trace)
+{
+	uint32_t i;
+	uint64_t lo = UINT64_MAX, hi = 0;
+	timer_iter it = iter_start(s);
+	while (iter_next(&it, &i)) {
+		const sp_gpu_timer *t = &s->timers[i];
+		uint64_t b = q->ns[2 + 2 * i], e = q->ns[3 + 2 * i];
+		if (t->state == SP_TIMER_EMPTY || t->state == SP_TIMER_EMPTY_LATER) {
+			sp_gpu_empty_record(t->state == SP_TIMER_EMPTY ? SP_GPU_LEAD : SP_GPU_LATER,
+					    t->pass, e - b);
+			sp_gpu.empty_last++;
+		}
+		if (t->state == SP_TIMER_ENDED) {
+			lo = b < lo ? b : lo;
+			hi = e > hi ? e : hi;
+		}
+	}
+	if (!trace)
+		return;
+	/* The first queue's frame is its range, widened to the renders of
+	 * command buffers submitted after it; another queue's, its renders. */
+	if (qi == 0) {
+		lo = q->ns[0] < lo ? q->ns[0] : lo;
+		hi = q->ns[1] > hi ? q->ns[1] : hi;
+	}
+	if (lo <= hi)
+		sp_trace_gpu_frame(qi, (uint32_t)frame, lo, hi);
+}
+
+bool sp_gpu_collect(unsigned slot, uint64_t frame, sp_gpu_frame *out)
+{
+	sp_gpu_queue *q0 = &sp_gpu.q[0];
+	sp_gpu_slot *s0 = &q0->slots[slot];
+	if (s0->frame != frame || !s0->on)
+		return false;
+	bool overflow = false;
+	for (uint32_t qi = 0; qi < sp_gpu.n_queues; qi++) {
+		sp_gpu_slot *s = &sp_gpu.q[qi].slots[slot];
+		if (s->frame == frame && s->on)
+			overflow |= account(&sp_gpu.q[qi], s);
+	}
+	s0->on = false;
+	if (!q0->installed || s0->backend_gen != q0->backend_gen) {
+		for (uint32_t qi = 1; qi < sp_gpu.n_queues; qi++)
+			sp_gpu.q[qi].slots[slot].on = false;
+		return false; /* recorded with a backend that is gone */
+	}
+
+	enum reason r = R_NONE;
+	if (!s0->closed)
+		r = R_UNAVAILABLE; /* render_end never wrote the range end */
+	else if (overflow)
+		r = R_OVERFLOW;
+	else if (s0->forced)
+		r = R_BACKEND;
+	else {
+		switch (read_slot(q0, slot, stamps_used(s0))) {
+		case SP_GPU_READ_OK:
+			r = check_frame(q0, s0);
+			break;
+		case SP_GPU_READ_NOT_READY:
+			r = R_UNAVAILABLE;
+			break;
+		default:
+			r = R_BACKEND;
+			break;
+		}
+	}
+	if (r != R_NONE) {
+		for (uint32_t qi = 1; qi < sp_gpu.n_queues; qi++)
+			sp_gpu.q[qi].slots[slot].on = false;
+		drop(r, reason_counter(r));
+		return false;
+	}
+
+	/* The frame stands; each timer of a named command buffer, and each of
+	 * the other queues', on its own. */
+	bool trace = atomic_load_explicit(&sp_trace_recording, memory_order_relaxed);
+	uint32_t unusable = 0;
+	sp_gpu.empty_last = 0;
+	record_range(q0->ns[1] - q0->ns[0]);
+	memset(out, 0, sizeof *out);
+	for (uint32_t qi = 0; qi < sp_gpu.n_queues; qi++) {
+		sp_gpu_queue *q = &sp_gpu.q[qi];
+		sp_gpu_slot *s = &q->slots[slot];
+		if (qi && (s->frame != frame || !s->on))
+			continue;
+		s->on = false;
+		if (qi) {
+			if (!q->installed || s->backend_gen != q->backend_gen)
+				continue;
+			if (read_slot(q, slot, stamps_used(s)) != SP_GPU_READ_OK)
+				memset(q->avail, 0, stamps_used(s));
+		}
+		unusable += mark_unusable(q, s);
+		out->timers[qi] = s->timers;
+		out->ns[qi] = q->ns;
+		measured(qi, q, s, frame, trace);
+	}
+	if (unusable) {
+		sp_count_add(&sp_count.gpu_timers_unavailable, unusable);
+		if (!sp_gpu.said_unavailable)
+			sp_log(SOURCE_PROFILER_LOG_WARNING,
+			       "GPU results of %u timers were not there when frame %llu was collected "
+			       "(a command buffer submitted late or never, or stamps out of order); "
+			       "the sources they timed have no GPU sample for that frame (counted in "
+			       "gpu_timers_unavailable; said once)",
+			       unusable, (unsigned long long)frame);
+		sp_gpu.said_unavailable = true;
+	}
+	return true;
+}
