@@ -6,8 +6,10 @@
  * backend, fill_result ns per call at windows of 300 and 720 samples, bytes
  * per source, heap allocations per frame, the clock reads that bound it
  * all from below, and how long frame_begin takes while 0-3 threads read
- * results (--readers: that table alone). Every figure is the median of several repetitions in
- * this run. */
+ * results (--readers: that table alone), and, with --threads, what ticks and
+ * renders cost on threads other than the graphics thread (1 and 2 of them,
+ * each recording its share of the sources) against the graphics thread
+ * alone. Every figure is the median of several repetitions in this run. */
 #include "alloc_count.h"
 #include "replay.h"
 #include "srcprof/clock.h"
@@ -336,6 +338,178 @@ static bool readers_table(void)
 	return true;
 }
 
+/* --- recording threads (--threads) --------------------------------------------
+ * The graphics thread runs frame_begin, render_begin, render_end and
+ * collect (which merges the threads' records); T worker threads each tick
+ * and render (passes main and preview) 1/T of the sources between them.
+ * Each thread's time is measured by itself, barrier waits left out. */
+#define TH_WORKERS_MAX 2
+
+typedef struct th_worker {
+	pthread_t thread;
+	uint32_t first, count;
+	uint64_t busy_ns;
+} th_worker;
+
+static struct {
+	uint64_t *state; /* the sources: their addresses are the keys */
+	uint32_t n, workers;
+	uint32_t pass[2];
+	pthread_barrier_t go, done;
+	atomic_bool quit;
+	th_worker w[TH_WORKERS_MAX];
+} TH;
+
+__attribute__((noinline)) static void th_tick(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ull + 1;
+}
+
+__attribute__((noinline)) static void th_render(uint64_t *s)
+{
+	__asm__ volatile("" : : "r"(s) : "memory");
+}
+
+static void *th_main(void *arg)
+{
+	th_worker *w = arg;
+	for (;;) {
+		pthread_barrier_wait(&TH.go);
+		if (atomic_load(&TH.quit))
+			break;
+		uint64_t t0 = srcprof_clock_monotonic_ns();
+		uint64_t *src = TH.state + w->first;
+		for (uint32_t i = 0; i < w->count; i++) {
+			uint64_t t = source_profiler_source_tick_start();
+			th_tick(&src[i]);
+			source_profiler_source_tick_end(&src[i], t);
+		}
+		for (int p = 0; p < 2; p++) {
+			source_profiler_set_pass(TH.pass[p]);
+			for (uint32_t i = 0; i < w->count; i++) {
+				sp_gpu_timer *timer;
+				uint64_t t = source_profiler_source_render_begin(&timer);
+				th_render(&src[i]);
+				source_profiler_source_render_end(&src[i], t, timer);
+			}
+		}
+		w->busy_ns += srcprof_clock_monotonic_ns() - t0;
+		pthread_barrier_wait(&TH.done);
+	}
+	return NULL;
+}
+
+/* One configuration: n sources on `workers` threads for `frames` frames
+ * (after a window's worth); ns per source-frame of each worker (of its
+ * share), the mean over workers, and of the graphics thread (over all). */
+static bool th_run(uint32_t n, uint32_t workers, uint32_t frames, double *worker_ns,
+		   double *graphics_ns)
+{
+	TH.state = calloc(n, sizeof *TH.state);
+	if (!TH.state)
+		return false;
+	TH.n = n;
+	TH.workers = workers;
+	atomic_store(&TH.quit, false);
+	source_profiler_shutdown();
+	source_profiler_set_log(NULL, NULL);
+	TH.pass[0] = source_profiler_pass_id("main");
+	TH.pass[1] = source_profiler_pass_id("preview");
+	source_profiler_enable(true);
+	pthread_barrier_init(&TH.go, NULL, workers + 1);
+	pthread_barrier_init(&TH.done, NULL, workers + 1);
+	for (uint32_t i = 0; i < workers; i++) {
+		TH.w[i] = (th_worker){.first = i * (n / workers), .count = n / workers};
+		if (i == workers - 1)
+			TH.w[i].count = n - TH.w[i].first;
+		pthread_create(&TH.w[i].thread, NULL, th_main, &TH.w[i]);
+	}
+	uint64_t graphics = 0;
+	uint32_t warm = 60 * SOURCE_PROFILER_WINDOW_SECONDS + 4;
+	for (uint32_t f = 0; f < warm + frames; f++) {
+		if (f == warm) {
+			graphics = 0;
+			for (uint32_t i = 0; i < workers; i++)
+				TH.w[i].busy_ns = 0;
+		}
+		uint64_t t0 = srcprof_clock_monotonic_ns();
+		source_profiler_frame_begin();
+		source_profiler_render_begin();
+		uint64_t t1 = srcprof_clock_monotonic_ns();
+		pthread_barrier_wait(&TH.go);
+		pthread_barrier_wait(&TH.done);
+		uint64_t t2 = srcprof_clock_monotonic_ns();
+		source_profiler_render_end();
+		source_profiler_frame_collect();
+		graphics += (t1 - t0) + (srcprof_clock_monotonic_ns() - t2);
+	}
+	atomic_store(&TH.quit, true);
+	pthread_barrier_wait(&TH.go);
+	double sum = 0;
+	for (uint32_t i = 0; i < workers; i++) {
+		pthread_join(TH.w[i].thread, NULL);
+		sum += (double)TH.w[i].busy_ns / ((double)frames * TH.w[i].count);
+	}
+	*worker_ns = sum / workers;
+	*graphics_ns = (double)graphics / ((double)frames * n);
+	source_profiler_stats_t st;
+	source_profiler_get_stats(&st);
+	bool ok = st.records_dropped == 0 && st.records_late == 0 && st.ignored_calls == 0;
+	pthread_barrier_destroy(&TH.go);
+	pthread_barrier_destroy(&TH.done);
+	source_profiler_shutdown();
+	free(TH.state);
+	return ok;
+}
+
+static int threads_table(void)
+{
+	static const uint32_t counts[] = {10, 100, 1000, 10000};
+	double direct[4][REPEATS], w1[4][REPEATS], g1[4][REPEATS], w2[4][REPEATS], g2[4][REPEATS];
+	double loop[4][REPEATS], fl[REPEATS];
+	for (int r = 0; r < REPEATS; r++) {
+		fl[r] = measure_floor();
+		for (int c = 0; c < 4; c++) {
+			uint32_t n = counts[c], frames = (uint32_t)frames_for((int)n) / 4;
+			if (!replay_init(n, 2))
+				return 1;
+			replay_setup(REPLAY_LOOP, 60, false);
+			loop[c][r] = replay_run(frames);
+			replay_setup(REPLAY_CPU, 60, false);
+			direct[c][r] = replay_run(frames) - loop[c][r];
+			replay_free();
+			if (!th_run(n, 1, frames, &w1[c][r], &g1[c][r]) ||
+			    !th_run(n, 2, frames, &w2[c][r], &g2[c][r])) {
+				fprintf(stderr, "srcprof-microbench: records dropped or ignored\n");
+				return 1;
+			}
+		}
+	}
+	double floor_ns = median(fl, REPEATS);
+	printf("threads: 1 tick + 2 renders per source per frame, CPU timing; floor (six raw TSC "
+	       "reads) %.1f ns\n",
+	       floor_ns);
+	printf("  graphics thread alone: every call on it (the frame less the bare loop)\n");
+	printf("  on T workers: each worker's own time per source-frame of its share (recording\n"
+	       "  into its stream), and the graphics thread's (begin, merge, collect) per "
+	       "source-frame\n");
+	printf("%8s %12s %9s | %10s %10s %9s | %10s %10s %9s %8s\n", "sources", "alone ns",
+	       "/floor", "1: worker", "graphics", "/floor", "2: worker", "graphics", "/floor",
+	       "2 / 1");
+	for (int c = 0; c < 4; c++) {
+		double d = median(direct[c], REPEATS), a = median(w1[c], REPEATS),
+		       b = median(g1[c], REPEATS), x = median(w2[c], REPEATS),
+		       y = median(g2[c], REPEATS);
+		printf("%8u %12.1f %9.2f | %10.1f %10.1f %9.2f | %10.1f %10.1f %9.2f %8.2f\n",
+		       counts[c], d, d / floor_ns, a, b, (a + b) / floor_ns, x, y, (x + y) / floor_ns,
+		       x / a);
+	}
+	printf("  /floor: the profiler's ns per source-frame over the floor (for T workers: a\n"
+	       "  worker's and the graphics thread's together); 2 / 1: a worker's cost with two\n"
+	       "  against one\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int counts[] = {10, 100, 1000, 10000};
@@ -349,6 +523,8 @@ int main(int argc, char **argv)
 		return instructions(argv[0]);
 	if (argc == 2 && strcmp(argv[1], "--readers") == 0)
 		return readers_table() ? 0 : 1;
+	if (argc == 2 && strcmp(argv[1], "--threads") == 0)
+		return threads_table();
 	if (argc == 2 && strcmp(argv[1], "--quick") == 0) {
 		n_counts = 2;
 	} else if (argc == 3 && strcmp(argv[1], "--sources") == 0) {
@@ -363,7 +539,9 @@ int main(int argc, char **argv)
 		n_counts = 1;
 		frames_only = true;
 	} else if (argc > 1) {
-		fprintf(stderr, "usage: %s [--quick | --sources N | --instructions | --readers]\n", argv[0]);
+		fprintf(stderr,
+			"usage: %s [--quick | --sources N | --instructions | --readers | --threads]\n",
+			argv[0]);
 		return 2;
 	}
 	printf("srcprof-microbench: 1 tick + 2 renders (passes main, preview) per source per "

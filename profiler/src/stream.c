@@ -566,6 +566,18 @@ static void merge_render(sp_stream *s, const sp_rec *r, uint32_t idx)
 		trace_record(s, e, SP_TRACE_RENDER, r->pass & 0xffu, r);
 }
 
+#define MERGE_AHEAD 6u
+
+/* The lines of an entry the merge touches: its key, its accumulators,
+ * and in phase 2 its inline passes. */
+static inline void prefetch_entry(const sp_entry *e, int phase)
+{
+	sp_prefetch(e);
+	sp_prefetch(&e->acc[0]);
+	if (phase == 2)
+		sp_prefetch(e->inline_passes);
+}
+
 /* Merges the records from *at up to `limit` (or, without one, to what is
  * published now, *at left there): ticks in phase 1, renders in phase 2. */
 static void walk(sp_stream *s, cursor *at, const cursor *limit, int phase)
@@ -577,6 +589,13 @@ static void walk(sp_stream *s, cursor *at, const cursor *limit, int phase)
 					 : atomic_load_explicit(&c->count, memory_order_acquire);
 		for (; at->i < count; at->i++) {
 			const sp_rec *r = &c->rec[at->i];
+			/* The entry a few records ahead: entries are hundreds of
+			 * bytes apart, beyond the hardware prefetcher. */
+			if (phase && at->index + MERGE_AHEAD < s->hints_cap) {
+				uint32_t h = s->hints[at->index + MERGE_AHEAD];
+				if (h < SP_LOAD(sp_core.high_water))
+					prefetch_entry(sp_entry_fast(h), phase);
+			}
 			if (r->kind == REC_FRAME) {
 				at->frame = (uint64_t)r->key;
 				at->index = 0;

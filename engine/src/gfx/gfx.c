@@ -117,6 +117,29 @@ static sp_gpu_read faulty_read(void *user, uint32_t slot, uint32_t count, uint64
 	return g_gfx.timer_to.read(g_gfx.timer_to.user, slot, count, ns);
 }
 
+static void faulty_write_cmd(void *user, void *cmd, uint32_t slot, uint32_t query,
+			     sp_gpu_stamp kind)
+{
+	(void)user;
+	g_gfx.timer_to.write_cmd(g_gfx.timer_to.user, cmd, slot, query, kind);
+}
+
+/* ENG_FAULT_TIMER_UNAVAILABLE: no stamp is there. */
+static sp_gpu_read faulty_read_each(void *user, uint32_t slot, uint32_t count, uint64_t *ns,
+				    uint8_t *avail)
+{
+	(void)user;
+	if (g_gfx.faults & ENG_FAULT_TIMER_UNAVAILABLE)
+		return SP_GPU_READ_OK;
+	return g_gfx.timer_to.read_each(g_gfx.timer_to.user, slot, count, ns, avail);
+}
+
+static void faulty_frame_open(void *user, uint32_t slot)
+{
+	(void)user;
+	g_gfx.timer_to.frame_open(g_gfx.timer_to.user, slot);
+}
+
 static int64_t faulty_offset(void *user)
 {
 	(void)user;
@@ -135,6 +158,10 @@ const sp_gpu_timer_backend *eng_gfx_gpu_timer(void)
 	g_gfx.timer.write = faulty_write;
 	g_gfx.timer.read = faulty_read;
 	g_gfx.timer.cpu_offset_ns = faulty_offset;
+	/* The optional ones only where the backend has them. */
+	g_gfx.timer.write_cmd = real->write_cmd ? faulty_write_cmd : NULL;
+	g_gfx.timer.read_each = real->read_each ? faulty_read_each : NULL;
+	g_gfx.timer.frame_open = real->frame_open ? faulty_frame_open : NULL;
 	return &g_gfx.timer;
 }
 
