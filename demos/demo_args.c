@@ -132,6 +132,10 @@ static const opt_def g_opts[] = {
 	{"--gpu-timing", NULL, OPT_CHOICE, AT(engine.gfx.gpu_timing), .choices = gfx_args_timings,
 	 .values = gfx_args_timing_values, .arg = "MODE",
 	 .help = GFX_ARGS_TIMING_HELP},
+	{"--tick-threads", NULL, OPT_U32, AT(engine.tick_threads), .min = 1, .max = ENG_MAX_THREADS,
+	 .arg = "N", .help = GFX_ARGS_TICK_THREADS_HELP},
+	{"--record-threads", NULL, OPT_U32, AT(engine.record_threads), .min = 1,
+	 .max = ENG_MAX_THREADS, .arg = "N", .help = GFX_ARGS_RECORD_THREADS_HELP},
 	{"--raster-threads", NULL, OPT_CUSTOM, .parse = parse_raster_threads, .arg = "N",
 	 .help = "Mesa's software rasterizer (lavapipe, llvmpipe): split\n"
 		 "each scene over N threads, 0 to 64 (LP_NUM_THREADS; 0: on\n"

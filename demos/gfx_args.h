@@ -11,4 +11,13 @@ extern const int gfx_args_timing_values[];
 	"auto|plain|flushed timestamp placement (default auto:\n"            \
 	"flushed on software devices, plain on GPUs)"
 
+/* --tick-threads, --record-threads: 1 to ENG_MAX_THREADS. */
+#define GFX_ARGS_TICK_THREADS_HELP                                            \
+	"tick the sources on N threads, each a share of them\n"              \
+	"(1 to 16; default 1: the frame's thread)"
+#define GFX_ARGS_RECORD_THREADS_HELP                                          \
+	"record each view's sources on N threads, each into a\n"             \
+	"command buffer of its own (Vulkan: secondary command\n"             \
+	"buffers; OpenGL records on one thread); 1 to 16, default 1"
+
 #endif

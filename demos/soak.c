@@ -162,7 +162,9 @@ int main(int argc, char **argv)
 						       .width = o.width, .height = o.height,
 						       .validate = o.validate,
 						       .shader_dir = o.shader_dir},
-					       .fixed_dt = 1.0 / 60.0},
+					       .fixed_dt = 1.0 / 60.0,
+					       .tick_threads = o.tick_threads,
+					       .record_threads = o.record_threads},
 				   &r);
 	if (!e) {
 		fprintf(stderr, PROG ": cannot start: %s\n", eng_result_str(r));

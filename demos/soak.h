@@ -19,6 +19,7 @@ extern const char *const soak_kind_names[SOAK_KINDS]; /* mesh particles ... */
 typedef struct soak_opts {
 	eng_api api;
 	eng_gpu_timing gpu_timing;
+	uint32_t tick_threads, record_threads;
 	uint32_t frames, warmup, report_every;
 	uint32_t sources, churn; /* live sources; replaced per frame */
 	uint32_t width, height;

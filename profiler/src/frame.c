@@ -125,8 +125,10 @@ void source_profiler_frame_begin(void)
 	sp_core.frame_base = srcprof_clock_ns();
 #endif
 	sp_fast_paths();
-	if (sp_core.gpu_frame)
+	if (sp_core.gpu_frame) {
+		sp_gpu_set_threads(sp_streams_live());
 		sp_gpu_prepare(sp_core.slot, SP_LOAD(sp_core.sources));
+	}
 }
 
 bool source_profiler_gpu_frame_timed(void)

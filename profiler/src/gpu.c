@@ -307,20 +307,34 @@ static uint32_t wanted_direct(const sp_gpu_queue *q, uint32_t qi, uint32_t sourc
 	return q->want_direct > want ? q->want_direct : want;
 }
 
-static uint32_t wanted_chunks(const sp_gpu_queue *q)
+/* Threads that record now (frame_begin says), for the first estimate. */
+static uint32_t g_threads;
+
+void sp_gpu_set_threads(uint32_t threads)
+{
+	g_threads = threads;
+}
+
+static uint32_t wanted_chunks(const sp_gpu_queue *q, uint32_t sources)
 {
 	if (!q->b.write_cmd)
 		return 0;
 	uint32_t last = q->stream_last / SP_TIMER_CHUNK;
 	uint32_t want = last + last / 2 + SP_CHUNKS_MIN;
+	/* Before a frame says how many: as many renders as the graphics
+	 * thread is sized for, and a chunk more for each thread's passes. */
+	uint32_t est = g_threads ? (2u * sources + SP_TIMER_CHUNK - 1) / SP_TIMER_CHUNK +
+					   2u * g_threads + SP_CHUNKS_MIN
+				 : 0;
 	uint32_t asked = (q->want_stream + SP_TIMER_CHUNK - 1) / SP_TIMER_CHUNK;
+	want = est > want ? est : want;
 	return asked > want ? asked : want;
 }
 
 static bool ensure_capacity(sp_gpu_queue *q, uint32_t qi, unsigned slot, uint32_t sources)
 {
 	sp_gpu_slot *s = &q->slots[slot];
-	uint32_t direct = wanted_direct(q, qi, sources), chunks = wanted_chunks(q);
+	uint32_t direct = wanted_direct(q, qi, sources), chunks = wanted_chunks(q, sources);
 	if (s->direct_cap >= direct && s->chunks >= chunks && s->backend_gen == q->backend_gen)
 		return true;
 	return reserve(q, qi, slot, direct, chunks);
@@ -464,11 +478,15 @@ bool sp_gpu_stream_bind(sp_gpu_stream *g, uint32_t queue, void *cmd)
 	 * recording threads start. */
 	if (queue >= SP_MAX_QUEUES || (queue && !source_profiler_queue_name(queue)))
 		return false;
+	/* Its chunk's timers can go into any command buffer of the queue;
+	 * another queue's are another slot's. */
+	if (queue != g->queue) {
+		g->next = g->end = 0;
+		g->chunk = UINT32_MAX;
+	}
 	g->queue = queue;
 	g->cmd = cmd;
 	g->cmd_gen++;
-	g->next = g->end = 0;
-	g->chunk = UINT32_MAX;
 	g->open = 0;
 	sp_gpu_places_reset(&g->places);
 	return true;

@@ -83,6 +83,8 @@ typedef struct sp_gpu_stream {
  * queue's pool hold the timers the frame is likely to need (the backend
  * creates query objects here, before the renderer records commands). */
 void sp_gpu_prepare(unsigned slot, uint32_t sources);
+/* Graphics thread, frame_begin: how many threads other than it record. */
+void sp_gpu_set_threads(uint32_t threads);
 /* Graphics thread, at render_begin: opens slot `slot` for frame `frame` on
  * every queue if GPU timing is on; recording threads may then begin
  * timers. */

@@ -30,6 +30,7 @@ void sp_streams_forget_entries(void);
 void sp_streams_shutdown(void);
 /* Any thread: the counters get_stats shows. */
 void sp_streams_stats(source_profiler_stats_t *st);
+uint32_t sp_streams_live(void); /* threads with a stream now */
 void sp_streams_reset_counters(void);
 
 /* The public calls on a thread that is not the graphics thread. */

@@ -742,6 +742,11 @@ void sp_streams_reset_counters(void)
 	atomic_store(&g.misplaced, 0);
 }
 
+uint32_t sp_streams_live(void)
+{
+	return atomic_load_explicit(&g.live, memory_order_relaxed);
+}
+
 void sp_streams_stats(source_profiler_stats_t *st)
 {
 	uint32_t n = atomic_load_explicit(&g.n, memory_order_acquire);

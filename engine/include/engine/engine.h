@@ -85,7 +85,15 @@ typedef struct eng_desc {
 	 * source in one frame out of N, N as small as the budget allows. 0:
 	 * 1%; >= 1: every frame. Where timers are cheap every frame is timed. */
 	double gpu_budget;
+	/* Threads that tick the sources (each a share of them; 0 or 1: the
+	 * frame's own thread) and that record each view's draws (each a share
+	 * of the sources into a command buffer of its own: Vulkan's secondary
+	 * command buffers; OpenGL records on one thread, and says so). At most
+	 * ENG_MAX_THREADS each. */
+	uint32_t tick_threads, record_threads;
 } eng_desc;
+
+#define ENG_MAX_THREADS 16
 
 /* For programs, before their first engine: pins glibc malloc's mmap and
  * trim thresholds. Left dynamic, they move when the software drivers free
@@ -145,6 +153,11 @@ void eng_source_gpu_end(eng_gpu_scope *scope);
  * call took. */
 void eng_source_fail(eng_source *s, const char *what);
 uint64_t eng_failures(const eng_engine *e);
+
+/* The threads in force (eng_desc's; record threads 1 where the backend
+ * records on one thread). */
+uint32_t eng_tick_threads(const eng_engine *e);
+uint32_t eng_record_threads(const eng_engine *e);
 
 /* Views in draw order; 2 (main, preview) or 3 (and side). */
 uint32_t eng_view_count(const eng_engine *e);

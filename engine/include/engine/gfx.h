@@ -232,10 +232,33 @@ typedef struct eng_pass_desc {
 	eng_rect area;    /* pixels; zero size: the whole target */
 	bool clear;       /* clear color (and depth) inside the area */
 	float clear_color[4];
+	/* Threads that record the pass's draws at once (eng_gfx_recorders);
+	 * 0 or 1: the calling thread, as usual. */
+	uint32_t recorders;
 } eng_pass_desc;
 
 void eng_gfx_begin_pass(const eng_pass_desc *desc);
 void eng_gfx_end_pass(void);
+
+/* A pass recorded by several threads. After eng_gfx_begin_pass with
+ * recorders > 1, eng_gfx_recorders() says how many the backend gives (at
+ * most ENG_GFX_MAX_RECORDERS; 1: it records on one thread - OpenGL, the
+ * pass of an isolated timing - and the draws go inline, on the calling
+ * thread). Recorder i's draws, recorded on one thread between
+ * eng_gfx_recorder_begin(i) and eng_gfx_recorder_end(i), come after
+ * recorder i - 1's when the pass ends; the draw calls below then work on
+ * that thread as they do on the frame's. Every recorder begun must end
+ * before eng_gfx_end_pass, which runs on the thread that began the pass. */
+#define ENG_GFX_MAX_RECORDERS 16
+/* Whether the device can record a pass on several threads at all. */
+bool eng_gfx_can_record_in_parallel(void);
+uint32_t eng_gfx_recorders(void);
+void eng_gfx_recorder_begin(uint32_t i);
+void eng_gfx_recorder_end(uint32_t i);
+/* What recorder i records into, for source_profiler_set_command_buffer (a
+ * VkCommandBuffer on Vulkan); NULL where there is none of its own. On the
+ * recorder's thread, after its begin. */
+void *eng_gfx_recorder_cmd(uint32_t i);
 
 void eng_gfx_apply_pipeline(eng_pipeline pip);
 /* Per-draw uniform block (std140, up to 256 bytes), copied. */

@@ -6,10 +6,12 @@
 
 #include "engine/engine.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 typedef struct eng_window eng_window;
+typedef struct core_jobs core_jobs;
 
 #define CORE_MAX_VIEWS 3
 
@@ -37,7 +39,10 @@ struct eng_engine {
 	bool screenshot_wanted; /* to be requested from the backend this frame */
 	uint32_t overlay_pass;
 	uint32_t gpu_timed; /* sources whose renders got GPU timers in the last frame */
-	uint64_t failures, last_failure_log;
+	/* Sources fail on tick threads too. */
+	_Atomic uint64_t failures, last_failure_log;
+	/* Worker threads: NULL where the frame's own thread does the work. */
+	core_jobs *tick_jobs, *record_jobs;
 };
 
 /* The key the overlay is profiled under (engine.c). */

@@ -1,6 +1,7 @@
 /* The engine's life and settings: create (window, device, profiler),
  * destroy, scene membership, and what the window reports. */
 #include "core.h"
+#include "jobs.h"
 
 #include "../gfx/gfx_backend.h"
 #include "../platform/window.h"
@@ -62,6 +63,38 @@ static eng_result open_device(eng_engine *e)
 	return ENG_OK;
 }
 
+/* The tick and record threads the desc asks for. */
+static eng_result start_threads(eng_engine *e)
+{
+	uint32_t tick = e->desc.tick_threads, record = e->desc.record_threads;
+	if (tick > ENG_MAX_THREADS || record > ENG_MAX_THREADS) {
+		eng_error("%u tick and %u record threads asked for: %u each at most", tick, record,
+			  ENG_MAX_THREADS);
+		return ENG_ERR_INVALID;
+	}
+	if (tick > 1 && !(e->tick_jobs = core_jobs_create(tick, "tick")))
+		return ENG_ERR_OUT_OF_MEMORY;
+	if (record > 1 && !eng_gfx_can_record_in_parallel()) {
+		eng_info("%s records a frame on one thread (one context): %u record threads "
+			 "asked for, 1 used",
+			 eng_gfx_api() == ENG_API_GL ? "OpenGL" : "this device", record);
+		record = 1;
+	}
+	if (record > 1 && !(e->record_jobs = core_jobs_create(record, "record")))
+		return ENG_ERR_OUT_OF_MEMORY;
+	return ENG_OK;
+}
+
+uint32_t eng_tick_threads(const eng_engine *e)
+{
+	return e->tick_jobs ? core_jobs_workers(e->tick_jobs) : 1;
+}
+
+uint32_t eng_record_threads(const eng_engine *e)
+{
+	return e->record_jobs ? core_jobs_workers(e->record_jobs) : 1;
+}
+
 eng_engine *eng_create(const eng_desc *desc, eng_result *result)
 {
 	eng_result dummy;
@@ -96,7 +129,11 @@ eng_engine *eng_create(const eng_desc *desc, eng_result *result)
 	source_profiler_set_source_name(&core_overlay_key, "overlay");
 	core_views_setup(e);
 	core_views_update(e);
-	*result = ENG_OK;
+	*result = start_threads(e);
+	if (*result != ENG_OK) {
+		eng_destroy(e);
+		return NULL;
+	}
 	return e;
 }
 
@@ -112,6 +149,8 @@ void eng_destroy(eng_engine *e)
 	if (!e)
 		return;
 	eng_gfx_wait_frame(0);
+	core_jobs_destroy(e->tick_jobs);
+	core_jobs_destroy(e->record_jobs);
 	for (uint32_t i = 0; i < e->n_sources; i++)
 		core_destroy_source(e->sources[i]);
 	for (uint32_t i = 0; i < e->n_pending_add; i++)
@@ -174,18 +213,17 @@ void eng_source_fail(eng_source *s, const char *what)
 	eng_engine *e = s->engine;
 	if (!e)
 		return;
-	e->failures++;
-	uint64_t now = srcprof_clock_ns();
-	if (now - e->last_failure_log >= 1000000000ull) {
+	uint64_t n = atomic_fetch_add(&e->failures, 1) + 1;
+	uint64_t now = srcprof_clock_ns(), last = atomic_load(&e->last_failure_log);
+	if (now - last >= 1000000000ull &&
+	    atomic_compare_exchange_strong(&e->last_failure_log, &last, now))
 		eng_warn("source %s: %s failed (%llu failures so far)", s->name, what,
-			 (unsigned long long)e->failures);
-		e->last_failure_log = now;
-	}
+			 (unsigned long long)n);
 }
 
 uint64_t eng_failures(const eng_engine *e)
 {
-	return e->failures;
+	return atomic_load(&e->failures);
 }
 
 const void *eng_overlay_key(void)

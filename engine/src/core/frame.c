@@ -2,6 +2,7 @@
  * overlay, submit, deferred tasks, wait, collect; and the GPU scopes
  * sources put around work outside the views. */
 #include "core.h"
+#include "jobs.h"
 
 #include "../platform/window.h"
 #include "engine/log.h"
@@ -103,18 +104,12 @@ static void run_tasks(eng_engine *e)
 	e->n_sources = kept;
 }
 
-void core_render_view(eng_engine *e, const eng_view *v, bool all, const eng_source *only,
-		      bool profile, uint32_t repeat)
+/* Draws sources [first, end) of the view (those drawn in it; all of them,
+ * or only `only`), each bracketed by the profiler when `profile`. */
+static void draw_sources(eng_engine *e, const eng_view *v, uint32_t first, uint32_t end, bool all,
+			 const eng_source *only, bool profile, uint32_t repeat)
 {
-	eng_gfx_begin_pass(&(eng_pass_desc){
-		.area = v->area,
-		.clear = true,
-		.clear_color = {v == &e->views[0] ? 0.07f : 0.12f, 0.08f,
-				v == &e->views[0] ? 0.10f : 0.16f, 1.0f},
-	});
-	if (profile)
-		source_profiler_set_pass(v->pass);
-	for (uint32_t i = 0, n = all ? core_live_sources(e) : e->n_sources; i < n; i++) {
+	for (uint32_t i = first; i < end; i++) {
 		eng_source *s = e->sources[i];
 		if ((!all && s != only) || !s->type->render || (s->flags & ENG_SOURCE_NO_RENDER))
 			continue;
@@ -129,6 +124,56 @@ void core_render_view(eng_engine *e, const eng_view *v, bool all, const eng_sour
 		uint64_t t = source_profiler_source_render_begin(&timer);
 		s->type->render(s, v);
 		source_profiler_source_render_end(s, t, timer);
+	}
+}
+
+/* A view's sources on the record threads: recorder i draws the i-th share
+ * of them into its command buffer, named to the profiler for its stamps. */
+typedef struct record_job {
+	eng_engine *e;
+	const eng_view *v;
+	uint32_t n, shares;
+	bool profile;
+} record_job;
+
+static void record_share(void *user, uint32_t i)
+{
+	record_job *j = user;
+	uint32_t first = (uint32_t)((uint64_t)j->n * i / j->shares);
+	uint32_t end = (uint32_t)((uint64_t)j->n * (i + 1) / j->shares);
+	eng_gfx_recorder_begin(i);
+	if (j->profile) {
+		source_profiler_set_command_buffer(0, eng_gfx_recorder_cmd(i));
+		source_profiler_set_pass(j->v->pass);
+	}
+	draw_sources(j->e, j->v, first, end, true, NULL, j->profile, 1);
+	if (j->profile)
+		source_profiler_set_command_buffer(0, NULL);
+	eng_gfx_recorder_end(i);
+}
+
+void core_render_view(eng_engine *e, const eng_view *v, bool all, const eng_source *only,
+		      bool profile, uint32_t repeat)
+{
+	/* A frame's views on the record threads; an isolated timing's (one
+	 * source, or none) on this thread. */
+	uint32_t recorders = all && e->record_jobs ? core_jobs_workers(e->record_jobs) : 0;
+	eng_gfx_begin_pass(&(eng_pass_desc){
+		.area = v->area,
+		.clear = true,
+		.clear_color = {v == &e->views[0] ? 0.07f : 0.12f, 0.08f,
+				v == &e->views[0] ? 0.10f : 0.16f, 1.0f},
+		.recorders = recorders,
+	});
+	if (profile)
+		source_profiler_set_pass(v->pass);
+	uint32_t n = all ? core_live_sources(e) : e->n_sources;
+	uint32_t shares = recorders ? eng_gfx_recorders() : 1;
+	if (shares > 1) {
+		record_job j = {e, v, n, shares, profile};
+		core_jobs_run(e->record_jobs, shares, record_share, &j);
+	} else {
+		draw_sources(e, v, 0, n, all, only, profile, repeat);
 	}
 	eng_gfx_end_pass();
 }
@@ -151,16 +196,43 @@ static void render_overlay(eng_engine *e)
 	eng_gfx_end_pass();
 }
 
-static void tick(eng_engine *e, double dt, bool prof)
+static void tick_sources(eng_engine *e, uint32_t first, uint32_t end, double dt, bool prof)
 {
-	PERF_BLOCK("tick");
-	for (uint32_t i = 0, n = core_live_sources(e); i < n; i++) {
+	for (uint32_t i = first; i < end; i++) {
 		eng_source *s = e->sources[i];
 		uint64_t t = prof ? source_profiler_source_tick_start() : 0;
 		if (s->type->tick)
 			s->type->tick(s, dt);
 		if (prof)
 			source_profiler_source_tick_end(s, t);
+	}
+}
+
+typedef struct tick_job {
+	eng_engine *e;
+	uint32_t n, shares;
+	double dt;
+	bool prof;
+} tick_job;
+
+static void tick_share(void *user, uint32_t i)
+{
+	tick_job *j = user;
+	tick_sources(j->e, (uint32_t)((uint64_t)j->n * i / j->shares),
+		     (uint32_t)((uint64_t)j->n * (i + 1) / j->shares), j->dt, j->prof);
+}
+
+/* The sources' ticks, on the tick threads (each a share of them) when
+ * there are; the overlay's on this thread. */
+static void tick(eng_engine *e, double dt, bool prof)
+{
+	PERF_BLOCK("tick");
+	uint32_t n = core_live_sources(e);
+	if (e->tick_jobs) {
+		tick_job j = {e, n, core_jobs_workers(e->tick_jobs), dt, prof};
+		core_jobs_run(e->tick_jobs, j.shares, tick_share, &j);
+	} else {
+		tick_sources(e, 0, n, dt, prof);
 	}
 	if (e->overlay.tick) {
 		uint64_t t = prof ? source_profiler_source_tick_start() : 0;

@@ -13,6 +13,7 @@
 #include "engine/log.h"
 
 #include <dirent.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,8 +40,10 @@ static struct gfx_state {
 	cached_pipeline cache[ENG_GFX_MAX_PIPELINES];
 	uint32_t n_cache;
 	int raster_threads;      /* eng_gfx_info's, counted at init */
-	uint32_t refused;        /* calls given a handle that is not live */
-	bool refusal_said;       /* the first one is logged, per device */
+	/* Calls given a handle that is not live, from any recording thread;
+	 * the first one is logged, per device. */
+	_Atomic uint32_t refused;
+	_Atomic bool refusal_said;
 	sp_gpu_timer_backend timer;    /* what the profiler calls */
 	sp_gpu_timer_backend timer_to; /* the backend's own */
 } g_gfx;
@@ -333,7 +336,7 @@ eng_result eng_gfx_init_window(const eng_gfx_desc *desc, eng_window *window)
 			g_gfx.ctx = ctx;
 			g_gfx.api = order[i];
 			g_gfx.generation++;
-			g_gfx.refusal_said = false;
+			atomic_store(&g_gfx.refusal_said, false);
 			eng_gfx_info info;
 			be->get_info(ctx, &info);
 			/* Only Mesa's llvmpipe-based devices name threads so
@@ -412,7 +415,7 @@ void eng_gfx_get_counts(eng_gfx_counts *counts)
 		.buffers = g_gfx.buffers.live,
 		.images = g_gfx.images.live,
 		.pipelines = g_gfx.pipelines.live,
-		.refused = g_gfx.refused,
+		.refused = atomic_load(&g_gfx.refused),
 	};
 }
 
@@ -426,9 +429,8 @@ static bool live(const eng_pool *pool, uint32_t id, const char *kind)
 		return false;
 	if (eng_pool_live(pool, id))
 		return true;
-	g_gfx.refused++;
-	if (!g_gfx.refusal_said) {
-		g_gfx.refusal_said = true;
+	atomic_fetch_add_explicit(&g_gfx.refused, 1, memory_order_relaxed);
+	if (!atomic_exchange(&g_gfx.refusal_said, true)) {
 		eng_warn("gfx: %s handle 0x%08x is not live (destroyed, or from an earlier device); "
 			 "ignored (later ones are counted, not said)",
 			 kind, id);
@@ -618,6 +620,35 @@ void eng_gfx_draw(uint32_t first, uint32_t count, uint32_t instances)
 {
 	if (g_gfx.be)
 		g_gfx.be->draw(g_gfx.ctx, first, count, instances);
+}
+
+bool eng_gfx_can_record_in_parallel(void)
+{
+	return g_gfx.be && g_gfx.be->recorders;
+}
+
+uint32_t eng_gfx_recorders(void)
+{
+	return g_gfx.be && g_gfx.be->recorders ? g_gfx.be->recorders(g_gfx.ctx) : 1;
+}
+
+void eng_gfx_recorder_begin(uint32_t i)
+{
+	if (g_gfx.be && g_gfx.be->recorder_begin && i < ENG_GFX_MAX_RECORDERS)
+		g_gfx.be->recorder_begin(g_gfx.ctx, i);
+}
+
+void eng_gfx_recorder_end(uint32_t i)
+{
+	if (g_gfx.be && g_gfx.be->recorder_end && i < ENG_GFX_MAX_RECORDERS)
+		g_gfx.be->recorder_end(g_gfx.ctx, i);
+}
+
+void *eng_gfx_recorder_cmd(uint32_t i)
+{
+	return g_gfx.be && g_gfx.be->recorder_cmd && i < ENG_GFX_MAX_RECORDERS
+		       ? g_gfx.be->recorder_cmd(g_gfx.ctx, i)
+		       : NULL;
 }
 
 void eng_gfx_request_screenshot(void)

@@ -57,6 +57,12 @@ typedef struct eng_gfx_backend {
 	void (*apply_transient_vertices)(void *ctx, const void *data, size_t size);
 	void (*apply_image)(void *ctx, eng_image img);
 	void (*draw)(void *ctx, uint32_t first, uint32_t count, uint32_t instances);
+	/* Optional: a pass recorded by several threads (engine/gfx.h). NULL:
+	 * one recorder, the calling thread. */
+	uint32_t (*recorders)(void *ctx);
+	void (*recorder_begin)(void *ctx, uint32_t i);
+	void (*recorder_end)(void *ctx, uint32_t i);
+	void *(*recorder_cmd)(void *ctx, uint32_t i);
 
 	void (*request_screenshot)(void *ctx);
 	const uint8_t *(*read_screenshot)(void *ctx, uint32_t *width, uint32_t *height);

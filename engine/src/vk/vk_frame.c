@@ -37,6 +37,16 @@ eng_result vk_init_frames(vk_ctx *c)
 					.first_size = 1 << 20};
 		f->staging = (vk_ring){.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
 				       .first_size = 4 << 20};
+		/* Recorders: a pool each (one thread at a time records it), made
+		 * now; their rings get memory at their first use. */
+		for (int k = 0; k < ENG_GFX_MAX_RECORDERS; k++) {
+			vk_recorder *rec = &c->recorders[i][k];
+			VK_CHECK_RET(vkCreateCommandPool(c->dev.device, &pci, NULL, &rec->pool));
+			rec->uniforms = (vk_ring){.usage = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
+						  .first_size = 256 << 10};
+			rec->vertices = (vk_ring){.usage = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
+						  .first_size = 256 << 10};
+		}
 	}
 	return ENG_OK;
 }
@@ -48,6 +58,13 @@ void vk_free_frames(vk_ctx *c)
 		vk_ring_free(c, &f->uniforms);
 		vk_ring_free(c, &f->vertices);
 		vk_ring_free(c, &f->staging);
+		for (int k = 0; k < ENG_GFX_MAX_RECORDERS; k++) {
+			vk_recorder *rec = &c->recorders[i][k];
+			vk_ring_free(c, &rec->uniforms);
+			vk_ring_free(c, &rec->vertices);
+			if (rec->pool)
+				vkDestroyCommandPool(c->dev.device, rec->pool, NULL);
+		}
 		if (f->readback) {
 			vkDestroyBuffer(c->dev.device, f->readback, NULL);
 			vk_mem_free(c, &f->readback_mem);
@@ -139,6 +156,15 @@ static eng_result begin_commands(vk_ctx *c, uint32_t slot)
 	vk_ring_reset(&f->uniforms);
 	vk_ring_reset(&f->vertices);
 	vk_ring_reset(&f->staging);
+	for (int k = 0; k < ENG_GFX_MAX_RECORDERS; k++) {
+		vk_recorder *rec = &c->recorders[slot][k];
+		if (rec->used)
+			VK_CHECK_RET(vkResetCommandPool(c->dev.device, rec->pool, 0));
+		rec->used = 0;
+		vk_ring_reset(&rec->uniforms);
+		vk_ring_reset(&rec->vertices);
+	}
+	c->rec = (vk_rec){.cmd = f->cmd, .uniforms = &f->uniforms, .vertices = &f->vertices};
 	VkCommandBufferBeginInfo bi = {
 		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
 		.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
@@ -409,7 +435,7 @@ eng_result vk_time_isolated(void *ctx, void (*fn)(void *user), void *user, uint6
 		return r;
 	}
 	fn(user);
-	if (c->in_pass)
+	if (c->rec.in_pass)
 		vk_end_pass(c);
 	c->recording = false;
 	c->isolated = false; /* recorded: later frames draw to their own target, come what may */

@@ -85,6 +85,8 @@ static uint32_t vk_shutdown(void *ctx);
 static eng_result vk_init(const eng_gfx_desc *desc, eng_window *window, void **ctx)
 {
 	vk_ctx *c = calloc(1, sizeof *c);
+	if (c)
+		pthread_mutex_init(&c->alloc_lock, NULL);
 	if (!c) {
 		eng_error("vulkan: out of memory");
 		return ENG_ERR_OUT_OF_MEMORY;
@@ -164,6 +166,7 @@ static uint32_t vk_shutdown(void *ctx)
 	vk_device_shutdown(&c->dev);
 	/* Read after the instance is gone: its destruction reports too. */
 	uint32_t messages = atomic_load(&c->dev.messages);
+	pthread_mutex_destroy(&c->alloc_lock);
 	free(c);
 	return messages;
 }
@@ -235,6 +238,10 @@ const eng_gfx_backend *vk_gfx_backend(void)
 		.apply_transient_vertices = vk_apply_transient_vertices,
 		.apply_image = vk_apply_image,
 		.draw = vk_draw,
+		.recorders = vk_recorders,
+		.recorder_begin = vk_recorder_begin,
+		.recorder_end = vk_recorder_end,
+		.recorder_cmd = vk_recorder_cmd,
 		.request_screenshot = vk_request_screenshot,
 		.read_screenshot = vk_read_screenshot,
 		.time_isolated = vk_time_isolated,

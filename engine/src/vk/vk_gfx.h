@@ -57,6 +57,32 @@ typedef struct vk_ring_slice {
 	VkDescriptorSet set;
 } vk_ring_slice;
 
+/* Where draws are recorded: the frame's command buffer (the context's
+ * own), or a recorder's secondary one on the thread recording it. */
+typedef struct vk_rec {
+	VkCommandBuffer cmd;
+	bool in_pass;
+	bool pipeline_bound; /* in this pass */
+	bool indexed;        /* the vertices applied last came with indices */
+	vk_ring *uniforms, *vertices;
+} vk_rec;
+
+/* A recorder of the passes recorded by several threads: per frame slot, a
+ * pool of its own (one thread at a time uses it), reset with the frame, a
+ * secondary command buffer for each such pass of the frame (a primary
+ * that executed one must not see it rerecorded), and rings of its own. */
+#define VK_MAX_PARALLEL_PASSES 16
+typedef struct vk_recorder {
+	VkCommandPool pool;
+	VkCommandBuffer cmds[VK_MAX_PARALLEL_PASSES];
+	uint32_t n_cmds; /* allocated */
+	uint32_t used;   /* recorded in this frame */
+	VkCommandBuffer cmd; /* of the pass being recorded */
+	vk_ring uniforms, vertices;
+	vk_rec rec;
+	bool begun; /* in the pass being recorded */
+} vk_recorder;
+
 typedef struct vk_frame {
 	VkCommandPool pool;
 	VkCommandBuffer cmd;
@@ -116,21 +142,34 @@ struct vk_ctx {
 	uint32_t slot;            /* frame slot being recorded */
 	uint64_t serial_recorded; /* frames begun */
 	uint64_t serial_done;     /* frames known complete */
-	bool recording, in_pass, isolated;
+	bool recording, isolated;
+	vk_rec rec;               /* the frame's own recording */
 	uint32_t swap_index;      /* swapchain image of this frame */
 	vk_image_state *pass_color;
-	bool pipeline_bound; /* in this pass */
-	bool indexed;        /* the vertices applied last came with indices */
+	/* The pass being recorded by several threads: how many recorders,
+	 * and what their secondaries inherit. 0: recorded inline. */
+	uint32_t parallel;
+	VkFormat pass_format, pass_depth_format;
+	VkViewport pass_viewport;
+	VkRect2D pass_scissor;
+	vk_recorder recorders[VK_FIF][ENG_GFX_MAX_RECORDERS];
+	/* Ring chunks, memory and descriptor sets made while recorders run:
+	 * one at a time. */
+	pthread_mutex_t alloc_lock;
 	bool screenshot_wanted;
 	uint8_t *screenshot;
 	uint32_t screenshot_w, screenshot_h;
 	bool device_lost;
 };
 
-/* The command buffer being recorded. */
-static inline VkCommandBuffer vk_cmd(const vk_ctx *c)
+/* The recording of the calling thread: a recorder's between its begin and
+ * end (vk_draw.c), else the frame's. */
+vk_rec *vk_rec_of(vk_ctx *c);
+
+/* The command buffer being recorded on the calling thread. */
+static inline VkCommandBuffer vk_cmd(vk_ctx *c)
 {
-	return c->frames[c->slot].cmd;
+	return vk_rec_of(c)->cmd;
 }
 
 /* vk_resources.c */
@@ -182,6 +221,10 @@ void vk_apply_vertices(void *ctx, eng_buffer vertices, eng_buffer indices);
 void vk_apply_transient_vertices(void *ctx, const void *data, size_t size);
 void vk_apply_image(void *ctx, eng_image h);
 void vk_draw(void *ctx, uint32_t first, uint32_t count, uint32_t instances);
+uint32_t vk_recorders(void *ctx);
+void vk_recorder_begin(void *ctx, uint32_t i);
+void vk_recorder_end(void *ctx, uint32_t i);
+void *vk_recorder_cmd(void *ctx, uint32_t i);
 void vk_update_image(void *ctx, eng_image h, const void *rgba);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "srcprof/vulkan.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>

@@ -335,18 +335,26 @@ eng_result vk_ring_alloc(vk_ctx *c, vk_ring *ring, VkDeviceSize size, VkDeviceSi
 			chunk *= 2;
 		vk_ring_chunk *k = &ring->chunks[ring->n];
 		memset(k, 0, sizeof *k);
+		/* Recorders grow their rings on their own threads: the memory
+		 * blocks and the descriptor pool are shared. */
+		pthread_mutex_lock(&c->alloc_lock);
 		eng_result r = vk_make_raw_buffer(c, chunk, ring->usage, true, &k->buffer, &k->mem);
-		if (r != ENG_OK)
-			return r;
-		k->size = chunk;
-		if (ring->usage & VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT) {
+		VkResult sr = VK_SUCCESS;
+		if (r == ENG_OK && (ring->usage & VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT)) {
 			VkDescriptorSetAllocateInfo ai = {
 				.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
 				.descriptorPool = c->pools[0],
 				.descriptorSetCount = 1,
 				.pSetLayouts = &c->ubo_layout,
 			};
-			VK_CHECK_RET(vkAllocateDescriptorSets(c->dev.device, &ai, &k->set));
+			sr = vkAllocateDescriptorSets(c->dev.device, &ai, &k->set);
+		}
+		pthread_mutex_unlock(&c->alloc_lock);
+		if (r != ENG_OK)
+			return r;
+		k->size = chunk;
+		if (ring->usage & VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT) {
+			VK_CHECK_RET(sr);
 			VkDescriptorBufferInfo bi = {k->buffer, 0, VK_UNIFORM_MAX};
 			VkWriteDescriptorSet w = {
 				.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
