@@ -99,14 +99,17 @@ static void drop(enum reason r, _Atomic uint64_t *counter)
 		sp_gpu.suppressed++;
 		return;
 	}
+	/* A pool too small for a frame grows for the next (said as it
+	 * grows): a start-up event, such as threads beginning to record, not
+	 * a fault. */
+	int level = r == R_OVERFLOW ? SOURCE_PROFILER_LOG_INFO : SOURCE_PROFILER_LOG_WARNING;
 	if (sp_gpu.suppressed)
-		sp_log(SOURCE_PROFILER_LOG_WARNING,
+		sp_log(level,
 		       "GPU timers were disjoint, discarding samples (%s; %llu more frames since "
 		       "the last warning)",
 		       reason_text[r], (unsigned long long)sp_gpu.suppressed);
 	else
-		sp_log(SOURCE_PROFILER_LOG_WARNING, "GPU timers were disjoint, discarding samples (%s)",
-		       reason_text[r]);
+		sp_log(level, "GPU timers were disjoint, discarding samples (%s)", reason_text[r]);
 	sp_gpu.last_warn_ns = now ? now : 1;
 	sp_gpu.suppressed = 0;
 }

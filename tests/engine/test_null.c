@@ -7,13 +7,16 @@
 
 #include "engine/null.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-/* A null engine with these costs and `views` views; the profiler reads
- * the null device's CPU clock. */
-static eng_engine *null_engine(const eng_null_desc *costs, uint32_t views)
+/* A null engine with these costs, `views` views and these tick and record
+ * threads (0: the graphics thread alone). */
+static eng_engine *null_engine_threads(const eng_null_desc *costs, uint32_t views,
+				       uint32_t tick_threads, uint32_t record_threads)
 {
 	eng_pin_allocator();
 	source_profiler_shutdown();
@@ -23,13 +26,20 @@ static eng_engine *null_engine(const eng_null_desc *costs, uint32_t views)
 						       .height = 180,
 						       .null_device = costs},
 					 .views = views,
-					 .fixed_dt = 1.0 / 60.0},
+					 .fixed_dt = 1.0 / 60.0,
+					 .tick_threads = tick_threads,
+					 .record_threads = record_threads},
 				   &r);
 	if (!e) {
 		fprintf(stderr, "null engine: %s\n", eng_result_str(r));
 		return NULL;
 	}
 	return e;
+}
+
+static eng_engine *null_engine(const eng_null_desc *costs, uint32_t views)
+{
+	return null_engine_threads(costs, views, 0, 0);
 }
 
 static uint64_t null_cpu(void *user)
@@ -368,5 +378,228 @@ TEST(a_screenshot_shows_the_clears_of_the_frame)
 	for (uint32_t i = 0; i < w * h; i++)
 		lit += px[i * 4] || px[i * 4 + 1] || px[i * 4 + 2];
 	CHECK(lit > w * h / 2);
+	CHECK_EQ(tfx_finish(e), 0);
+}
+
+/* --- tick and record threads ------------------------------------------------ */
+
+/* The test's clock is per thread: each thread's advances only by what the
+ * probes it runs cost, so a tick's or a render's CPU time is exact on
+ * whatever thread runs it. */
+static _Thread_local uint64_t t_clock = 1000000000ull;
+
+static uint64_t thread_clock(void *user)
+{
+	(void)user;
+	return t_clock;
+}
+
+static pthread_t g_main_thread;
+static atomic_uint g_ticks_off_main, g_renders_off_main;
+
+/* A source that costs tick_ns and render_ns of the thread clock, counts
+ * where it ran, and draws as a mesh. */
+typedef struct probe {
+	eng_source base;
+	eng_source *mesh;
+	uint64_t tick_ns, render_ns;
+	atomic_uint ticks;
+} probe;
+
+static void probe_tick(eng_source *s, double dt)
+{
+	probe *p = (probe *)s;
+	t_clock += p->tick_ns;
+	p->mesh->type->tick(p->mesh, dt);
+	atomic_fetch_add(&p->ticks, 1);
+	if (!pthread_equal(pthread_self(), g_main_thread))
+		atomic_fetch_add(&g_ticks_off_main, 1);
+}
+
+static void probe_render(eng_source *s, const eng_view *v)
+{
+	probe *p = (probe *)s;
+	t_clock += p->render_ns;
+	p->mesh->type->render(p->mesh, v);
+	if (!pthread_equal(pthread_self(), g_main_thread))
+		atomic_fetch_add(&g_renders_off_main, 1);
+}
+
+static void probe_destroy(eng_source *s)
+{
+	probe *p = (probe *)s;
+	p->mesh->type->destroy(p->mesh);
+	free(p);
+}
+
+static const eng_source_type probe_type = {
+	.name = "probe", .tick = probe_tick, .render = probe_render, .destroy = probe_destroy};
+
+static eng_source *probe_create(int i)
+{
+	probe *p = calloc(1, sizeof *p);
+	if (!p)
+		return NULL;
+	p->base.type = &probe_type;
+	snprintf(p->base.name, sizeof p->base.name, "probe %d", i);
+	p->base.scale = 1;
+	p->mesh = mesh(i);
+	p->tick_ns = 1000 * (uint64_t)(i + 1);
+	p->render_ns = 300 * (uint64_t)(i + 1);
+	if (!p->mesh) {
+		free(p);
+		return NULL;
+	}
+	return &p->base;
+}
+
+#define PROBES 10
+
+/* Ten probes on 3 tick and 4 record threads in two views: every tick and
+ * render where the engine says, each once a frame, and every figure
+ * exact - CPU times on the threads' clocks, GPU times on the null
+ * device's, stamped in the recorders' command lists. */
+TEST(tick_and_record_threads_give_every_source_its_exact_figures)
+{
+	g_main_thread = pthread_self();
+	eng_engine *e = null_engine_threads(&(eng_null_desc){.draw_ns = 1000, .vertex_ns = 2},
+					    2, 3, 4);
+	CHECK(e != NULL);
+	CHECK_EQ(eng_tick_threads(e), 3);
+	CHECK_EQ(eng_record_threads(e), 4);
+	source_profiler_set_clock(thread_clock, NULL);
+	eng_source *p[PROBES];
+	for (int i = 0; i < PROBES; i++) {
+		p[i] = probe_create(i);
+		CHECK(p[i] != NULL);
+		eng_add_source(e, p[i]);
+	}
+	atomic_store(&g_ticks_off_main, 0);
+	atomic_store(&g_renders_off_main, 0);
+	CHECK(tfx_frames(e, 40));
+	eng_null_record r = record();
+	CHECK_EQ(r.parallel_passes, 2 * 40);
+	CHECK_EQ(r.draws, 2 * 40 * PROBES);
+	CHECK_EQ(r.draws_outside_pass, 0);
+	CHECK_EQ(r.recorder_overflows, 0);
+	CHECK_EQ(atomic_load(&g_ticks_off_main), 40 * PROBES);
+	CHECK_EQ(atomic_load(&g_renders_off_main), 2 * 40 * PROBES);
+	/* One more frame's draws, in source order (the main view's first):
+	 * what each probe drew. */
+	eng_null_clear_record();
+	CHECK(tfx_frames(e, 1));
+	r = record();
+	uint32_t vertices[PROBES], n = 0;
+	for (uint32_t i = 0; i < r.n_events && n < PROBES; i++)
+		if (r.events[i].call == ENG_NULL_DRAW)
+			vertices[n++] = r.events[i].b;
+	CHECK_EQ(n, PROBES);
+	for (int i = 0; i < PROBES; i++) {
+		CHECK_EQ(atomic_load(&((probe *)p[i])->ticks), 41);
+		profiler_result_t res = tfx_result(p[i]);
+		CHECK_EQ(res.tick_avg, 1000ull * (i + 1));
+		CHECK_EQ(res.tick_max, 1000ull * (i + 1));
+		CHECK_EQ(res.render_avg, 300ull * (i + 1));
+		CHECK_EQ(res.render_sum, 2 * 300ull * (i + 1)); /* a render in each view */
+		CHECK_EQ(res.render_gpu_avg, 1000 + 2ull * vertices[i]);
+		CHECK_EQ(res.render_gpu_max, 1000 + 2ull * vertices[i]);
+	}
+	source_profiler_stats_t st = tfx_stats();
+	CHECK_EQ(st.threads, 3 + 4); /* besides the graphics thread */
+	CHECK_EQ(st.records_late, 0);
+	CHECK_EQ(st.records_dropped, 0);
+	CHECK_EQ(st.threads_refused, 0);
+	CHECK_EQ(st.gpu_timers_misplaced, 0);
+	CHECK_EQ(st.gpu_timers_unavailable, 0);
+	CHECK_EQ(st.gpu_frames_disjoint, 0);
+	source_profiler_set_clock(NULL, NULL);
+	CHECK_EQ(tfx_finish(e), 0);
+}
+
+/* What the GPU runs, and what each source reads, does not depend on how
+ * many threads recorded it: the recorders' shares run in source order. */
+static void draws_of_one_frame(uint32_t record_threads, uint32_t *counts, uint32_t *n,
+			       uint64_t *gpu)
+{
+	eng_engine *e = null_engine_threads(&(eng_null_desc){.draw_ns = 700, .vertex_ns = 3,
+							    .pass_ns = 5000},
+					    2, 0, record_threads);
+	CHECK(e != NULL);
+	eng_source *p[PROBES];
+	for (int i = 0; i < PROBES; i++) {
+		p[i] = probe_create(i);
+		CHECK(p[i] != NULL);
+		eng_add_source(e, p[i]);
+	}
+	CHECK(tfx_frames(e, 20));
+	eng_null_clear_record();
+	CHECK(tfx_frames(e, 1));
+	eng_null_record r = record();
+	*n = 0;
+	for (uint32_t i = 0; i < r.n_events; i++)
+		if (r.events[i].call == ENG_NULL_DRAW)
+			counts[(*n)++] = r.events[i].b;
+	for (int i = 0; i < PROBES; i++) {
+		gpu[2 * i] = tfx_result(p[i]).render_gpu_avg;
+		gpu[2 * i + 1] = tfx_result(p[i]).render_gpu_sum;
+	}
+	CHECK_EQ(tfx_stats().gpu_timers_unavailable, 0);
+	CHECK_EQ(tfx_finish(e), 0);
+}
+
+TEST(a_frame_recorded_on_threads_runs_and_reads_as_on_one)
+{
+	uint32_t one[2 * PROBES], many[2 * PROBES], n_one = 0, n_many = 0;
+	uint64_t gpu_one[2 * PROBES], gpu_many[2 * PROBES];
+	draws_of_one_frame(0, one, &n_one, gpu_one);
+	for (uint32_t threads = 2; threads <= 5; threads += 3) {
+		draws_of_one_frame(threads, many, &n_many, gpu_many);
+		CHECK_EQ(n_many, 2 * PROBES);
+		CHECK_EQ(n_many, n_one);
+		CHECK(memcmp(one, many, sizeof one) == 0);
+		for (int i = 0; i < 2 * PROBES; i++)
+			CHECK_EQ(gpu_many[i], gpu_one[i]);
+	}
+	CHECK_EQ(gpu_one[1], 2 * gpu_one[0]); /* two views */
+}
+
+/* The log of the main view's pass shows the recorders' commands run after
+ * each other, in recorder order, inside the pass, each source's end
+ * stamp right after its draw. */
+TEST(recorders_run_in_order_inside_their_pass)
+{
+	eng_engine *e = null_engine_threads(&(eng_null_desc){.draw_ns = 100}, 2, 0, 3);
+	CHECK(e != NULL);
+	for (int i = 0; i < 7; i++)
+		eng_add_source(e, probe_create(i));
+	CHECK(tfx_frames(e, 5));
+	eng_null_clear_record();
+	CHECK(tfx_frames(e, 1));
+	eng_null_record r = record();
+	int pass = -1, end = -1, last = -1;
+	uint32_t executes = 0, draws_in = 0;
+	for (uint32_t i = 0; i < r.n_events && end < 0; i++) {
+		const eng_null_event *ev = &r.events[i];
+		if (ev->call == ENG_NULL_PASS && pass < 0)
+			pass = (int)i;
+		if (ev->call == ENG_NULL_EXECUTE) {
+			CHECK(pass >= 0);
+			CHECK_EQ((int)ev->a, last + 1);
+			last = (int)ev->a;
+			executes++;
+		}
+		if (ev->call == ENG_NULL_DRAW && pass >= 0) {
+			draws_in++;
+			/* A timer's begin stamp just before, its end just after. */
+			CHECK(i >= 3 && i + 1 < r.n_events);
+			CHECK_EQ(r.events[i + 1].call, ENG_NULL_STAMP);
+			CHECK_EQ(r.events[i + 1].c, SP_GPU_STAMP_TIMER_END);
+		}
+		if (ev->call == ENG_NULL_END_PASS && pass >= 0)
+			end = (int)i;
+	}
+	CHECK_EQ(executes, 3);
+	CHECK_EQ(draws_in, 7);
+	CHECK(end > pass);
 	CHECK_EQ(tfx_finish(e), 0);
 }

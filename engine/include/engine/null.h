@@ -12,6 +12,12 @@
  * Shaders are read and checked (a missing or corrupt .vk.spv is refused
  * as on Vulkan), never compiled.
  *
+ * A pass can be recorded by several threads (eng_pass_desc.recorders):
+ * each recorder keeps its calls and stamps (its eng_gfx_recorder_cmd is
+ * what the GPU timer's write_cmd takes), and they run, recorder after
+ * recorder, when the pass ends: as Vulkan secondaries do. A stamp never
+ * run is not available to the timer's read_each.
+ *
  * Use: eng_create(&(eng_desc){.gfx = {.api = ENG_API_NULL,
  *          .null_device = &(eng_null_desc){.draw_ns = 1000}}}, &r);
  * then frames, then eng_null_record() to see what happened.
@@ -67,6 +73,7 @@ typedef enum eng_null_call {
 	ENG_NULL_UPLOAD,    /* a = image id */
 	ENG_NULL_STAMP,     /* a = frame slot, b = query, c = sp_gpu_stamp kind */
 	ENG_NULL_ISOLATED,  /* an eng_gfx_time_isolated submission; gpu_ns: what it returned */
+	ENG_NULL_EXECUTE,   /* a recorder's commands run (its calls follow): a = recorder, b = calls */
 } eng_null_call;
 
 /* One call, with the GPU clock after it. */
@@ -85,6 +92,9 @@ typedef struct eng_null_record {
 	uint64_t buffers_made, images_made, pipelines_made;
 	uint64_t buffers_destroyed, images_destroyed;
 	uint64_t gpu_ns; /* the GPU clock now */
+	/* Passes recorded by several threads (engine/gfx.h recorders), and
+	 * recorders' calls lost for want of memory. */
+	uint64_t parallel_passes, recorder_overflows;
 	const eng_null_event *events; /* in order; valid until cleared or shut down */
 	uint32_t n_events;
 	bool events_dropped; /* more calls than ENG_NULL_MAX_EVENTS */

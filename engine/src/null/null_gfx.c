@@ -27,6 +27,26 @@ typedef struct null_clear {
 	uint8_t rgba[4];
 } null_clear;
 
+/* A command recorded on a record thread, run when its pass ends. */
+typedef struct null_cmd {
+	eng_null_call call;
+	uint32_t a, b, d;
+} null_cmd;
+
+/* One recorder of a pass recorded by several threads: its commands, run
+ * in recorder order at the pass's end (as vkCmdExecuteCommands runs
+ * secondaries), on the GPU clock then. */
+typedef struct null_recorder {
+	bool begun, pipeline;
+	null_cmd *cmds;
+	uint32_t n, cap;
+	uint64_t draws_outside_pass;
+	bool overflow; /* a command could not be kept (out of memory) */
+} null_recorder;
+
+/* The recorder this thread records into (NULL: the frame's stream). */
+static _Thread_local null_recorder *t_rec;
+
 typedef struct null_ctx {
 	eng_null_desc costs;
 	const char *shader_dir;
@@ -42,8 +62,12 @@ typedef struct null_ctx {
 	eng_null_record rec;
 	eng_null_event *events;
 
+	null_recorder recorders[ENG_GFX_MAX_RECORDERS];
+	uint32_t parallel; /* recorders of the pass being recorded; 0: none */
+
 	sp_gpu_timer_backend timer;
 	uint64_t *stamps[NULL_SLOTS];
+	uint8_t *written[NULL_SLOTS]; /* 1: stamps[slot][q] reached the GPU */
 	uint32_t stamp_cap[NULL_SLOTS];
 
 	null_clear clears[NULL_MAX_CLEARS];
@@ -73,24 +97,67 @@ static uint32_t timer_reserve(void *user, uint32_t slot, uint32_t queries)
 		return 0;
 	if (queries > c->stamp_cap[slot]) {
 		uint64_t *s = realloc(c->stamps[slot], queries * sizeof *s);
-		if (!s)
+		if (s)
+			c->stamps[slot] = s;
+		uint8_t *w = s ? realloc(c->written[slot], queries) : NULL;
+		if (!w)
 			return c->stamp_cap[slot];
-		c->stamps[slot] = s;
+		memset(w + c->stamp_cap[slot], 0, queries - c->stamp_cap[slot]);
+		c->written[slot] = w;
 		c->stamp_cap[slot] = queries;
 	}
 	return c->stamp_cap[slot];
 }
 
+/* A stamp reaching the GPU: it takes the clock now. Query 0 opens the
+ * slot's frame: the slot's earlier stamps are no longer available. */
+static void run_stamp(null_ctx *c, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
+{
+	if (slot >= NULL_SLOTS || query >= c->stamp_cap[slot])
+		return;
+	if (query == 0)
+		memset(c->written[slot], 0, c->stamp_cap[slot]);
+	c->stamps[slot][query] = c->gpu_ns;
+	c->written[slot][query] = 1;
+	c->gpu_ns += c->costs.stamp_ns;
+	c->rec.stamps++;
+	note(c, ENG_NULL_STAMP, slot, query, (uint32_t)kind);
+}
+
 static void timer_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
 {
 	null_ctx *c = user;
-	if (slot >= NULL_SLOTS || query >= c->stamp_cap[slot])
-		return;
-	c->stamps[slot][query] = c->gpu_ns;
-	c->gpu_ns += c->costs.stamp_ns;
 	atomic_fetch_add(&c->cpu_ns, c->costs.stamp_cpu_ns);
-	c->rec.stamps++;
-	note(c, ENG_NULL_STAMP, slot, query, (uint32_t)kind);
+	run_stamp(c, slot, query, kind);
+}
+
+static void keep(null_recorder *r, null_cmd cmd);
+
+/* A stamp recorded into recorder `cmd` (eng_gfx_recorder_cmd) on its
+ * thread: it takes the GPU clock when the recorder's commands run. */
+static void timer_write_cmd(void *user, void *cmd, uint32_t slot, uint32_t query,
+			    sp_gpu_stamp kind)
+{
+	null_ctx *c = user;
+	null_recorder *r = cmd;
+	if (r < c->recorders || r >= c->recorders + ENG_GFX_MAX_RECORDERS || !r->begun)
+		return; /* not one of ours, or not recording: never written */
+	atomic_fetch_add(&c->cpu_ns, c->costs.stamp_cpu_ns);
+	keep(r, (null_cmd){ENG_NULL_STAMP, slot, query, (uint32_t)kind});
+}
+
+static sp_gpu_read timer_read_each(void *user, uint32_t slot, uint32_t count, uint64_t *ns,
+				   uint8_t *avail)
+{
+	null_ctx *c = user;
+	if (slot >= NULL_SLOTS)
+		return SP_GPU_READ_OK;
+	for (uint32_t q = 0; q < count && q < c->stamp_cap[slot]; q++)
+		if (c->written[slot][q]) {
+			avail[q] = 1;
+			ns[q] = c->stamps[slot][q];
+		}
+	return SP_GPU_READ_OK;
 }
 
 static sp_gpu_read timer_read(void *user, uint32_t slot, uint32_t count, uint64_t *ns)
@@ -133,6 +200,8 @@ static eng_result null_init(const eng_gfx_desc *desc, eng_window *window, void *
 		.reserve = timer_reserve,
 		.write = timer_write,
 		.read = timer_read,
+		.write_cmd = timer_write_cmd,
+		.read_each = timer_read_each,
 		.costly = c->costs.costly_timers,
 		.subtract_empty_timer = c->costs.subtract_empty_timer,
 		.tick_ns = 1,
@@ -145,8 +214,12 @@ static eng_result null_init(const eng_gfx_desc *desc, eng_window *window, void *
 static uint32_t null_shutdown(void *ctx)
 {
 	null_ctx *c = ctx;
-	for (int i = 0; i < NULL_SLOTS; i++)
+	for (int i = 0; i < NULL_SLOTS; i++) {
 		free(c->stamps[i]);
+		free(c->written[i]);
+	}
+	for (int i = 0; i < ENG_GFX_MAX_RECORDERS; i++)
+		free(c->recorders[i].cmds);
 	free(c->screenshot);
 	free(c->events);
 	free(c);
@@ -346,9 +419,89 @@ static void null_begin_pass(void *ctx, const eng_pass_desc *desc)
 	}
 	c->in_pass = true;
 	c->pipeline = false;
+	c->parallel = desc->recorders > 1 ? desc->recorders : 0;
+	if (c->parallel > ENG_GFX_MAX_RECORDERS)
+		c->parallel = ENG_GFX_MAX_RECORDERS;
 	c->gpu_ns += c->costs.pass_ns;
 	c->rec.passes++;
 	note(c, ENG_NULL_PASS, desc->target.id, a.w, a.h);
+}
+
+/* Runs one command on the GPU clock: what the frame's stream does at
+ * once, and a recorder's commands at the end of their pass. */
+static void run(null_ctx *c, null_cmd k)
+{
+	switch (k.call) {
+	case ENG_NULL_STAMP:
+		run_stamp(c, k.a, k.b, (sp_gpu_stamp)k.d);
+		return;
+	case ENG_NULL_DRAW:
+		c->gpu_ns += c->costs.draw_ns + c->costs.vertex_ns * k.b * k.d;
+		c->rec.draws++;
+		c->rec.vertices += (uint64_t)k.b * k.d;
+		break;
+	default:
+		break;
+	}
+	note(c, k.call, k.a, k.b, k.d);
+}
+
+/* Keeps a command of recorder r for its pass's end. */
+static void keep(null_recorder *r, null_cmd cmd)
+{
+	if (r->n == r->cap) {
+		uint32_t cap = r->cap ? 2 * r->cap : 64;
+		null_cmd *k = realloc(r->cmds, cap * sizeof *k);
+		if (!k) {
+			r->overflow = true;
+			return;
+		}
+		r->cmds = k;
+		r->cap = cap;
+	}
+	r->cmds[r->n++] = cmd;
+}
+
+/* A call of the pass: kept by this thread's recorder, or run now. */
+static void issue(null_ctx *c, null_cmd cmd)
+{
+	if (t_rec)
+		keep(t_rec, cmd);
+	else
+		run(c, cmd);
+}
+
+static uint32_t null_recorders(void *ctx)
+{
+	null_ctx *c = ctx;
+	return c->in_pass && c->parallel ? c->parallel : 1;
+}
+
+static void null_recorder_begin(void *ctx, uint32_t i)
+{
+	null_ctx *c = ctx;
+	if (!c->in_pass || i >= c->parallel || c->recorders[i].begun)
+		return;
+	null_recorder *r = &c->recorders[i];
+	r->begun = true;
+	r->pipeline = false;
+	r->n = 0;
+	t_rec = r;
+}
+
+static void null_recorder_end(void *ctx, uint32_t i)
+{
+	null_ctx *c = ctx;
+	if (i >= c->parallel || !c->recorders[i].begun)
+		return;
+	if (t_rec == &c->recorders[i])
+		t_rec = NULL;
+}
+
+static void *null_recorder_cmd(void *ctx, uint32_t i)
+{
+	null_ctx *c = ctx;
+	return i < c->parallel && c->recorders[i].begun ? &c->recorders[i] : NULL;
 }
 
 static void null_end_pass(void *ctx)
@@ -356,60 +509,85 @@ static void null_end_pass(void *ctx)
 	null_ctx *c = ctx;
 	if (!c->in_pass)
 		return;
+	/* The recorders' commands, recorder after recorder. */
+	for (uint32_t i = 0; i < c->parallel; i++) {
+		null_recorder *r = &c->recorders[i];
+		if (!r->begun)
+			continue;
+		note(c, ENG_NULL_EXECUTE, i, r->n, 0);
+		for (uint32_t k = 0; k < r->n; k++)
+			run(c, r->cmds[k]);
+		c->rec.draws_outside_pass += r->draws_outside_pass;
+		c->rec.recorder_overflows += r->overflow;
+		*r = (null_recorder){.cmds = r->cmds, .cap = r->cap};
+	}
+	if (c->parallel)
+		c->rec.parallel_passes++;
+	c->parallel = 0;
 	c->in_pass = false;
 	note(c, ENG_NULL_END_PASS, 0, 0, 0);
+}
+
+/* Whether a draw-state call comes inside a pass, on its thread. */
+static bool in_pass(const null_ctx *c)
+{
+	return t_rec ? t_rec->begun : c->in_pass;
 }
 
 static void null_apply_pipeline(void *ctx, eng_pipeline pip)
 {
 	null_ctx *c = ctx;
-	if (!c->in_pass)
+	if (!in_pass(c))
 		return;
-	c->pipeline = true;
-	note(c, ENG_NULL_PIPELINE, pip.id, 0, 0);
+	if (t_rec)
+		t_rec->pipeline = true;
+	else
+		c->pipeline = true;
+	issue(c, (null_cmd){ENG_NULL_PIPELINE, pip.id, 0, 0});
 }
 
 static void null_apply_uniforms(void *ctx, const void *data, size_t size)
 {
 	(void)data;
 	null_ctx *c = ctx;
-	if (c->in_pass)
-		note(c, ENG_NULL_UNIFORMS, (uint32_t)size, 0, 0);
+	if (in_pass(c))
+		issue(c, (null_cmd){ENG_NULL_UNIFORMS, (uint32_t)size, 0, 0});
 }
 
 static void null_apply_vertices(void *ctx, eng_buffer vertices, eng_buffer indices)
 {
 	null_ctx *c = ctx;
-	if (c->in_pass)
-		note(c, ENG_NULL_VERTICES, vertices.id, indices.id, 0);
+	if (in_pass(c))
+		issue(c, (null_cmd){ENG_NULL_VERTICES, vertices.id, indices.id, 0});
 }
 
 static void null_apply_transient_vertices(void *ctx, const void *data, size_t size)
 {
 	(void)data;
 	null_ctx *c = ctx;
-	if (c->in_pass && size)
-		note(c, ENG_NULL_TRANSIENT, (uint32_t)size, 0, 0);
+	if (in_pass(c) && size)
+		issue(c, (null_cmd){ENG_NULL_TRANSIENT, (uint32_t)size, 0, 0});
 }
 
 static void null_apply_image(void *ctx, eng_image img)
 {
 	null_ctx *c = ctx;
-	if (c->in_pass)
-		note(c, ENG_NULL_IMAGE, img.id, 0, 0);
+	if (in_pass(c))
+		issue(c, (null_cmd){ENG_NULL_IMAGE, img.id, 0, 0});
 }
 
 static void null_draw(void *ctx, uint32_t first, uint32_t count, uint32_t instances)
 {
 	null_ctx *c = ctx;
-	if (!c->in_pass || !c->pipeline || !count || !instances) {
-		c->rec.draws_outside_pass++;
+	bool pipeline = t_rec ? t_rec->pipeline : c->pipeline;
+	if (!in_pass(c) || !pipeline || !count || !instances) {
+		if (t_rec)
+			t_rec->draws_outside_pass++;
+		else
+			c->rec.draws_outside_pass++;
 		return;
 	}
-	c->gpu_ns += c->costs.draw_ns + c->costs.vertex_ns * count * instances;
-	c->rec.draws++;
-	c->rec.vertices += (uint64_t)count * instances;
-	note(c, ENG_NULL_DRAW, first, count, instances);
+	issue(c, (null_cmd){ENG_NULL_DRAW, first, count, instances});
 }
 
 /* --- screenshots, isolated timing -------------------------------------------------------- */
@@ -485,6 +663,10 @@ const eng_gfx_backend *null_gfx_backend(void)
 		.apply_transient_vertices = null_apply_transient_vertices,
 		.apply_image = null_apply_image,
 		.draw = null_draw,
+		.recorders = null_recorders,
+		.recorder_begin = null_recorder_begin,
+		.recorder_end = null_recorder_end,
+		.recorder_cmd = null_recorder_cmd,
 		.request_screenshot = null_request_screenshot,
 		.read_screenshot = null_read_screenshot,
 		.time_isolated = null_time_isolated,
