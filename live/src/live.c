@@ -36,6 +36,10 @@
 #define IDLE_TIMEOUT_S 30
 /* A connection's memory: request line and headers must fit in about half. */
 #define CONNECTION_MEMORY (32 * 1024)
+/* A connection's send buffer: a client that stops reading fills it within
+ * seconds, and the idle timeout then closes it (the kernel's default on
+ * loopback grows to megabytes, minutes of updates). */
+#define SEND_BUFFER (64 * 1024)
 /* A stream sends a comment line when no update came for this long. */
 #define HEARTBEAT_MS 15000
 
@@ -91,9 +95,19 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	*con_cls = NULL;
 }
 
-typedef struct header_scan {
-	lv_request *req;
-} header_scan;
+static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+			  enum MHD_ConnectionNotificationCode toe)
+{
+	(void)cls, (void)socket_context;
+	if (toe != MHD_CONNECTION_NOTIFY_STARTED)
+		return;
+	const union MHD_ConnectionInfo *info =
+		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	if (info) {
+		int size = SEND_BUFFER;
+		setsockopt(info->connect_fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof size);
+	}
+}
 
 static enum MHD_Result on_header(void *cls, enum MHD_ValueKind kind, const char *key,
 				 const char *value)
@@ -587,6 +601,7 @@ srcprof_live *srcprof_live_start(const srcprof_live_desc *desc_in)
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONNECTION_MEMORY,
 		MHD_OPTION_THREAD_STACK_SIZE, (size_t)(512 * 1024), MHD_OPTION_URI_LOG_CALLBACK,
 		on_uri, NULL, MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
+		MHD_OPTION_NOTIFY_CONNECTION, on_connection, NULL,
 		MHD_OPTION_STRICT_FOR_CLIENT, 1, MHD_OPTION_END);
 	if (!lv->daemon) {
 		set_error("libmicrohttpd could not start on %s:%u", address, port);
