@@ -25,7 +25,8 @@ foreach(f include/srcprof/source_profiler.h include/srcprof/perf_block.h
   list(APPEND installed ${f})
 endforeach()
 if(LIVE)
-  list(APPEND installed include/srcprof/live.h ${LIBDIR}/libsrcprof-live${lib_suffix}
+  list(APPEND installed include/srcprof/live.h include/srcprof/live_imgui.h
+       share/srcprof/imgui/srcprof_live_imgui.cpp ${LIBDIR}/libsrcprof-live${lib_suffix}
        ${LIBDIR}/pkgconfig/srcprof-live.pc)
 endif()
 foreach(f IN LISTS installed)
@@ -72,6 +73,11 @@ if(LIVE)
   run("building the live view's pkg-config consumer (flags: ${flags})"
       cc -std=gnu11 ${SOURCE_DIR}/live_consumer.c -o ${WORK_DIR}/pc-live-consumer ${flags})
   run("the live view's pkg-config consumer" ${WORK_DIR}/pc-live-consumer)
+  execute_process(COMMAND pkg-config --variable=imgui_source srcprof-live
+                  OUTPUT_VARIABLE panel OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT EXISTS "${panel}")
+    message(FATAL_ERROR "pkg-config's imgui_source names no file: '${panel}'")
+  endif()
 endif()
 
 run("configuring the examples"
