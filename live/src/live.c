@@ -19,6 +19,7 @@
 #include <locale.h>
 #include <netinet/in.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,10 @@ struct srcprof_live {
 	locale_t c_locale;
 	uint32_t max_streams;
 	char url[400];
+	/* libmicrohttpd's own message while it starts (it says nothing else:
+	 * what it would log later is dropped). */
+	_Atomic bool starting;
+	char start_error[200];
 };
 
 static _Thread_local char t_error[300];
@@ -67,6 +72,15 @@ static void set_error(const char *fmt, ...)
 const char *srcprof_live_error(void)
 {
 	return t_error;
+}
+
+static void on_mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	srcprof_live *lv = cls;
+	if (atomic_load(&lv->starting) && !lv->start_error[0]) {
+		vsnprintf(lv->start_error, sizeof lv->start_error, fmt, ap);
+		lv->start_error[strcspn(lv->start_error, "\n")] = '\0';
+	}
 }
 
 /* --- Per request -------------------------------------------------------- */
@@ -589,22 +603,29 @@ srcprof_live *srcprof_live_start(const srcprof_live_desc *desc_in)
 	lv_capture_init(&lv->capture, desc.captures, seconds,
 			desc.capture_max_bytes ? desc.capture_max_bytes : DEFAULT_CAPTURE_BYTES);
 
+	/* Threads get the default stack size: a smaller one would fail where
+	 * the program's thread-local storage is large (glibc places it in
+	 * each thread's stack). */
 	unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
-			 MHD_USE_POLL | MHD_USE_ITC;
+			 MHD_USE_POLL | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+	atomic_store(&lv->starting, true);
 	if (ss.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
 	lv->daemon = MHD_start_daemon(
-		flags, 0, NULL, NULL, handle, lv, MHD_OPTION_LISTEN_SOCKET, fd,
+		flags, 0, NULL, NULL, handle, lv, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, lv,
+		MHD_OPTION_LISTEN_SOCKET, fd,
 		MHD_OPTION_CONNECTION_LIMIT,
 		(unsigned)(desc.max_connections ? desc.max_connections : DEFAULT_CONNECTIONS),
 		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)IDLE_TIMEOUT_S,
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONNECTION_MEMORY,
-		MHD_OPTION_THREAD_STACK_SIZE, (size_t)(512 * 1024), MHD_OPTION_URI_LOG_CALLBACK,
+		MHD_OPTION_URI_LOG_CALLBACK,
 		on_uri, NULL, MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
 		MHD_OPTION_NOTIFY_CONNECTION, on_connection, NULL,
 		MHD_OPTION_STRICT_FOR_CLIENT, 1, MHD_OPTION_END);
+	atomic_store(&lv->starting, false);
 	if (!lv->daemon) {
-		set_error("libmicrohttpd could not start on %s:%u", address, port);
+		set_error("libmicrohttpd could not start on %s:%u%s%s", address, port,
+			  lv->start_error[0] ? ": " : "", lv->start_error);
 		lv_model_stop(&lv->model);
 		lv_model_free(&lv->model);
 		lv_capture_free(&lv->capture);

@@ -29,6 +29,10 @@
 
 #define SOURCES 12
 
+/* A program with large thread-local storage (glibc puts it in every
+ * thread's stack): the server's threads must still start. */
+static _Thread_local char g_tls_ballast[1 << 20];
+
 /* --- A renderer: one graphics thread ticking and rendering sources ---------- */
 
 static int g_src[SOURCES];
@@ -818,5 +822,17 @@ TEST(a_capture_from_the_page_is_one_at_a_time_and_a_valid_trace)
 	live = serve(NULL);
 	snprintf(hdr, sizeof hdr, "%sContent-Length: 0\r\n", good(live));
 	CHECK_EQ(request(srcprof_live_port(live), "POST", "/api/v1/capture", hdr, NULL), 501);
+	scene_stop();
+}
+
+TEST(a_program_with_large_thread_local_storage_still_serves)
+{
+	g_tls_ballast[0] = 1;
+	srcprof_live *live = serve(NULL);
+	CHECK(live);
+	CHECK(snapshot_ok(live));
+	int fd = open_stream(live, 0);
+	CHECK(updates_on(fd, 1, 60000) >= 1);
+	close(fd);
 	scene_stop();
 }
