@@ -141,7 +141,8 @@ static lv_snapshot *take(lv_model *m)
 	}
 	for (uint32_t i = 0; i < g.n; i++)
 		fill_row(&g.rows[i]);
-	qsort(g.rows, g.n, sizeof *g.rows, row_order);
+	if (g.n)
+		qsort(g.rows, g.n, sizeof *g.rows, row_order);
 	s->rows = g.rows;
 	s->n_rows = g.n;
 	source_profiler_get_stats(&s->st);
