@@ -267,13 +267,17 @@ static void sample(lv_model *m, uint64_t max_age_ns)
 	}
 	pthread_mutex_lock(&m->lock);
 	s->seq = ++m->seq;
-	if (s->st.enabled && m->prev_enabled && s->st.frames_collected > m->prev_frames &&
-	    s->mono_ns > m->prev_mono_ns)
+	/* Frames collected since the last snapshot that saw some (a slow
+	 * frame spans several snapshots), over the time between them. */
+	bool advanced = s->st.frames_collected > m->prev_frames;
+	if (s->st.enabled && m->prev_enabled && advanced && s->mono_ns > m->prev_mono_ns)
 		s->frame_mean_ns = (double)(s->mono_ns - m->prev_mono_ns) /
 				   (double)(s->st.frames_collected - m->prev_frames);
-	m->prev_frames = s->st.frames_collected;
-	m->prev_mono_ns = s->mono_ns;
-	m->prev_enabled = s->st.enabled;
+	if (advanced || s->st.frames_collected < m->prev_frames || s->st.enabled != m->prev_enabled) {
+		m->prev_frames = s->st.frames_collected;
+		m->prev_mono_ns = s->mono_ns;
+		m->prev_enabled = s->st.enabled;
+	}
 	record(m, s);
 	lv_snapshot *old = m->current;
 	m->current = s;

@@ -2,8 +2,8 @@
 # The live view's figures equal the demo's exit table for the same window:
 # a headless run writes --csv at its end and, with --serve-linger, serves
 # its final figures on; the snapshot taken then must hold, for every
-# source, every column of the CSV (live_compare; the async input columns
-# within 5%: video producer threads deliver frames after the last one).
+# source, every column of the CSV (live_compare) but the async input ones:
+# video producer threads deliver frames after the renderer's last one.
 # usage: compare.sh <srcprof-demo> <live_compare> <api> [scene]
 set -u
 demo="$1" compare="$2" api="$3" scene="${4:-default}"

@@ -1,11 +1,12 @@
 /* live_compare EXIT.csv SNAPSHOT.json: every row of the demo's --csv (the
  * profiler's CSV, '#' lines first) against the live view's JSON snapshot of
  * the same window: the same sources, and every column equal (integers
- * exactly, the fps columns as the CSV writes them, to 0.001). The
- * async_input_* columns are the exception: a video source's producer
+ * exactly, the fps columns as the CSV writes them, to 0.001). The three
+ * async_input_* columns are not compared: a video source's producer
  * thread goes on delivering frames after the renderer's last frame, and
- * their timestamps enter the window at once, so those are compared within
- * 5%. Exit 0 when all are, 1 with each difference otherwise. */
+ * their timestamps enter its window at once (between the two reads the
+ * shortest interval between them moved from 0.16 ms to 16 ms once, on a
+ * busy machine). Exit 0 when all are equal, 1 with each difference. */
 #include <cjson/cJSON.h>
 
 #include <math.h>
@@ -60,7 +61,7 @@ int main(int argc, char **argv)
 	}
 	char line[8192], header[8192];
 	char *names[MAX_COLS], *vals[MAX_COLS];
-	int ncols = 0, rows = 0, diffs = 0, compared = 0;
+	int ncols = 0, rows = 0, diffs = 0, compared = 0, skipped = 0;
 	while (fgets(line, sizeof line, f)) {
 		if (line[0] == '#')
 			continue;
@@ -102,10 +103,12 @@ int main(int argc, char **argv)
 			/* Medians and intervals are absent where the profiler gave none:
 			 * the CSV writes 0 there. */
 			got = cJSON_IsNumber(v) ? v->valuedouble : 0;
+			if (strncmp(col, "async_input", 11) == 0) {
+				skipped++;
+				continue;
+			}
 			bool fps = strstr(col, "_fps") != NULL;
-			bool moving = strncmp(col, "async_input", 11) == 0;
-			if (moving ? fabs(got - want) > 0.05 * fabs(want) + 0.0015
-				   : fps ? fabs(got - want) > 0.0015 : got != want) {
+			if (fps ? fabs(got - want) > 0.0015 : got != want) {
 				printf("%s %s: csv %s, snapshot %.3f\n", vals[0], col, vals[c], got);
 				diffs++;
 			}
@@ -121,7 +124,8 @@ int main(int argc, char **argv)
 		printf("the CSV has %d sources, the snapshot %d with figures\n", rows, have);
 		diffs++;
 	}
-	printf("%d sources, %d figures compared, %d differ\n", rows, compared, diffs);
+	printf("%d sources, %d figures compared, %d differ (%d async input figures not compared)\n",
+	       rows, compared, diffs, skipped);
 	cJSON_Delete(snap);
 	return diffs || !rows ? 1 : 0;
 }
