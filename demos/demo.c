@@ -351,7 +351,7 @@ static bool start_serving(demo_run *r)
 	const char *env = getenv("SRCPROF_SERVE");
 	if (o->serve) {
 		r->serve = demo_serve_start("--serve", o->serve_address[0] ? o->serve_address : NULL,
-					    o->serve_port, r->e, o->engine.fps);
+					    o->serve_port, r->e, o->engine.fps, true);
 		if (!r->serve)
 			return false;
 	} else if (env && *env) {
@@ -359,9 +359,8 @@ static bool start_serving(demo_run *r)
 		uint16_t port;
 		if (cli_listen(PROG, "SRCPROF_SERVE", env, address, sizeof address, &port))
 			r->serve = demo_serve_start("SRCPROF_SERVE", address[0] ? address : NULL, port,
-						    r->e, o->engine.fps);
-		if (!r->serve)
-			fprintf(stderr, PROG ": SRCPROF_SERVE: running without the live view\n");
+						    r->e, o->engine.fps, false);
+		/* A malformed one was said by cli_listen; the run goes on. */
 	}
 	r->app.serve = r->serve;
 	return true;
@@ -522,6 +521,10 @@ int main(int argc, char **argv)
 	int p = demo_parse_args(argc, argv, o);
 	if (p != 0)
 		return p > 0 ? 0 : 2;
+	if (o->serve && !demo_serve_available()) {
+		demo_serve_say_missing("--serve", true); /* before any window or device */
+		return 2;
+	}
 	choose_display(&r);
 	/* Headless runs end after 6 s unless told; one serving the live view
 	 * (--serve) runs until Ctrl-C, as a window does until closed. */

@@ -7,6 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+void demo_serve_say_missing(const char *what, bool fatal)
+{
+	fprintf(stderr,
+		DEMO_PROG ": %s: this build has no live view (libmicrohttpd was not found when it "
+			  "was configured: apt-get install libmicrohttpd-dev, then configure again)%s\n",
+		what, fatal ? "" : "; running without it");
+}
+
 #ifdef SRCPROF_HAVE_LIVE
 #include "srcprof/live.h"
 
@@ -20,7 +28,7 @@ bool demo_serve_available(void)
 }
 
 demo_serve *demo_serve_start(const char *what, const char *address, uint16_t port, eng_engine *e,
-			     uint32_t target_fps)
+			     uint32_t target_fps, bool fatal)
 {
 	eng_gfx_info info;
 	eng_gfx_get_info(&info);
@@ -41,7 +49,8 @@ demo_serve *demo_serve_start(const char *what, const char *address, uint16_t por
 		.target_fps = target_fps,
 	});
 	if (!s->live) {
-		fprintf(stderr, DEMO_PROG ": %s: no live view: %s\n", what, srcprof_live_error());
+		fprintf(stderr, DEMO_PROG ": %s: no live view: %s%s\n", what, srcprof_live_error(),
+			fatal ? "" : "; running without it");
 		free(s);
 		return NULL;
 	}
@@ -89,13 +98,10 @@ bool demo_serve_available(void)
 }
 
 demo_serve *demo_serve_start(const char *what, const char *address, uint16_t port, eng_engine *e,
-			     uint32_t target_fps)
+			     uint32_t target_fps, bool fatal)
 {
 	(void)address, (void)port, (void)e, (void)target_fps;
-	fprintf(stderr,
-		DEMO_PROG ": %s: this build has no live view (libmicrohttpd was not found when it "
-			  "was configured: apt-get install libmicrohttpd-dev, then configure again)\n",
-		what);
+	demo_serve_say_missing(what, fatal);
 	return NULL;
 }
 
