@@ -8,13 +8,16 @@ file(RELATIVE_PATH SRCPROF_PC_TO_PREFIX /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
 string(REGEX REPLACE "/$" "" SRCPROF_PC_TO_PREFIX "${SRCPROF_PC_TO_PREFIX}")
 
 # srcprof_install(<target> <export name> <export set> <pc name> [REQUIRES ...]
-#                 [REQUIRES_PRIVATE ...] [CFLAGS ...] [LIBS_PRIVATE ...])
+#                 [REQUIRES_PRIVATE ...] [CFLAGS ...] [LIBS_PRIVATE ...]
+#                 [VARIABLES name=value...])
 # REQUIRES_PRIVATE: packages whose headers the installed headers include
 # (their Cflags reach a consumer; their libraries only a static link).
+# VARIABLES: further pkg-config variables (pkg-config --variable=name).
 # Installs <target> (or its shared twin with SRCPROF_SHARED) as
 # srcprof::<export name> in <export set>, and <pc name>.pc for it.
 function(srcprof_install target export_name export_set pc_name)
-  cmake_parse_arguments(ARG "" "DESCRIPTION" "REQUIRES;REQUIRES_PRIVATE;CFLAGS;LIBS_PRIVATE" ${ARGN})
+  cmake_parse_arguments(ARG "" "DESCRIPTION"
+    "REQUIRES;REQUIRES_PRIVATE;CFLAGS;LIBS_PRIVATE;VARIABLES" ${ARGN})
   set(t ${target}${SRCPROF_LIB_SUFFIX})
   set_target_properties(${t} PROPERTIES EXPORT_NAME ${export_name})
   install(TARGETS ${t} EXPORT ${export_set}
@@ -32,6 +35,7 @@ function(srcprof_install target export_name export_set pc_name)
   list(JOIN ARG_REQUIRES_PRIVATE ", " PC_REQUIRES_PRIVATE)
   list(JOIN ARG_CFLAGS " " PC_CFLAGS)
   list(JOIN ARG_LIBS_PRIVATE " " PC_LIBS_PRIVATE)
+  list(JOIN ARG_VARIABLES "\n" PC_VARIABLES)
   configure_file(${PROJECT_SOURCE_DIR}/cmake/srcprof.pc.in
                  ${CMAKE_CURRENT_BINARY_DIR}/${pc_name}.pc @ONLY)
   install(FILES ${CMAKE_CURRENT_BINARY_DIR}/${pc_name}.pc

@@ -162,6 +162,7 @@ static void add_sources(demo_app *a, int n)
 		eng_add_source(a->engine, s);
 		a->added++;
 	}
+	demo_serve_sources(a->serve, a->engine);
 }
 
 static void remove_sources(demo_app *a, int n)
@@ -198,6 +199,7 @@ static void switch_scene(demo_app *a, uint32_t index)
 	else
 		app_say(a, "%u: scene %s (%u sources)", index + 1, s->name,
 			scene_total_sources(s, 0));
+	demo_serve_sources(a->serve, a->engine);
 }
 
 /* The row the selection is on in the last table, or -1. */
@@ -408,6 +410,12 @@ void app_key(demo_app *a, eng_key key)
 		a->vsync = !a->vsync;
 		eng_gfx_set_vsync(a->vsync);
 		app_say(a, "V: vsync %s", a->vsync ? "on" : "off");
+		break;
+	case ENG_KEY_U:
+		if (a->serve)
+			app_say(a, "U: live view: %s", demo_serve_url(a->serve));
+		else
+			app_say(a, "U: no live view (start with --serve [ADDR:]PORT)");
 		break;
 	case ENG_KEY_ESCAPE:
 		a->quit = true;

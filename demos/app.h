@@ -9,6 +9,7 @@
 #include "rows.h"
 #include "runlog.h"
 #include "scenes.h"
+#include "serve.h"
 
 #include "engine/engine.h"
 #include "engine/ui.h"
@@ -86,6 +87,10 @@ typedef struct demo_app {
 	srcprof_load_meter load_run, load_recent;
 	double busy_recent;
 	uint64_t busy_read_ns;
+
+	/* The live view (--serve), NULL without: told when sources change,
+	 * its URL said again by U. */
+	demo_serve *serve;
 } demo_app;
 
 #define APP_BUSY_EVERY_NS 250000000ull

@@ -41,6 +41,7 @@ static const struct {
 	{"8", ENG_KEY_8},
 	{"SPACE", ENG_KEY_SPACE},
 	{"V", ENG_KEY_V},
+	{"U", ENG_KEY_U},
 	{"ESC", ENG_KEY_ESCAPE},
 };
 #define N_KEYS (sizeof g_keys / sizeof g_keys[0])
@@ -101,6 +102,7 @@ static const struct {
 	{"1-8", "scene: default grid multiview media effects calibrated stress tiles"},
 	{"Space", "pause ticking"},
 	{"V", "vsync on/off"},
+	{"U", "the live view's URL again (--serve)"},
 	{"Esc", "quit (prints the table)"},
 };
 

@@ -16,6 +16,7 @@
 #include "out_file.h"
 #include "report.h"
 #include "scenes.h"
+#include "serve.h"
 #include "xdisplay.h"
 
 #include "engine/engine.h"
@@ -57,6 +58,7 @@ typedef struct demo_run {
 	int status;
 	bool screenshot_done; /* --screenshot was written or said to have failed */
 	void *display; /* held open until the window is (xdisplay.h) */
+	demo_serve *serve; /* the live view (--serve, SRCPROF_SERVE) */
 } demo_run;
 
 /* Opens an output file now, so a bad path fails before any work. */
@@ -340,6 +342,43 @@ static void on_display_lost(void *user)
 	fflush(stdout);
 }
 
+/* The live view: --serve asked for it (a failure is a bad option: exit
+ * 2), or SRCPROF_SERVE=[ADDR:]PORT did (a failure is said, the run goes
+ * on without it). False: stop with exit status 2. */
+static bool start_serving(demo_run *r)
+{
+	demo_options *o = &r->o;
+	const char *env = getenv("SRCPROF_SERVE");
+	if (o->serve) {
+		r->serve = demo_serve_start("--serve", o->serve_address[0] ? o->serve_address : NULL,
+					    o->serve_port, r->e, o->engine.fps, true);
+		if (!r->serve)
+			return false;
+	} else if (env && *env) {
+		char address[64];
+		uint16_t port;
+		if (cli_listen(PROG, "SRCPROF_SERVE", env, address, sizeof address, &port))
+			r->serve = demo_serve_start("SRCPROF_SERVE", address[0] ? address : NULL, port,
+						    r->e, o->engine.fps, false);
+		/* A malformed one was said by cli_listen; the run goes on. */
+	}
+	r->app.serve = r->serve;
+	return true;
+}
+
+/* --serve-linger: the last frame's figures served a while longer (as the
+ * files hold them), until the time is up or a signal comes. */
+static void linger(demo_run *r)
+{
+	if (!r->serve || !(r->o.serve_linger > 0) || interrupt_signal())
+		return;
+	printf("live view: serving the final figures for %g s more\n", r->o.serve_linger);
+	fflush(stdout);
+	uint64_t end = srcprof_clock_monotonic_ns() + (uint64_t)(r->o.serve_linger * 1e9);
+	while (!interrupt_signal() && srcprof_clock_monotonic_ns() < end)
+		usleep(20000);
+}
+
 static int run(demo_run *r)
 {
 	demo_options *o = &r->o;
@@ -349,7 +388,7 @@ static int run(demo_run *r)
 		/* A display that opens but gives no window: still show the numbers. */
 		fprintf(stderr, PROG ": no window could be opened: running headless\n");
 		o->engine.gfx.headless = true;
-		if (!o->frames && o->seconds == 0)
+		if (!o->frames && o->seconds == 0 && !o->serve)
 			o->seconds = 6.0;
 		r->e = eng_create(&o->engine, &res);
 	}
@@ -379,6 +418,12 @@ static int run(demo_run *r)
 		return 1;
 	}
 	r->app_ready = true;
+	if (!start_serving(r)) {
+		app_shutdown(a);
+		r->app_ready = false;
+		eng_destroy(r->e);
+		return 2;
+	}
 	/* Written as frames go: opened once the scene runs, so that a run that
 	 * cannot start leaves an older one as it was. */
 	if (o->perf_log) {
@@ -419,6 +464,7 @@ static int run(demo_run *r)
 			break;
 		}
 		app_after_frame(a);
+		demo_serve_poll(r->serve);
 		if (o->verbose && now - last_report >= 5000000000ull) {
 			report_print(stdout, r->e, a->scene->name, a->sort, 0,
 				     srcprof_load_others_pct(&a->load_run));
@@ -450,6 +496,9 @@ static int run(demo_run *r)
 	}
 	finish_frames(r);
 	finish_files(r);
+	linger(r);
+	demo_serve_stop(r->serve);
+	r->serve = a->serve = NULL;
 	app_shutdown(a);
 	r->app_ready = false;
 	uint32_t messages = eng_gfx_validation_messages();
@@ -472,8 +521,14 @@ int main(int argc, char **argv)
 	int p = demo_parse_args(argc, argv, o);
 	if (p != 0)
 		return p > 0 ? 0 : 2;
+	if (o->serve && !demo_serve_available()) {
+		demo_serve_say_missing("--serve", true); /* before any window or device */
+		return 2;
+	}
 	choose_display(&r);
-	if (o->engine.gfx.headless && !o->frames && o->seconds == 0)
+	/* Headless runs end after 6 s unless told; one serving the live view
+	 * (--serve) runs until Ctrl-C, as a window does until closed. */
+	if (o->engine.gfx.headless && !o->frames && o->seconds == 0 && !o->serve)
 		o->seconds = 6.0;
 	o->engine.views = o->scene->views;
 

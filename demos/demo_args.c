@@ -74,6 +74,14 @@ static bool parse_raster_threads(const opt_parser *p, const char *opt, const cha
 	return g->raster_threads_set;
 }
 
+static bool parse_serve(const opt_parser *p, const char *opt, const char *value, void *opts)
+{
+	demo_options *o = opts;
+	o->serve = cli_listen(p->prog, opt, value, o->serve_address, sizeof o->serve_address,
+			      &o->serve_port);
+	return o->serve;
+}
+
 static void print_help(const opt_parser *p, void *opts)
 {
 	(void)opts;
@@ -174,6 +182,14 @@ static const opt_def g_opts[] = {
 		 "(default 60)"},
 	{"--out-dir", NULL, OPT_STRING, AT(out_dir), .max = DEMO_MAX_DIR, .arg = "DIR",
 	 .help = "where C, T, S and L put their files (default .)"},
+	{"--serve", NULL, OPT_CUSTOM, .parse = parse_serve, .arg = "[ADDR:]PORT",
+	 .help = "live view: serve the table to a browser, curl or\n"
+		 "Prometheus on PORT (0: a free one) of 127.0.0.1, or of\n"
+		 "ADDR; prints the URL with its token (U: again)"},
+	{"--serve-linger", NULL, OPT_DOUBLE, AT(serve_linger), .min = 0.0, .max = 3600.0,
+	 .arg = "S",
+	 .help = "with --serve: after the last frame, serve its final\n"
+		 "figures S seconds more"},
 	{"--script", NULL, OPT_CUSTOM, .parse = parse_script, .arg = "LIST",
 	 .help = "key presses FRAME:KEY,... sent through the hotkey\n"
 		 "handler (e.g. 30:P,60:C,90:T); works headless too"},
@@ -211,6 +227,10 @@ int demo_parse_args(int argc, char **argv, demo_options *o)
 	}
 	if (o->engine.gfx.device && o->engine.gfx.api == ENG_API_GL) {
 		fprintf(stderr, PROG ": --device picks a Vulkan device; it does not apply with --api gl\n");
+		return -1;
+	}
+	if (o->serve_linger > 0 && !o->serve) {
+		fprintf(stderr, PROG ": --serve-linger needs --serve\n");
 		return -1;
 	}
 	if (o->engine.gfx.device && o->engine.gfx.api == ENG_API_AUTO)

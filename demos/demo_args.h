@@ -32,6 +32,11 @@ typedef struct demo_options {
 	const char *screenshot, *csv, *pass_csv, *trace, *perf_log, *out_dir, *log;
 	script_event script[DEMO_MAX_SCRIPT];
 	uint32_t n_script;
+	/* --serve [ADDR:]PORT (serve.h): address "" for the default. */
+	bool serve;
+	char serve_address[64];
+	uint16_t serve_port;
+	double serve_linger; /* --serve-linger: seconds served after the last frame */
 } demo_options;
 
 /* Defaults: the default scene, title set, everything else zero. */

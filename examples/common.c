@@ -3,7 +3,11 @@
 
 #include <srcprof/machine.h>
 #include <srcprof/source_profiler.h>
+#ifdef EX_HAVE_LIVE
+#include <srcprof/live.h>
+#endif
 
+#include <arpa/inet.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,9 +20,38 @@ ex_object ex_objects[EX_OBJECTS] = {
 	{"large", {0.36f, -0.8f, 0.92f, 0.8f}, {0.9f, 0.4f, 0.3f, 1}, 12, 0},
 };
 
+/* "[ADDR:]PORT": a numeric address (IPv6 in brackets) or localhost, a
+ * port 0 to 65535 (0: a free one). */
+static bool parse_listen(const char *v, ex_options *o)
+{
+	const char *colon = v[0] == '[' ? strstr(v, "]:") : strrchr(v, ':');
+	const char *port = v;
+	if (colon) {
+		const char *host = v[0] == '[' ? v + 1 : v;
+		size_t n = (size_t)(colon - host);
+		unsigned char bin[16];
+		if (n == 0 || n >= sizeof o->address)
+			return false;
+		memcpy(o->address, host, n);
+		o->address[n] = '\0';
+		if (v[0] == '[' ? inet_pton(AF_INET6, o->address, bin) != 1
+				: strcmp(o->address, "localhost") && inet_pton(AF_INET, o->address, bin) != 1)
+			return false;
+		port = colon + (v[0] == '[' ? 2 : 1);
+	}
+	char *end;
+	unsigned long p = strtoul(port, &end, 10);
+	if (port[0] < '0' || port[0] > '9' || *end || p > 65535)
+		return false;
+	o->port = (uint16_t)p;
+	o->serve = true;
+	return true;
+}
+
 bool ex_parse(int argc, char **argv, const char *prog, ex_options *o)
 {
 	*o = (ex_options){.frames = 120};
+	bool frames_set = false;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--check") == 0) {
 			o->check = true;
@@ -42,16 +75,81 @@ bool ex_parse(int argc, char **argv, const char *prog, ex_options *o)
 				return false;
 			}
 			o->frames = (uint32_t)n;
+			frames_set = true;
+		} else if (strcmp(argv[i], "--serve") == 0 && i + 1 < argc) {
+			if (!parse_listen(argv[++i], o)) {
+				fprintf(stderr, "%s: --serve takes [ADDR:]PORT, PORT 0 to 65535 (got '%s')\n",
+					prog, argv[i]);
+				return false;
+			}
 		} else {
 			fprintf(stderr,
 				"usage: %s [--frames N] [--check] [--validate] "
-				"[--timing auto|plain|flushed]\n",
+				"[--timing auto|plain|flushed] [--serve [ADDR:]PORT]\n",
 				prog);
 			return false;
 		}
 	}
+	if (o->serve && !frames_set)
+		o->frames = 0; /* served until Ctrl-C */
 	return true;
 }
+
+#ifdef EX_HAVE_LIVE
+struct srcprof_live *ex_serve_start(const ex_options *o, const char *prog, const char *api,
+				    const char *device)
+{
+	if (!o->serve)
+		return NULL;
+	srcprof_live *live = srcprof_live_start(&(srcprof_live_desc){
+		.address = o->address[0] ? o->address : NULL,
+		.port = o->port,
+		.captures = true, /* ex_serve_frame polls between frames */
+		.program = prog,
+		.api = api,
+		.device = device,
+	});
+	if (!live) {
+		fprintf(stderr, "%s: --serve: %s\n", prog, srcprof_live_error());
+		exit(2);
+	}
+	printf("live view: %s\n", srcprof_live_url(live));
+	fflush(stdout);
+	return live;
+}
+
+void ex_serve_frame(struct srcprof_live *live)
+{
+	srcprof_live_poll(live);
+}
+
+void ex_serve_stop(struct srcprof_live *live)
+{
+	srcprof_live_stop(live);
+}
+#else
+struct srcprof_live *ex_serve_start(const ex_options *o, const char *prog, const char *api,
+				    const char *device)
+{
+	(void)api, (void)device;
+	if (!o->serve)
+		return NULL;
+	fprintf(stderr, "%s: --serve: this srcprof was installed without its live view "
+			"(libmicrohttpd-dev was missing when it was built)\n",
+		prog);
+	exit(2);
+}
+
+void ex_serve_frame(struct srcprof_live *live)
+{
+	(void)live;
+}
+
+void ex_serve_stop(struct srcprof_live *live)
+{
+	(void)live;
+}
+#endif
 
 void ex_tick(ex_object *obj)
 {

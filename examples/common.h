@@ -23,14 +23,28 @@ typedef struct ex_object {
 extern ex_object ex_objects[EX_OBJECTS];
 
 typedef struct ex_options {
-	uint32_t frames; /* frames to run and report (default 120) */
+	uint32_t frames; /* frames to run and report (default 120; with --serve: until Ctrl-C) */
 	int timing;      /* srcprof_gpu_timing: 0 auto, 1 plain, 2 flushed */
 	bool check;      /* measure in-frame against alone, exit 1 when untrue */
 	bool validate;   /* API validation; any message fails the run */
+	bool serve;      /* --serve [ADDR:]PORT: the live view (srcprof/live.h) */
+	char address[64];
+	uint16_t port;
 } ex_options;
 
 /* Parses argv; false (after a message) on bad input. */
 bool ex_parse(int argc, char **argv, const char *prog, ex_options *o);
+
+/* The live view where --serve asked for it: starts srcprof::live on the
+ * example's figures and prints its URL; NULL without --serve. A server
+ * that cannot start (a port in use, a bad address, an srcprof installed
+ * without it) is said in one line and the process exits 2. */
+struct srcprof_live *ex_serve_start(const ex_options *o, const char *prog, const char *api,
+				    const char *device);
+/* After each frame: captures the page asked for (srcprof_live_poll). */
+void ex_serve_frame(struct srcprof_live *live);
+/* Before source_profiler_shutdown. */
+void ex_serve_stop(struct srcprof_live *live);
 
 /* A little CPU work per object and frame, so that ticks have a cost. */
 void ex_tick(ex_object *obj);

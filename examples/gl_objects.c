@@ -5,10 +5,13 @@
  * libOpenGL directly; the timer loads its own through eglGetProcAddress.
  *
  *     gl_objects [--frames N] [--check] [--validate] [--timing auto|plain|flushed]
+ *                [--serve [ADDR:]PORT]
  *
  * --check measures each object in the frame against the object drawn alone
  * (see common.c); --validate makes a debug context and fails on any
- * KHR_debug message above notification. */
+ * KHR_debug message above notification; --serve shows the figures live in a
+ * browser (srcprof::live, the lines marked "srcprof live"; until Ctrl-C unless
+ * --frames). */
 #include "common.h"
 
 #include <srcprof/gl.h>              /* srcprof */
@@ -268,19 +271,24 @@ int main(int argc, char **argv)
 		source_profiler_set_source_name(&ex_objects[i], ex_objects[i].name); /* srcprof */
 	source_profiler_enable(true);                                                /* srcprof */
 	source_profiler_gpu_enable(true);                                            /* srcprof */
+	struct srcprof_live *live = ex_serve_start(&o, "gl_objects", "OpenGL", /* srcprof live */
+						   (const char *)glGetString(GL_RENDERER));
 
 	int status = 0;
 	if (o.check) {
 		status = ex_check("gl", frame, alone, NULL);
 	} else {
-		for (uint32_t f = 0; f < o.frames; f++)
+		for (uint32_t f = 0; !o.frames || f < o.frames; f++) {
 			frame(NULL);
+			ex_serve_frame(live); /* srcprof live: captures from the page */
+		}
 		ex_print_table("gl");
 	}
 
 	glFinish();
 	source_profiler_set_gpu_backend(NULL); /* srcprof */
 	srcprof_gl_timer_destroy(g.timer);     /* srcprof */
+	ex_serve_stop(live);                   /* srcprof live */
 	source_profiler_shutdown();            /* srcprof */
 	for (int i = 0; i < 2; i++)
 		if (g.fences[i])

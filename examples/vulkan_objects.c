@@ -4,11 +4,14 @@
  * marked "srcprof" are all the profiling it takes.
  *
  *     vulkan_objects [--frames N] [--check] [--validate] [--timing auto|plain|flushed]
+ *                    [--serve [ADDR:]PORT]
  *
  * --check measures each object in the frame against the object drawn alone
  * and fails when they disagree (see common.c); --validate runs under the
  * Khronos validation layer (synchronization and best practices) and fails
- * on any message. The device's queries are reset with commands (no host
+ * on any message; --serve shows the figures live in a browser (srcprof::live,
+ * the lines marked "srcprof live"; until Ctrl-C unless --frames). The
+ * device's queries are reset with commands (no host
  * query reset), so the timer's begin_frame must be outside the render
  * pass, while render_begin/render_end sit inside it. */
 #include "common.h"
@@ -56,6 +59,7 @@ static struct {
 	VkFence fences[FIF + 1];
 	uint64_t frame;
 	uint32_t messages;
+	char device_name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
 	srcprof_vk_timer *timer; /* srcprof */
 } g;
 
@@ -150,6 +154,7 @@ static void make_device(void)
 	}
 	vkGetPhysicalDeviceProperties(g.gpu, &props);
 	printf("device: %s\n", props.deviceName);
+	snprintf(g.device_name, sizeof g.device_name, "%s", props.deviceName);
 	uint32_t nf = 0;
 	vkGetPhysicalDeviceQueueFamilyProperties(g.gpu, &nf, NULL);
 	VkQueueFamilyProperties families[16];
@@ -438,19 +443,24 @@ int main(int argc, char **argv)
 		source_profiler_set_source_name(&ex_objects[i], ex_objects[i].name); /* srcprof */
 	source_profiler_enable(true);                                                /* srcprof */
 	source_profiler_gpu_enable(true);                                            /* srcprof */
+	struct srcprof_live *live =
+		ex_serve_start(&o, "vulkan_objects", "Vulkan", g.device_name); /* srcprof live */
 
 	int status = 0;
 	if (o.check) {
 		status = ex_check("vulkan", frame, alone, NULL);
 	} else {
-		for (uint32_t f = 0; f < o.frames; f++)
+		for (uint32_t f = 0; !o.frames || f < o.frames; f++) {
 			frame(NULL);
+			ex_serve_frame(live); /* srcprof live: captures from the page */
+		}
 		ex_print_table("vulkan");
 	}
 
 	VK(vkDeviceWaitIdle(g.device));
 	source_profiler_set_gpu_backend(NULL); /* srcprof */
 	srcprof_vk_timer_destroy(g.timer);     /* srcprof */
+	ex_serve_stop(live);                   /* srcprof live */
 	source_profiler_shutdown();            /* srcprof */
 	for (int i = 0; i < FIF + 1; i++) {
 		vkDestroyFence(g.device, g.fences[i], NULL);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes every parser srcprof has for a bounded time with libFuzzer (clang,
 # ASan+UBSan): the command lines of srcprof-demo, srcprof-bench and
-# srcprof-soak, --script lists and the SPIR-V shader files the engine reads.
+# srcprof-soak, --script lists, the SPIR-V shader files the engine reads
+# and the live view's request handling (where libmicrohttpd is installed).
 #
 #   scripts/fuzz.sh [SECONDS]   each target for SECONDS (default 60)
 #
@@ -21,6 +22,7 @@ fi
 scripts/setup.sh scripts/packages-fuzz.txt
 targets=(demo_args bench_args soak_args script spirv)
 cmake --preset fuzz >/dev/null
+grep -q '^SRCPROF_HAVE_LIVE:INTERNAL=ON' build/fuzz/CMakeCache.txt 2>/dev/null && targets+=(live_request)
 cmake --build --preset fuzz --target "${targets[@]/#/fuzz_}"
 
 export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1"

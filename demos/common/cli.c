@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -55,6 +56,48 @@ bool cli_size(const char *prog, const char *opt, const char *value, uint32_t *w,
 	snprintf(wopt, sizeof wopt, "%s width", opt);
 	snprintf(hopt, sizeof hopt, "%s height", opt);
 	return cli_u32(prog, wopt, wbuf, 64, 8192, w) && cli_u32(prog, hopt, x + 1, 64, 8192, h);
+}
+
+bool cli_listen(const char *prog, const char *opt, const char *value, char *addr,
+		size_t addr_size, uint16_t *port)
+{
+	const char *colon = value[0] == '[' ? strstr(value, "]:") : strrchr(value, ':');
+	if (value[0] == '[' && colon)
+		colon++; /* "[v6]:PORT": the colon after the bracket */
+	const char *port_text = colon ? colon + 1 : value;
+	char host[64] = "";
+	bool ok = true;
+	if (colon) {
+		const char *h = value;
+		size_t n = (size_t)(colon - value);
+		if (value[0] == '[') {
+			h++;
+			n -= 2;
+		}
+		if (n == 0 || n >= sizeof host || n >= addr_size) {
+			ok = false;
+		} else {
+			memcpy(host, h, n);
+			host[n] = '\0';
+			unsigned char bin[16];
+			ok = value[0] == '[' ? inet_pton(AF_INET6, host, bin) == 1
+					    : (strcmp(host, "localhost") == 0 ||
+					       inet_pton(AF_INET, host, bin) == 1);
+		}
+	}
+	char *end = NULL;
+	errno = 0;
+	unsigned long p = strtoul(port_text, &end, 10);
+	if (!ok || !isdigit((unsigned char)port_text[0]) || *end || errno || p > 65535) {
+		fprintf(stderr,
+			"%s: %s: '%s' is not [ADDR:]PORT (PORT 0 to 65535, 0: any free one; ADDR a "
+			"numeric address such as 127.0.0.1 or [::1], or localhost)\n",
+			prog, opt, value);
+		return false;
+	}
+	snprintf(addr, addr_size, "%s", host);
+	*port = (uint16_t)p;
+	return true;
 }
 
 void cli_remove_made(const char *path)

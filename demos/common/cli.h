@@ -13,6 +13,11 @@ bool cli_u32(const char *prog, const char *opt, const char *value, uint32_t min,
 bool cli_double(const char *prog, const char *opt, const char *value, double min, double max,
 		double *out);
 bool cli_size(const char *prog, const char *opt, const char *value, uint32_t *w, uint32_t *h);
+/* "[ADDR:]PORT": PORT 0 to 65535 (0: any free one); ADDR a numeric IPv4
+ * address, "localhost", or an IPv6 address in brackets ("[::1]:8080"),
+ * copied into addr without brackets ("" when not given). */
+bool cli_listen(const char *prog, const char *opt, const char *value, char *addr,
+		size_t addr_size, uint16_t *port);
 /* Calls item(piece, user) for each comma-separated piece of value; false
  * when value is longer than max_len or a piece is empty ("1,,2", a
  * trailing comma; printed), or when item returns false (it prints). */

@@ -45,6 +45,38 @@ run 2 "--raster-threads: '65' is not a whole number from 0 to 64" "$demo" --rast
 run 2 "--raster-threads: '-1' is not a whole number from 0 to 64" "$demo" --raster-threads -1
 run 2 "--raster-threads needs a value" "$demo" --raster-threads
 run 2 "unknown option '--bogus'" "$demo" --bogus
+# --serve: a bad [ADDR:]PORT, a port in use, an address not this machine's.
+run 2 "--serve: 'nope' is not \[ADDR:\]PORT" "$demo" --serve nope
+run 2 "--serve: '70000' is not \[ADDR:\]PORT" "$demo" --serve 70000
+run 2 "--serve: '1.2.3:80' is not \[ADDR:\]PORT" "$demo" --serve 1.2.3:80
+run 2 "--serve: 'example.com:80' is not \[ADDR:\]PORT" "$demo" --serve example.com:80
+run 2 "--serve needs a value" "$demo" --serve
+run 2 "--serve-linger needs --serve" "$demo" --serve-linger 5
+run 2 "--serve: no live view: cannot listen on 192.0.2.1:8080: Cannot assign" "$demo" \
+	--headless --frames 2 --serve 192.0.2.1:8080
+# A port taken by another process (a first demo serving): one line, exit
+# 2, no frame drawn; through SRCPROF_SERVE only a warning, the run goes on.
+holder_log="$(mktemp)"
+"$demo" --headless --seconds 120 --serve 0 >"$holder_log" 2>&1 &
+holder=$!
+busy_port=
+for _ in $(seq 600); do
+	busy_port=$(grep -oE 'http://127\.0\.0\.1:[0-9]+' "$holder_log" | head -1 | sed 's/.*://')
+	[[ -n "$busy_port" ]] && break
+	kill -0 "$holder" 2>/dev/null || break
+	sleep 0.1
+done
+if [[ -n "$busy_port" ]]; then
+	run 2 "--serve: no live view: cannot listen on 127.0.0.1:$busy_port: Address already in use" \
+		"$demo" --headless --frames 2 --serve "$busy_port"
+	SRCPROF_SERVE=$busy_port run 0 "SRCPROF_SERVE: no live view: cannot listen on .*Address already in use; running without it" "$demo" \
+		--headless --frames 2
+else
+	echo "FAIL: the demo holding a port printed no URL"; cat "$holder_log"; fails=$((fails + 1))
+fi
+kill "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
+rm -f "$holder_log"
 run 2 "--csv: cannot write '/nonexistent/x.csv'" "$demo" --headless --frames 2 --csv /nonexistent/x.csv
 run 2 "--trace: cannot write" "$demo" --headless --frames 2 --trace /nonexistent/t.json
 run 1 "$(dirname "$(mktemp -u)")/[a-z_]+\.(vert|frag)\.vk\.spv: No such file" "$demo" --api vulkan --headless --frames 2 --shader-dir "$(dirname "$(mktemp -u)")"

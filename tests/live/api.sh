@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# The live view's endpoints through curl against a running headless demo:
+# the token (none, wrong, as ?token=, bearer, the cookie the page gets),
+# Host and Origin, methods, every endpoint's answer (JSON, CSV, SSE,
+# Prometheus text, a capture checked by trace_check), no CORS header
+# anywhere, and that the demo listens on loopback only.
+# usage: api.sh <srcprof-demo> <trace_check> <api>
+set -u
+demo="$1" trace_check="$2" api="$3"
+here="$(cd "$(dirname "$0")" && pwd)"
+out="$(mktemp -d)"
+pid=
+cleanup() {
+	[[ -n "$pid" ]] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	rm -rf "$out"
+}
+trap cleanup EXIT
+. "$here/serve_lib.sh"
+fails=0
+fail() { echo "FAIL: $*"; fails=1; }
+ok() { echo "ok   $*"; }
+
+serve_demo "$demo" "$out/demo.txt" --api "$api" --headless --scene default --seconds 600 || exit 1
+auth=(-H "Authorization: Bearer $token")
+
+# code ARGS...: the HTTP status curl got (headers kept in $out/h).
+code() { curl -s -o "$out/body" -D "$out/h" -w '%{http_code}' --max-time 60 "$@"; }
+expect() {
+	local want="$1" what="$2"
+	shift 2
+	local got
+	got=$(code "$@")
+	if [[ "$got" == "$want" ]]; then ok "$what: $got"; else fail "$what: $got, not $want"; fi
+	if grep -qi '^access-control-' "$out/h"; then fail "$what: a CORS header was sent"; fi
+}
+
+# Without the token, or with a wrong one: 403 everywhere.
+for path in / /live.js /api/v1/snapshot /api/v1/stream /api/v1/history /metrics /nothing; do
+	expect 403 "GET $path without a token" "$base$path"
+done
+expect 403 "POST /api/v1/capture without a token" -X POST "$base/api/v1/capture"
+expect 403 "a wrong bearer token" -H "Authorization: Bearer ${token%?}x" "$base/api/v1/snapshot"
+expect 403 "a wrong ?token=" "$base/api/v1/snapshot?token=${token%?}x"
+expect 403 "a wrong cookie" -H "Cookie: srcprof_live_$port=${token%?}x" "$base/api/v1/snapshot"
+# Host and origin.
+expect 403 "a foreign Host (DNS rebinding)" -H "Host: attacker.example:$port" "${auth[@]}" "$base/api/v1/snapshot"
+expect 403 "a foreign Origin" -H "Origin: http://attacker.example" "${auth[@]}" "$base/api/v1/snapshot"
+expect 403 "Sec-Fetch-Site: cross-site" -H "Sec-Fetch-Site: cross-site" "${auth[@]}" "$base/api/v1/snapshot"
+expect 403 "a CORS preflight" -X OPTIONS -H "Origin: http://attacker.example" \
+	-H "Access-Control-Request-Method: GET" "$base/api/v1/snapshot"
+expect 200 "its own Origin" -H "Origin: $base" "${auth[@]}" "$base/api/v1/snapshot"
+# Methods, paths.
+expect 405 "PUT" -X PUT "${auth[@]}" "$base/api/v1/snapshot"
+expect 405 "DELETE" -X DELETE "${auth[@]}" "$base/"
+expect 405 "GET of the capture" "${auth[@]}" "$base/api/v1/capture"
+expect 404 "an unknown path" "${auth[@]}" "$base/nothing"
+expect 404 "a path out of the tree" --path-as-is "${auth[@]}" "$base/../../etc/passwd"
+expect 413 "a body on a GET" "${auth[@]}" --data-binary 0123456789 -X GET "$base/api/v1/snapshot"
+
+# The page: the token for a cookie, then the page with it.
+expect 303 "the printed URL" "$url"
+if grep -qi '^set-cookie: srcprof_live_'"$port"'=.*HttpOnly; SameSite=Strict' "$out/h" &&
+	grep -qi '^location: /' "$out/h"; then ok "the token becomes an HttpOnly SameSite=Strict cookie"
+else fail "no HttpOnly SameSite=Strict cookie:"; cat "$out/h"; fi
+cookie=(-H "Cookie: srcprof_live_$port=$token")
+expect 200 "the page with the cookie" "${cookie[@]}" "$base/"
+grep -qi "^content-security-policy: default-src 'none'" "$out/h" || fail "the page has no CSP"
+grep -qi '^referrer-policy: no-referrer' "$out/h" || fail "the page has no Referrer-Policy"
+grep -q '<script src="/live.js">' "$out/body" || fail "the page does not load its script"
+expect 200 "its script" "${cookie[@]}" "$base/live.js"
+grep -qi '^content-type: text/javascript' "$out/h" || fail "live.js is not served as JavaScript"
+
+# Snapshot, CSV, history.
+expect 200 "the snapshot" "${auth[@]}" "$base/api/v1/snapshot"
+if jq -e '.schema == "srcprof-live/1" and (.sources | length) >= 12 and
+	(.sources[0] | has("render_gpu_sum_ns") and has("type") and has("passes"))' "$out/body" >/dev/null
+then ok "the snapshot: $(jq '.sources | length' "$out/body") sources, typed, with passes"
+else fail "the snapshot's JSON:"; head -c 600 "$out/body"; echo; fi
+expect 200 "the snapshot, 2 rows" "${auth[@]}" "$base/api/v1/snapshot?limit=2"
+[[ $(jq '.sources | length' "$out/body") == 2 ]] || fail "?limit=2 gave $(jq '.sources | length' "$out/body") rows"
+expect 400 "format=xml" "${auth[@]}" "$base/api/v1/snapshot?format=xml"
+expect 200 "the CSV snapshot" "${auth[@]}" "$base/api/v1/snapshot?format=csv&token=$token"
+grep -q '^source,tick_avg_ns,tick_max_ns,' "$out/body" || fail "the CSV has no header"
+grep -qi '^content-type: text/csv' "$out/h" || fail "the CSV is not text/csv"
+expect 200 "the history" "${auth[@]}" "$base/api/v1/history"
+jq -e '(.time_ms | length) >= 1 and (.sources | length) >= 12' "$out/body" >/dev/null ||
+	fail "the history's JSON"
+
+# The stream: a history event, then updates.
+curl -s -N --max-time 4 "${auth[@]}" "$base/api/v1/stream" >"$out/stream" 2>/dev/null
+updates=$(grep -c '^event: update' "$out/stream")
+if head -3 "$out/stream" | grep -q '^event: history' && ((updates >= 2)); then
+	ok "the stream: a history event, then $updates updates in 4 s"
+else fail "the stream:"; head -c 300 "$out/stream"; echo; fi
+
+# Prometheus: every sample line is a srcprof_ series with a number.
+expect 200 "/metrics" "${auth[@]}" "$base/metrics"
+grep -qi '^content-type: text/plain; version=0.0.4' "$out/h" || fail "/metrics' Content-Type"
+bad=$(grep -v '^#' "$out/body" | grep -Evc '^srcprof_[a-z0-9_]+(\{([a-z_]+="([^"\\]|\\.)*",?)*\})? -?[0-9.e+-]+$')
+if [[ $bad == 0 ]]; then ok "/metrics: $(grep -vc '^#' "$out/body") samples, every line well formed"
+else fail "/metrics: $bad malformed lines"; fi
+for want in 'srcprof_source_render_gpu_sum_seconds{source="fountain",type="particles",stat="avg"}' \
+	'srcprof_source_samples{source="fountain",type="particles",kind="gpu"}' \
+	'srcprof_source_pass_render_cpu_seconds{source="blur-effect",type="effect",pass="' \
+	'srcprof_frames_collected_total ' 'srcprof_info{program="srcprof-demo'; do
+	grep -qF "$want" "$out/body" || fail "/metrics lacks $want"
+done
+
+# A capture: a valid trace, one at a time.
+curl -s -o "$out/trace.json" -w '%{http_code}' --max-time 120 -X POST "${auth[@]}" \
+	"$base/api/v1/capture" >"$out/capture_code" &
+cap=$!
+sleep 1
+expect 409 "a second capture at once" -X POST "${auth[@]}" "$base/api/v1/capture"
+wait $cap
+if [[ $(cat "$out/capture_code") == 200 ]] && "$trace_check" "$out/trace.json" --gpu; then
+	ok "the capture is a valid trace ($(stat -c %s "$out/trace.json") bytes)"
+else fail "the capture: status $(cat "$out/capture_code")"; fi
+
+# Where it listens: 127.0.0.1 only (/proc/net/tcp, in hex).
+hexport=$(printf '%04X' "$port")
+listen=$(awk -v p=":$hexport" '$2 ~ p"$" && $4 == "0A" {print $2}' /proc/net/tcp /proc/net/tcp6)
+if [[ "$listen" == "0100007F:$hexport" ]]; then ok "it listens on 127.0.0.1:$port only"
+else fail "it listens on: $listen"; fi
+
+stop_demo || fails=1
+exit $fails

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The live page in real headless Chromium against a running headless demo:
+# rows appear and update, sorting, filtering, sparklines, pause, a source's
+# detail, the CSV and JSON snapshot downloads, a 5 s capture downloaded as a
+# valid trace, and the Perfetto hand-off (tests/live/page_test.js, driven
+# by cdp_drive over the DevTools pipe). Skipped (77) without chromium.
+# SRCPROF_LIVE_SHOT=FILE keeps the page's screenshot.
+# usage: page.sh <srcprof-demo> <cdp_drive> <trace_check> <api>
+set -u
+demo="$1" drive="$2" trace_check="$3" api="$4"
+here="$(cd "$(dirname "$0")" && pwd)"
+browser="$(command -v chromium || command -v chromium-browser || true)"
+if [[ -z "$browser" ]]; then
+	echo "skipped: no chromium (scripts/setup.sh scripts/packages-browser.txt installs it)"
+	exit 77
+fi
+out="$(mktemp -d)"
+pid=
+cleanup() {
+	[[ -n "$pid" ]] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	rm -rf "$out"
+}
+trap cleanup EXIT
+. "$here/serve_lib.sh"
+
+serve_demo "$demo" "$out/demo.txt" --api "$api" --headless --scene default --seconds 600 || exit 1
+mkdir -p "$out/dl"
+"$drive" "$browser" "$url" "$here/page_test.js" "$out/dl" --size 1500x1000 \
+	--screenshot "$out/page.png" >"$out/drive.txt" 2>&1
+st=$?
+cat "$out/drive.txt"
+fails=0
+if [[ $st != 0 ]]; then echo "FAIL: the page's checks (exit $st)"; fails=1; fi
+
+csv=$(ls "$out"/dl/srcprof-snapshot-*.csv 2>/dev/null | head -1)
+json=$(ls "$out"/dl/srcprof-snapshot-*.json 2>/dev/null | head -1)
+trace=$(ls "$out"/dl/srcprof-trace-*.json 2>/dev/null | head -1)
+if [[ -z "$csv" ]] || ! grep -q '^source,tick_avg_ns,' "$csv" || (($(grep -vc '^#' "$csv") < 3)); then
+	echo "FAIL: no CSV snapshot with rows was downloaded"; fails=1
+else
+	echo "ok   CSV snapshot: $(grep -vc '^#' "$csv") lines"
+fi
+if [[ -z "$json" ]] || ! jq -e '.schema == "srcprof-live/1" and (.sources | length) > 0' "$json" >/dev/null; then
+	echo "FAIL: no JSON snapshot with sources was downloaded"; fails=1
+else
+	echo "ok   JSON snapshot: $(jq '.sources | length' "$json") sources"
+fi
+if [[ -z "$trace" ]] || ! "$trace_check" "$trace" --gpu; then
+	echo "FAIL: no valid trace was downloaded"; fails=1
+else
+	echo "ok   trace: $(stat -c %s "$trace") bytes"
+fi
+size=$(stat -c %s "$out/page.png" 2>/dev/null || echo 0)
+if ((size > 20000)); then echo "ok   the page renders ($size bytes of PNG)"; else
+	echo "FAIL: no screenshot ($size bytes)"; fails=1; fi
+[[ -n "${SRCPROF_LIVE_SHOT:-}" && -f "$out/page.png" ]] && cp "$out/page.png" "$SRCPROF_LIVE_SHOT"
+stop_demo || fails=1
+exit $fails
