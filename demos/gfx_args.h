@@ -20,4 +20,10 @@ extern const int gfx_args_timing_values[];
 	"command buffer of its own (Vulkan: secondary command\n"             \
 	"buffers; OpenGL records on one thread); 1 to 16, default 1"
 
+/* --compute. */
+#define GFX_ARGS_COMPUTE_HELP                                                 \
+	"particle sources simulate on the GPU: compute dispatches in\n"     \
+	"a command buffer and GPU timer of their own (the profiler's\n"    \
+	"\"compute\" queue); Vulkan only (OpenGL: on the CPU, said)"
+
 #endif

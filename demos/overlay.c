@@ -12,6 +12,7 @@
 #include "stats.h"
 
 #include "srcprof/clock.h"
+#include "srcprof/gpu_timer.h"
 #include "srcprof/source_profiler.h"
 
 #include <stdio.h>
@@ -77,8 +78,19 @@ static float header(demo_app *a, float x, float y, float max_w)
 	source_profiler_get_stats(&st);
 	uint64_t ft = eng_frame_time_ns(a->engine);
 	char l1[512], l2[512];
-	snprintf(l1, sizeof l1, "srcprof  %s on %s  %.1f fps  %.2f ms/frame", info.api, info.device,
-		 ft ? 1e9 / (double)ft : 0.0, (double)ft / 1e6);
+	int at = snprintf(l1, sizeof l1, "srcprof  %s on %s  %.1f fps  %.2f ms/frame", info.api,
+			  info.device, ft ? 1e9 / (double)ft : 0.0, (double)ft / 1e6);
+	/* Threads and queues, where there are several. */
+	uint32_t tick = eng_tick_threads(a->engine), record = eng_record_threads(a->engine);
+	if ((tick > 1 || record > 1) && at > 0 && (size_t)at < sizeof l1)
+		at += snprintf(l1 + at, sizeof l1 - (size_t)at, "  threads: tick %u, record %u", tick,
+			       record);
+	for (uint32_t q = 0, k = 0; st.gpu_queues > 1 && q < SOURCE_PROFILER_MAX_QUEUES; q++) {
+		const char *name = source_profiler_queue_name(q);
+		if (name && at > 0 && (size_t)at < sizeof l1)
+			at += snprintf(l1 + at, sizeof l1 - (size_t)at, "%s%s", k++ ? "+" : "  queues: ",
+				       name);
+	}
 	uint32_t n = eng_source_count(a->engine);
 	if (!st.enabled)
 		snprintf(l2, sizeof l2, "profiler off (P)   scene %s, %u sources", a->scene->name, n);

@@ -2,6 +2,8 @@
  * pass, and its GPU and CPU time per frame over the window. */
 #include "overlay.h"
 
+#include "srcprof/gpu_timer.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -130,10 +132,15 @@ float ovl_detail(demo_app *a, const src_row *row, float x, float y, float max_w,
 	source_profiler_pass_result_t pr[SOURCE_PROFILER_MAX_SOURCE_PASSES];
 	size_t np = source_profiler_fill_pass_results(row->key, pr, SOURCE_PROFILER_MAX_SOURCE_PASSES);
 	pass_line lines[SOURCE_PROFILER_MAX_SOURCE_PASSES + 1];
+	/* A pass on a queue other than the first names it: "simulate (compute)". */
+	uint32_t queue[SOURCE_PROFILER_MAX_SOURCE_PASSES] = {0};
+	source_profiler_fill_pass_queues(row->key, queue, SOURCE_PROFILER_MAX_SOURCE_PASSES);
 	int n = 0;
 	for (size_t i = 0; i < np && i < SOURCE_PROFILER_MAX_SOURCE_PASSES; i++, n++) {
 		const char *pn = source_profiler_pass_name(pr[i].pass);
-		snprintf(lines[n].name, sizeof lines[n].name, "%s", pn ? pn : "default");
+		const char *qn = queue[i] ? source_profiler_queue_name(queue[i]) : NULL;
+		snprintf(lines[n].name, sizeof lines[n].name, "%s%s%s%s", pn ? pn : "default",
+			 qn ? " (" : "", qn ? qn : "", qn ? ")" : "");
 		lines[n].ns[PASS_CPU] = (double)pr[i].render_avg;
 		lines[n].ns[PASS_CPU_MAX] = (double)pr[i].render_max;
 		lines[n].ns[PASS_GPU] = (double)pr[i].render_gpu_avg;

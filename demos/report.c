@@ -3,6 +3,7 @@
 #include "app.h"
 #include "stats.h"
 
+#include "srcprof/gpu_timer.h"
 #include "srcprof/source_profiler.h"
 
 #include <stdlib.h>
@@ -43,6 +44,61 @@ static void interval_cell(FILE *out, int w, const src_row *row)
 		snprintf(buf, sizeof buf, "%.1f%%",
 			 100.0 * (double)iv.render_gpu_sum_ci95 / (double)row->r.render_gpu_sum);
 	fprintf(out, " %*s", w, buf);
+}
+
+/* A source rendered on several queues: its GPU sum on each, under its row. */
+static void queue_line(FILE *out, const src_row *row, uint64_t resolution)
+{
+	source_profiler_queue_result_t q[SOURCE_PROFILER_MAX_QUEUES];
+	size_t n = source_profiler_fill_queue_results(row->key, q, SOURCE_PROFILER_MAX_QUEUES);
+	if (n < 2)
+		return;
+	fprintf(out, "%-24s %-9s   GPU sum by queue:", "", "");
+	for (size_t i = 0; i < n && i < SOURCE_PROFILER_MAX_QUEUES; i++) {
+		const char *name = source_profiler_queue_name(q[i].queue);
+		char v[32];
+		if (q[i].render_gpu_sum && q[i].render_gpu_sum < resolution) {
+			v[0] = '<';
+			stats_format_us_up(v + 1, sizeof v - 1, us(resolution));
+		} else {
+			snprintf(v, sizeof v, "%.1f", us(q[i].render_gpu_sum));
+		}
+		fprintf(out, " %s %s (%u samples)%s", name ? name : "?", v, q[i].gpu_samples,
+			i + 1 < n ? "," : "\n");
+	}
+}
+
+/* Threads and queues, where the run had more than one: what recorded,
+ * what it held, and what a GPU sum over queues means. */
+void report_threads_and_queues(FILE *out, eng_engine *e, const source_profiler_stats_t *st,
+			       bool gpu)
+{
+	uint32_t tick = eng_tick_threads(e), record = eng_record_threads(e);
+	if (tick > 1 || record > 1 || st->threads)
+		fprintf(out, "threads: sources ticked on %u, views recorded on %u; %u threads "
+			     "besides the graphics thread recorded (buffers %.0f KiB)\n",
+			tick, record, st->threads, (double)st->thread_bytes / 1024.0);
+	if (st->threads_refused || st->records_late || st->records_dropped)
+		fprintf(out, "threads: %llu refused (over the maximum), %llu records late, %llu "
+			     "dropped (a thread's buffer full)\n",
+			(unsigned long long)st->threads_refused, (unsigned long long)st->records_late,
+			(unsigned long long)st->records_dropped);
+	if (gpu && st->gpu_queues > 1) {
+		fprintf(out, "queues:");
+		for (uint32_t q = 0, k = 0; q < SOURCE_PROFILER_MAX_QUEUES; q++) {
+			const char *name = source_profiler_queue_name(q);
+			if (name)
+				fprintf(out, "%s %s", k++ ? "," : "", name);
+		}
+		fprintf(out, "; GPU figures are each queue's own stamps, GPU sum adds a source's "
+			     "time on each (busy time, not elapsed)\n");
+	}
+	if (gpu && (st->gpu_timers_unavailable || st->gpu_timers_misplaced))
+		fprintf(out, "GPU timers: %llu not available at collect (a command buffer late or "
+			     "never submitted), %llu ended in another command buffer; those renders "
+			     "lost their GPU sample\n",
+			(unsigned long long)st->gpu_timers_unavailable,
+			(unsigned long long)st->gpu_timers_misplaced);
 }
 
 /* Under this many GPU samples a source's average moves visibly with one
@@ -136,6 +192,7 @@ void report_print(FILE *out, eng_engine *e, const char *scene, row_sort sort, ui
 	if (gpu)
 		fprintf(out, "sum +-: half the 95%% interval of GPU sum, from its samples' spread (two "
 			     "runs tell apart only a difference above ~1.4x it)\n");
+	report_threads_and_queues(out, e, &st, gpu);
 	fprintf(out, "%-24s %-9s %9s %9s %9s %9s %9s %9s %10s %10s %10s %6s %10s %5s %7s %7s\n",
 		"source", "type", "tick", "tick max", "render", "rend max", "rend sum", "rend p50",
 		"GPU", "GPU max", "GPU sum", "sum +-", "GPU p50", "GPU n", "in fps", "out fps");
@@ -172,6 +229,8 @@ void report_print(FILE *out, eng_engine *e, const char *scene, row_sort sort, ui
 			fprintf(out, " %7.1f %7.1f\n", r->async_input, r->async_rendered);
 		else
 			fprintf(out, " %7s %7s\n", "-", "-");
+		if (gpu && st.gpu_queues > 1)
+			queue_line(out, w, st.gpu_resolution_ns);
 	}
 	if (limit && n > limit)
 		fprintf(out, "... %u more sources\n", n - limit);

@@ -18,4 +18,11 @@
 void report_print(FILE *out, eng_engine *e, const char *scene, row_sort sort, uint32_t limit,
 		  double busy_pct);
 
+/* The header lines about threads and queues, where the run had more than
+ * one (nothing otherwise): tick and record threads, the profiler's thread
+ * buffers and what it refused or dropped, the queues and what a GPU sum
+ * over them means, timers lost to late or misplaced command buffers. */
+void report_threads_and_queues(FILE *out, eng_engine *e, const source_profiler_stats_t *st,
+			       bool gpu);
+
 #endif

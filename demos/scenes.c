@@ -10,6 +10,11 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Simulation steps a frame of the particle sources simulated on the GPU
+ * (--compute): enough work that a dispatch's GPU time stands well above
+ * a software device's timer resolution. */
+#define GPU_STEPS 32
+
 /* Position i of n on a square grid, `spacing` apart, centered. */
 static void grid_pos(uint32_t i, uint32_t n, float spacing, vec3 out)
 {
@@ -49,11 +54,13 @@ static bool build_mix(eng_engine *e, uint32_t n)
 	bool ok = true;
 	grid_pos(i++, total, 2.0f, p);
 	ok &= add(e, eng_particles_create(&(eng_particles_desc){
-			     .name = "fountain", .position = {p[0], 0, p[2]}, .count = 4000}));
+			     .name = "fountain", .position = {p[0], 0, p[2]}, .count = 4000,
+			     .gpu_simulation = true, .gpu_steps = GPU_STEPS}));
 	grid_pos(i++, total, 2.0f, p);
 	ok &= add(e, eng_particles_create(&(eng_particles_desc){
 			     .name = "sparks", .position = {p[0], 0, p[2]}, .count = 1500,
-			     .color = {0.4f, 0.7f, 1.0f, 1.0f}, .seed = 7}));
+			     .color = {0.4f, 0.7f, 1.0f, 1.0f}, .seed = 7, .gpu_simulation = true,
+			     .gpu_steps = GPU_STEPS}));
 	grid_pos(i++, total, 2.0f, p);
 	ok &= add(e, eng_video_create(&(eng_video_desc){
 			     .name = "video-30fps", .position = {p[0], 0.8f, p[2]}, .scale = 1.4f,

@@ -20,6 +20,7 @@ typedef struct soak_opts {
 	eng_api api;
 	eng_gpu_timing gpu_timing;
 	uint32_t tick_threads, record_threads;
+	bool compute;
 	uint32_t frames, warmup, report_every;
 	uint32_t sources, churn; /* live sources; replaced per frame */
 	uint32_t width, height;

@@ -75,6 +75,7 @@ static const opt_def g_opts[] = {
 	 .arg = "N", .help = GFX_ARGS_TICK_THREADS_HELP},
 	{"--record-threads", NULL, OPT_U32, AT(record_threads), .min = 1, .max = ENG_MAX_THREADS,
 	 .arg = "N", .help = GFX_ARGS_RECORD_THREADS_HELP},
+	{"--compute", NULL, OPT_FLAG, AT(compute), .help = GFX_ARGS_COMPUTE_HELP},
 	{"--frames", NULL, OPT_U32, AT(frames), .min = 1, .max = 1000000000, .arg = "N",
 	 .help = "frames to run (default 100000)"},
 	{"--warmup", NULL, OPT_U32, AT(warmup), .min = 0, .max = 1000000000, .arg = "N",

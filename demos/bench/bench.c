@@ -50,30 +50,40 @@ static void machine_line(char *out, size_t size)
  * failed or was interrupted. A failure sets *status to 1. */
 static uint32_t measure_run(const bench_opts *o, bench_point *pts, uint32_t run, int *status)
 {
-	uint32_t n = 0;
+	uint32_t n = 0, per_api = o->n_threads * o->n_points;
 	for (uint32_t a = 0; a < o->n_apis && !bench_interrupted(); a++) {
-		for (uint32_t i = 0; i < o->n_points; i++) {
-			bench_point *pt = &pts[n];
-			bench_progress_point(o->progress, o->apis[a] == ENG_API_GL ? "gl" : "vulkan",
-					     o->sources[i], (run * o->n_apis + a) * o->n_points + i);
-			bool ok = bench_run_point(o, o->apis[a], o->sources[i], pt);
-			if (bench_interrupted()) {
-				/* The point in progress is not finished: left out. */
-				bench_point_free(pt);
-				return n;
+		bool failed = false;
+		/* Thread counts outside, source counts inside: each thread
+		 * count's points are a sweep over source counts in a row. */
+		for (uint32_t t = 0; t < o->n_threads && !failed; t++) {
+			for (uint32_t i = 0; i < o->n_points; i++) {
+				bench_point *pt = &pts[n];
+				uint32_t k = t * o->n_points + i;
+				bench_progress_point(o->progress,
+						     o->apis[a] == ENG_API_GL ? "gl" : "vulkan",
+						     o->sources[i], (run * o->n_apis + a) * per_api + k);
+				bool ok = bench_run_point(o, o->apis[a], o->sources[i],
+							  o->record_threads[t], pt);
+				if (bench_interrupted()) {
+					/* The point in progress is not finished: left out. */
+					bench_point_free(pt);
+					return n;
+				}
+				bench_progress_point_done(o->progress, ok);
+				if (!ok) {
+					*status = 1;
+					bench_point_free(pt);
+					if (k + 1 < per_api)
+						fprintf(stderr,
+							PROG ": %s: skipping its remaining points\n",
+							pt->api);
+					failed = true;
+					break;
+				}
+				if (pt->failures)
+					*status = 1;
+				n++;
 			}
-			bench_progress_point_done(o->progress, ok);
-			if (!ok) {
-				*status = 1;
-				bench_point_free(pt);
-				if (i + 1 < o->n_points)
-					fprintf(stderr, PROG ": %s: skipping its remaining source counts\n",
-						pt->api);
-				break;
-			}
-			if (pt->failures)
-				*status = 1;
-			n++;
 		}
 	}
 	return n;
@@ -214,8 +224,8 @@ static int compare_main(int argc, char **argv)
 	if (!cmp_run(&o, base, n_base, nw, n_new, &r))
 		goto done;
 	if (!r.n_points) {
-		fprintf(stderr, CMP_PROG ": BASE '%s' and NEW '%s' have no point in common (API and "
-				 "source count)\n",
+		fprintf(stderr, CMP_PROG ": BASE '%s' and NEW '%s' have no point in common (API, "
+				 "source count, record threads)\n",
 			o.base, o.nw);
 		goto done;
 	}
@@ -250,6 +260,15 @@ int main(int argc, char **argv)
 		o.sources[0] = o.scene->default_sources;
 		o.n_points = 1;
 	}
+	if (!o.n_threads) {
+		o.record_threads[0] = 1;
+		o.n_threads = 1;
+	}
+	if (o.n_points * o.n_threads > BENCH_MAX_POINTS) {
+		fprintf(stderr, PROG ": %u source counts x %u record thread counts: at most %d points\n",
+			o.n_points, o.n_threads, BENCH_MAX_POINTS);
+		return 2;
+	}
 	const char *outs[] = {o.json, o.csv, o.svg, o.html};
 	const char *opts[] = {"--json", "--csv", "--svg", "--html"};
 	if (!cli_outputs_apart(PROG, opts, outs, 4) || !cli_check_writable(PROG, "--json", o.json) ||
@@ -266,7 +285,7 @@ int main(int argc, char **argv)
 	machine_line(r.machine, sizeof r.machine);
 	snprintf(r.git, sizeof r.git, "%s", SRCPROF_GIT_REVISION);
 	r.started = time(NULL);
-	r.planned = o.n_apis * o.n_points;
+	r.planned = o.n_apis * o.n_threads * o.n_points;
 	uint64_t t0 = srcprof_clock_monotonic_ns();
 	int status = 0;
 	r.n_points = measure_run(&o, r.points, 0, &status);

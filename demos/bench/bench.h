@@ -47,6 +47,12 @@ typedef struct bench_opts {
 	eng_gpu_timing gpu_timing; /* --gpu-timing (eng_gfx_desc's) */
 	bool raster_threads_set; /* --raster-threads (eng_gfx_desc's) */
 	uint32_t raster_threads;
+	/* --record-threads N[,N...]: each source count measured with each
+	 * (n_threads 0: 1, the frame's thread); --tick-threads; --compute. */
+	uint32_t record_threads[BENCH_MAX_POINTS];
+	uint32_t n_threads;
+	uint32_t tick_threads;
+	bool compute;
 	bool isolate;
 	uint32_t isolate_rounds;
 	uint32_t runs; /* --runs: each point measured this many times, on new engines */
@@ -83,6 +89,9 @@ typedef struct bench_source {
 	double marginal, in_over_marginal;
 	double marginal_us[BENCH_ISOLATE_MAX_ROUNDS]; /* each round's marginal figure */
 	uint32_t marginal_rounds;
+	/* Its GPU average on each queue of the point (bench_point's queue
+	 * order), us; 0 on a queue it did not run on. */
+	double queue_gpu[SOURCE_PROFILER_MAX_QUEUES];
 } bench_source;
 
 /* Extra copies the marginal reference draws. */
@@ -101,6 +110,16 @@ typedef struct bench_ratio {
 typedef struct bench_point {
 	const char *api;
 	uint32_t sources;
+	/* The record threads asked for (--record-threads: what points are
+	 * matched by), and the threads that ticked the sources and recorded
+	 * each view (in force: OpenGL records on one); whether compute ran
+	 * (--compute on a device with it); the profiler's queues, in its
+	 * order. */
+	uint32_t record_threads;
+	uint32_t tick_threads_used, record_threads_used;
+	bool compute;
+	uint32_t n_queues;
+	char queues[SOURCE_PROFILER_MAX_QUEUES][32];
 	char device[256], driver[520], mode[64];
 	bool software;
 	int raster_threads; /* eng_gfx_info's: counted, -1 unknown or not software */
@@ -197,6 +216,9 @@ bool bench_write_json(const char *path, const bench_opts *o, const bench_result 
 bool bench_write_csv(const char *path, const bench_opts *o, const bench_result *r);
 bool bench_write_svg(const char *path, const bench_opts *o, const bench_result *r);
 bool bench_write_html(const char *path, const bench_opts *o, const bench_result *r);
+
+/* "threads: ..." when the point ran on several threads or queues. */
+void bench_print_threads(FILE *out, const bench_point *p);
 
 /* "machine busy: ..." lines (each starting with indent) when other
  * processes used more than SRCPROF_BUSY_PCT of the CPU during p. */

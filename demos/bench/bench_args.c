@@ -87,6 +87,36 @@ static bool parse_sources(const opt_parser *p, const char *opt, const char *valu
 	return cli_list(p->prog, opt, value, 511, source_count, o);
 }
 
+static bool thread_count(char *item, void *user)
+{
+	bench_opts *o = user;
+	if (o->n_threads == BENCH_MAX_POINTS) {
+		fprintf(stderr, PROG ": --record-threads: at most %d counts\n", BENCH_MAX_POINTS);
+		return false;
+	}
+	if (!cli_u32(PROG, "--record-threads", item, 1, ENG_MAX_THREADS,
+		     &o->record_threads[o->n_threads]))
+		return false;
+	for (uint32_t i = 0; i < o->n_threads; i++) {
+		if (o->record_threads[i] == o->record_threads[o->n_threads]) {
+			fprintf(stderr, PROG ": --record-threads: %u is given twice\n",
+				o->record_threads[i]);
+			return false;
+		}
+	}
+	o->n_threads++;
+	return true;
+}
+
+/* --record-threads N[,N...]: each source count measured with each. */
+static bool parse_record_threads(const opt_parser *p, const char *opt, const char *value,
+				 void *opts)
+{
+	bench_opts *o = opts;
+	o->n_threads = 0;
+	return cli_list(p->prog, opt, value, 511, thread_count, o);
+}
+
 static bool parse_raster_threads(const opt_parser *p, const char *opt, const char *value,
 				 void *opts)
 {
@@ -132,6 +162,12 @@ static const opt_def g_opts[] = {
 	 .scale = 0.01, .arg = "PCT", .help = "GPU timing budget in the overhead runs (default 1)"},
 	{"--gpu-timing", NULL, OPT_CHOICE, AT(gpu_timing), .choices = gfx_args_timings,
 	 .values = gfx_args_timing_values, .arg = "MODE", .help = GFX_ARGS_TIMING_HELP},
+	{"--record-threads", NULL, OPT_CUSTOM, .parse = parse_record_threads, .arg = "N[,N...]",
+	 .help = "record each view on N threads (see srcprof-demo); several:\n"
+		 "each source count measured with each (a sweep)"},
+	{"--tick-threads", NULL, OPT_U32, AT(tick_threads), .min = 1, .max = ENG_MAX_THREADS,
+	 .arg = "N", .help = GFX_ARGS_TICK_THREADS_HELP},
+	{"--compute", NULL, OPT_FLAG, AT(compute), .help = GFX_ARGS_COMPUTE_HELP},
 	{"--raster-threads", NULL, OPT_CUSTOM, .parse = parse_raster_threads, .arg = "N",
 	 .help = "Mesa's software rasterizer (lavapipe, llvmpipe): split\n"
 		 "each scene over N threads, 0 to 64 (LP_NUM_THREADS; 0: on\n"

@@ -37,8 +37,9 @@ void bench_progress_init(bench_progress *p, const bench_opts *o, bool terminal)
 	*p = (bench_progress){.terminal = terminal, .o = o};
 	p->start_ns = p->last_ns = srcprof_clock_monotonic_ns();
 	uint32_t runs = o->runs ? o->runs : 1;
-	p->points = runs * o->n_apis * o->n_points;
-	for (uint32_t a = 0; a < runs * o->n_apis; a++)
+	uint32_t threads = o->n_threads ? o->n_threads : 1;
+	p->points = runs * o->n_apis * threads * o->n_points;
+	for (uint32_t a = 0; a < runs * o->n_apis * threads; a++)
 		for (uint32_t i = 0; i < o->n_points; i++)
 			p->planned += point_frames(o, o->sources[i]) * weight_of(o->sources[i]);
 	srcprof_load_start(&p->busy);

@@ -4,7 +4,11 @@
 # With "plain": a run in plain GPU timing (the mode of every real GPU),
 # --isolate and compare with itself, no warning line, and the report and
 # JSON say that nothing is subtracted.
-# usage: bench.sh <srcprof-bench> <bench_check> <api> [plain]
+# With "threads": a sweep over record threads (1 and 2) with ticks on 2
+# threads and compute: a point per thread count, the sweep's table, each
+# point's threads and queues in the report and JSON, the CSV's per-queue
+# figures, and compare pairing points by their threads.
+# usage: bench.sh <srcprof-bench> <bench_check> <api> [plain|threads]
 set -u
 bench="$1" check="$2" api="$3" mode="${4:-auto}"
 out="$(mktemp -d)"
@@ -33,6 +37,38 @@ if [[ "$mode" == plain ]]; then
 	"$bench" compare "$out/p.json" "$out/p.json" >"$out/cmp" 2>&1
 	st=$?
 	[[ $st == 0 ]] || { echo "FAIL: compare of a plain file with itself: exit $st"; cat "$out/cmp"; fails=1; }
+	((fails)) || echo "PASS"
+	exit $fails
+fi
+if [[ "$mode" == threads ]]; then
+	if ! "$bench" --api "$api" --scene default --sources 8 --record-threads 1,2 --tick-threads 2 \
+		--compute --frames 12 --warmup 4 --repeat 2 --json "$out/t.json" --csv "$out/t.csv" \
+		--svg "$out/t.svg" >"$out/stdout" 2>"$out/stderr"; then
+		echo "FAIL: bench exited with an error"; cat "$out/stdout" "$out/stderr"; exit 1
+	fi
+	grep -q "^record threads (default):" "$out/stdout" || { echo "FAIL: no sweep table"; fails=1; }
+	grep -qE "^   1: frame [0-9.]+ ms \(profiler off\)" "$out/stdout" &&
+		grep -qE "^   2.*: frame [0-9.]+ ms .*sources' GPU / 1 thread: median [0-9.]+" \
+			"$out/stdout" || { echo "FAIL: the sweep does not compare 2 threads with 1"; fails=1; }
+	grep -qE '"record_threads": 2, "record_threads_used": [12], "tick_threads": 2' "$out/t.json" ||
+		{ echo "FAIL: t.json has no point of 2 record threads"; fails=1; }
+	if [[ "$api" == vulkan ]]; then
+		grep -q "^threads: ticks on 2, each view recorded on 2; queues: graphics, compute" \
+			"$out/stdout" || { echo "FAIL: the report does not name threads and queues"; fails=1; }
+		grep -q '"queues": \["graphics", "compute"\]' "$out/t.json" ||
+			{ echo "FAIL: t.json does not name the queues"; fails=1; }
+		grep -qE "^vulkan,8,fountain,.*,2,graphics:[0-9.]+;compute:[0-9.]+$" "$out/t.csv" ||
+			{ echo "FAIL: the CSV has no fountain row with its queues"; fails=1; }
+	else
+		grep -q "(2 asked; gl records on one)" "$out/stdout" ||
+			{ echo "FAIL: the report does not say OpenGL records on one thread"; fails=1; }
+	fi
+	"$check" "$out/t.json" "$out/t.csv" "$out/t.svg" || fails=1
+	"$bench" compare "$out/t.json" "$out/t.json" >"$out/cmp" 2>&1
+	st=$?
+	[[ $st == 0 ]] || { echo "FAIL: compare of a sweep with itself: exit $st"; cat "$out/cmp"; fails=1; }
+	grep -q "^== $api, 8 sources, 2 record threads" "$out/cmp" ||
+		{ echo "FAIL: compare did not pair the 2-thread points"; fails=1; }
 	((fails)) || echo "PASS"
 	exit $fails
 fi

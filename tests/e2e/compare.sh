@@ -300,7 +300,7 @@ bad raster-huge "points\[0\] \(vulkan, 2 sources\): 'raster_threads' is not a wh
 bad raster-many "points\[0\] \(vulkan, 2 sources\): 'raster_threads' is 2000, over 1024" "$out/base.json" "$out/rtmany.json"
 bad negative "sources_detail\[0\] \('a'\): 'tick_ns'\[0\] is not a number from 0" "$out/base.json" "$out/negative.json"
 bad generator "written by 'other', not srcprof-bench" "$out/base.json" "$out/other-gen.json"
-bad no-common "have no point in common \(API and source count\)" "$out/base.json" "$out/gl-only.json"
+bad no-common "have no point in common \(API, source count, record threads\)" "$out/base.json" "$out/gl-only.json"
 bad one-file "needs BASE.json and NEW.json" "$out/base.json"
 bad three-files "one BASE and one NEW file, or BASE... vs NEW..." "$out/base.json" "$out/base.json" "$out/base.json"
 bad option "unknown option '--fast'" "$out/base.json" "$out/base.json" --fast

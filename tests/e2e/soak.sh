@@ -10,6 +10,10 @@
 #   plain-vulkan     --frames 600 in plain GPU timing (the mode of every
 #   plain-gl         real GPU), under validation: no frame dropped, no
 #                    warning line
+#   threads          --frames 1500 of sources coming and going while they
+#                    are ticked on 2 threads, recorded on 3 and particles
+#                    simulated by compute, under validation: no frame
+#                    dropped, no warning line
 # usage: soak.sh <srcprof-soak> <case> [more srcprof-soak options]
 set -u
 soak="$1" case="$2"
@@ -20,6 +24,8 @@ unset VK_INSTANCE_LAYERS VK_LOADER_LAYERS_ENABLE VK_LAYER_ENABLES VK_LAYER_SETTI
 args=(--api vulkan --sources 4 --churn 2)
 case "$case" in
 short) args+=(--frames 2000 --report-every 500) ;;
+threads)
+	args+=(--frames 1500 --report-every 500 --tick-threads 2 --record-threads 3 --compute) ;;
 plain-vulkan | plain-gl)
 	args=(--api "${case#plain-}" --sources 4 --churn 2 --gpu-timing plain --frames 600
 		--report-every 300) ;;
@@ -39,7 +45,7 @@ EOF
 		export VK_LOADER_LAYERS_ENABLE='*validation'
 	fi
 	;;
-*) echo "usage: $0 <srcprof-soak> short|instance-layers|loader-enable|plain-vulkan|plain-gl"; exit 2 ;;
+*) echo "usage: $0 <srcprof-soak> short|instance-layers|loader-enable|plain-vulkan|plain-gl|threads"; exit 2 ;;
 esac
 "$soak" "${args[@]}" "$@" >"$out/stdout" 2>"$out/stderr"
 rc=$?
@@ -51,6 +57,10 @@ if ((rc == 0)); then echo "ok   exit status 0"; else echo "FAIL: exit status $rc
 expect stdout "^soak: PASS"
 if [[ "$case" == short ]]; then
 	expect stdout "2000 frames, .* warm-up 200 frames"
+elif [[ "$case" == threads ]]; then
+	expect stdout "1500 frames"
+	expect stdout "messages: 0 validation, 0 errors, 0 warnings logged; 0 failures; 0 GPU frames dropped"
+	if grep -iE "warning|error" "$out/stderr"; then echo "FAIL: a warning or error line"; fails=$((fails + 1)); fi
 elif [[ "$case" == plain-* ]]; then
 	expect stdout "\([a-z]+-timestamp\), 600 frames"
 	expect stdout "messages: 0 validation, 0 errors, 0 warnings logged; 0 failures; 0 GPU frames dropped"

@@ -2,11 +2,13 @@
 # The Vulkan demo in a window under Xvfb, resized again and again while it
 # runs, under synchronization validation (queue submits and presents
 # included) and best practices: any warning or error fails.
-# usage: validate_window.sh <srcprof-demo> outside|own   (run it under xvfb-run -a)
+# usage: validate_window.sh <srcprof-demo> outside|own|threads   (run it under xvfb-run -a)
 #   outside  the layer loaded from outside: VK_INSTANCE_LAYERS and a
 #            vk_layer_settings.txt (VK_LAYER_SETTINGS_PATH) that logs
 #            warnings and errors to a file; the demo asks for nothing
 #   own      the demo's --validate, which counts what its messenger sees
+#   threads  own, with the views recorded on 4 threads into secondaries,
+#            the sources ticked on 2 and the particles simulated by compute
 # Either way the layer's status message (info, to the log file) must show
 # it active with the three checks on: a run it did not watch proves nothing.
 set -u
@@ -32,7 +34,8 @@ args=(--api vulkan --size 640x400 --frames 1000000 --seconds 300 --out-dir "$out
 case "$mode" in
 outside) export VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation ;;
 own) args+=(--validate) ;;
-*) echo "usage: $0 <srcprof-demo> outside|own"; exit 2 ;;
+threads) args+=(--validate --record-threads 4 --tick-threads 2 --compute) ;;
+*) echo "usage: $0 <srcprof-demo> outside|own|threads"; exit 2 ;;
 esac
 "$demo" "${args[@]}" >"$out/stdout" 2>"$out/stderr" &
 pid=$!
@@ -102,7 +105,7 @@ fi
 # to it, which the demo does not count either.
 reports() {
 	grep -E '^[^ ]+\((ERROR|WARN)[^)]*\): msgNum: ' "$out/layer.log" 2>/dev/null |
-		if [[ "$mode" == own ]]; then grep -v 'specialuse-extension-debugging'; else cat; fi
+		if [[ "$mode" != outside ]]; then grep -v 'specialuse-extension-debugging'; else cat; fi
 }
 messages="$(reports | wc -l)"
 echo "validation layer log: $messages messages"
@@ -111,7 +114,13 @@ if ((messages > 0)); then
 	reports | cut -c1-300 | sort | uniq -c | sort -rn | head -20
 	fails=$((fails + 1))
 fi
-if [[ "$mode" == own ]]; then
+if [[ "$mode" == threads ]]; then
+	# The exit table says what ran on threads and queues.
+	grep -q "^threads: sources ticked on 2, views recorded on 4" "$out/stdout" &&
+		grep -q "^queues: graphics, compute" "$out/stdout" ||
+		{ echo "FAIL: the table does not name the threads and queues"; fails=$((fails + 1)); }
+fi
+if [[ "$mode" != outside ]]; then
 	if grep -q "^validation: 0 messages" "$out/stdout"; then
 		echo "ok   validation: 0 messages (the demo's count)"
 	else

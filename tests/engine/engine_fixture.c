@@ -2,6 +2,12 @@
 
 eng_engine *tfx_engine(eng_api api, uint32_t width, uint32_t height, uint32_t views)
 {
+	return tfx_engine_threads(api, width, height, views, 0, false);
+}
+
+eng_engine *tfx_engine_threads(eng_api api, uint32_t width, uint32_t height, uint32_t views,
+			       uint32_t record_threads, bool compute)
+{
 	eng_pin_allocator(); /* as the programs do */
 	source_profiler_shutdown();
 	eng_desc d = {
@@ -9,8 +15,10 @@ eng_engine *tfx_engine(eng_api api, uint32_t width, uint32_t height, uint32_t vi
 			.headless = true,
 			.validate = true,
 			.width = width ? width : 640,
-			.height = height ? height : 360},
+			.height = height ? height : 360,
+			.compute = compute},
 		.views = views,
+		.record_threads = record_threads,
 		.fixed_dt = 1.0 / 60.0,
 	};
 	eng_result r;

@@ -10,6 +10,10 @@
 /* A headless engine for `api` with validation on (any message fails the
  * test), 640x360 unless given; NULL if it cannot start. */
 eng_engine *tfx_engine(eng_api api, uint32_t width, uint32_t height, uint32_t views);
+/* The same, recording each view on `record_threads` threads (0: the
+ * frame's), with compute when asked (eng_gfx_desc.compute). */
+eng_engine *tfx_engine_threads(eng_api api, uint32_t width, uint32_t height, uint32_t views,
+			       uint32_t record_threads, bool compute);
 /* Runs n frames; false on any frame error. */
 bool tfx_frames(eng_engine *e, uint32_t n);
 /* Frames tfx_frames ran with sources GPU-timed (the engine samples on

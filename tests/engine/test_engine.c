@@ -8,6 +8,8 @@
 #include "srcprof/machine.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -149,6 +151,106 @@ TEST(video_sources_run_200_frames_with_async_rates)
 		CHECK(a.async_rendered > b.async_rendered);
 	else
 		CHECK(a.async_rendered >= b.async_rendered * 0.9);
+	CHECK_EQ(tfx_finish(e), 0);
+}
+
+/* Readers beside the frames, as a live view or a UI thread has them. */
+typedef struct reader_ctx {
+	eng_source *const *s;
+	uint32_t n;
+	atomic_bool stop;
+	atomic_uint reads;
+} reader_ctx;
+
+static void *reader(void *user)
+{
+	reader_ctx *r = user;
+	while (!atomic_load(&r->stop)) {
+		for (uint32_t i = 0; i < r->n; i++) {
+			profiler_result_t res;
+			source_profiler_queue_result_t q[4];
+			source_profiler_fill_result(r->s[i], &res);
+			source_profiler_fill_queue_results(r->s[i], q, 4);
+		}
+		source_profiler_stats_t st;
+		source_profiler_get_stats(&st);
+		atomic_fetch_add(&r->reads, 1);
+		usleep(500);
+	}
+	return NULL;
+}
+
+/* Every kind of source ticked on 2 threads, recorded on 4 (Vulkan:
+ * secondaries; OpenGL: one, said), particles simulated by compute where
+ * the device has it, 2 reader threads polling the figures: 200 frames
+ * under validation (synchronization included) with no message, every
+ * source with GPU samples, nothing dropped, refused or misplaced. The
+ * TSan run takes it (label threads). */
+TEST(tick_record_threads_compute_and_readers_run_200_frames_under_validation)
+{
+	eng_pin_allocator();
+	source_profiler_shutdown();
+	eng_result res;
+	eng_engine *e = eng_create(&(eng_desc){.gfx = {.api = TEST_API,
+						       .headless = true,
+						       .validate = true,
+						       .width = 640,
+						       .height = 360,
+						       .compute = true},
+					 .views = 3,
+					 .fixed_dt = 1.0 / 60.0,
+					 .tick_threads = 2,
+					 .record_threads = 4},
+				   &res);
+	CHECK(e != NULL);
+	CHECK_EQ(eng_tick_threads(e), 2);
+	CHECK_EQ(eng_record_threads(e), TEST_API == ENG_API_VULKAN ? 4 : 1);
+	CHECK_EQ(eng_gfx_has_compute(), TEST_API == ENG_API_VULKAN);
+	eng_source *s[8];
+	s[0] = eng_mesh_create(&(eng_mesh_desc){.shape = ENG_SHAPE_TORUS});
+	s[1] = eng_particles_create(&(eng_particles_desc){.count = 1000, .gpu_simulation = true});
+	s[2] = eng_video_create(&(eng_video_desc){.fps = 60, .width = 64, .height = 36});
+	s[3] = eng_effect_create(&(eng_effect_desc){.size = 64});
+	s[4] = eng_heavy_create(&(eng_heavy_desc){.k = 1, .rect = {8, 8, 64, 64}});
+	s[5] = eng_mesh_create(&(eng_mesh_desc){.shape = ENG_SHAPE_CUBE});
+	s[6] = eng_particles_create(&(eng_particles_desc){.count = 500, .gpu_simulation = true,
+							   .seed = 3});
+	s[7] = eng_mesh_create(&(eng_mesh_desc){.shape = ENG_SHAPE_SPHERE});
+	for (int i = 0; i < 8; i++) {
+		CHECK(s[i] != NULL);
+		eng_add_source(e, s[i]);
+	}
+	eng_set_gpu_budget(e, 1.0); /* every frame timed */
+	reader_ctx rc = {.s = s, .n = 8};
+	pthread_t readers[2];
+	for (int i = 0; i < 2; i++)
+		CHECK(pthread_create(&readers[i], NULL, reader, &rc) == 0);
+	bool ok = tfx_frames(e, 200);
+	atomic_store(&rc.stop, true);
+	for (int i = 0; i < 2; i++)
+		pthread_join(readers[i], NULL);
+	CHECK(ok);
+	CHECK(atomic_load(&rc.reads) > 0);
+	for (int i = 0; i < 8; i++) {
+		source_profiler_medians_t m;
+		CHECK(source_profiler_fill_medians(s[i], &m));
+		CHECK(m.gpu_samples > 0);
+	}
+	source_profiler_queue_result_t q[4];
+	CHECK_EQ(source_profiler_fill_queue_results(s[1], q, 4),
+		 TEST_API == ENG_API_VULKAN ? 2u : 1u);
+	source_profiler_stats_t st = tfx_stats();
+	printf("threads %u (%zu bytes), queues %u, GPU frames kept %llu, disjoint %llu\n",
+	       st.threads, st.thread_bytes, st.gpu_queues,
+	       (unsigned long long)st.gpu_frames_collected,
+	       (unsigned long long)st.gpu_frames_disjoint);
+	CHECK(st.threads >= 2);
+	CHECK_EQ(st.threads_refused, 0);
+	CHECK_EQ(st.records_late, 0);
+	CHECK_EQ(st.records_dropped, 0);
+	CHECK_EQ(st.gpu_timers_misplaced, 0);
+	CHECK_EQ(st.gpu_timers_unavailable, 0);
+	CHECK_EQ(eng_failures(e), 0);
 	CHECK_EQ(tfx_finish(e), 0);
 }
 
@@ -613,10 +715,14 @@ static int calibrated_run(void *ctx)
 	return calibrated_attempt(c->e, c->h, c->ks);
 }
 
-TEST(calibrated_gpu_times_are_true_and_linear_in_k)
+/* The calibrated scene, its views recorded on `record_threads` threads. */
+static void calibrated_scene(uint32_t record_threads)
 {
-	eng_engine *e = tfx_engine(TEST_API, 1920, 1080, 2);
+	if (record_threads > 1 && TEST_API != ENG_API_VULKAN)
+		CHECK_SKIP("OpenGL records on one thread");
+	eng_engine *e = tfx_engine_threads(TEST_API, 1920, 1080, 2, record_threads, false);
 	CHECK(e != NULL);
+	CHECK_EQ(eng_record_threads(e), record_threads ? record_threads : 1);
 	static const float ks[] = {0, 1, 2, 4, 8};
 	eng_source *h[5];
 	/* As in the calibrated scene: a small backdrop is the pass's first
@@ -634,6 +740,23 @@ TEST(calibrated_gpu_times_are_true_and_linear_in_k)
 	}
 	CHECK(tfx_frames(e, 20)); /* shader compiles, caches */
 	truth_attempts(e, calibrated_run, &(calibrated_ctx){e, h, ks});
+}
+
+TEST(calibrated_gpu_times_are_true_and_linear_in_k)
+{
+	calibrated_scene(0);
+}
+
+/* The same truth with the views' sources recorded by threads into
+ * secondary command buffers (Vulkan), stamps written from those threads. */
+TEST(calibrated_gpu_times_are_true_with_2_record_threads)
+{
+	calibrated_scene(2);
+}
+
+TEST(calibrated_gpu_times_are_true_with_4_record_threads)
+{
+	calibrated_scene(4);
 }
 
 /* Flushed timing and the rasterizer's threads (docs/gpu-timing.md,
@@ -702,4 +825,81 @@ TEST(calibrated_particles_between_heavy_sources_read_their_cost_alone)
 	}
 	CHECK(tfx_frames(e, 20));
 	truth_attempts(e, mixed_attempt, &(mixed_ctx){e, s, names});
+}
+
+/* Compute (Vulkan): a particle source simulated on the GPU between two
+ * heavy sources, its dispatch in the compute command buffer timed by the
+ * compute queue's timer. Its time on the compute queue must read within
+ * 10% of the same dispatch submitted alone (eng_measure_prepare_isolated),
+ * the median over rounds of a ratio within each round; the heavy sources
+ * within 0.8-1.25 of alone as in the mixed check. Busy-machine skip and
+ * attempts as in the calibrated check. */
+typedef struct compute_ctx {
+	eng_engine *e;
+	eng_source *const *s;
+} compute_ctx;
+
+static int compute_attempt(void *ctx)
+{
+	compute_ctx *c = ctx;
+	double ratio[3][MIXED_ROUNDS];
+	for (int round = 0; round < MIXED_ROUNDS; round++) {
+		source_profiler_reset_video(2, 1);
+		source_profiler_gpu_burst();
+		if (!tfx_frames(c->e, 12))
+			return -1;
+		for (int i = 0; i < 3; i++) {
+			uint64_t alone = 0, in = 0;
+			if (i == 1) {
+				source_profiler_queue_result_t q[4];
+				size_t n = source_profiler_fill_queue_results(c->s[i], q, 4);
+				for (size_t k = 0; k < n; k++)
+					if (q[k].queue == eng_compute_queue(c->e))
+						in = q[k].render_gpu_sum;
+				if (eng_measure_prepare_isolated(c->e, c->s[i], 9, &alone) != ENG_OK)
+					return -1;
+			} else {
+				source_profiler_medians_t m;
+				if (!source_profiler_fill_medians(c->s[i], &m) || !m.gpu_samples)
+					return -1;
+				in = m.render_gpu_sum_p50;
+				if (eng_measure_isolated(c->e, c->s[i], 9, &alone) != ENG_OK)
+					return -1;
+			}
+			if (!in || !alone)
+				return -1;
+			ratio[i][round] = (double)in / (double)alone;
+		}
+	}
+	static const char *const names[] = {"heavy before", "particles' dispatch", "heavy after"};
+	int ok = 1;
+	for (int i = 0; i < 3; i++) {
+		double r = median(ratio[i], MIXED_ROUNDS);
+		bool good = i == 1 ? fabs(r - 1.0) <= 0.10 : r >= 0.8 && r <= 1.25;
+		ok &= good;
+		printf("%s: in frame / alone %.3f (median of %d rounds)%s\n", names[i], r,
+		       MIXED_ROUNDS, good ? "" : i == 1 ? "  MISS (10%)" : "  MISS (0.8-1.25)");
+	}
+	return ok;
+}
+
+TEST(calibrated_compute_reads_its_dispatch_alone)
+{
+	if (TEST_API != ENG_API_VULKAN)
+		CHECK_SKIP("compute: the Vulkan backend's");
+	eng_engine *e = tfx_engine_threads(TEST_API, 1280, 720, 2, 0, true);
+	CHECK(e != NULL);
+	CHECK(eng_gfx_has_compute());
+	CHECK(eng_compute_queue(e) != 0);
+	eng_source *s[3];
+	s[0] = eng_heavy_create(&(eng_heavy_desc){.k = 2, .rect = {40, 40, 600, 480}});
+	s[1] = eng_particles_create(&(eng_particles_desc){.count = 4000, .gpu_simulation = true,
+							   .gpu_steps = 64});
+	s[2] = eng_heavy_create(&(eng_heavy_desc){.k = 2, .rect = {660, 200, 600, 480}});
+	for (int i = 0; i < 3; i++) {
+		CHECK(s[i] != NULL);
+		eng_add_source(e, s[i]);
+	}
+	CHECK(tfx_frames(e, 20));
+	truth_attempts(e, compute_attempt, &(compute_ctx){e, s});
 }

@@ -15,8 +15,8 @@
 
 /* A null engine with these costs, `views` views and these tick and record
  * threads (0: the graphics thread alone). */
-static eng_engine *null_engine_threads(const eng_null_desc *costs, uint32_t views,
-				       uint32_t tick_threads, uint32_t record_threads)
+static eng_engine *null_engine_full(const eng_null_desc *costs, uint32_t views,
+				    uint32_t tick_threads, uint32_t record_threads, bool compute)
 {
 	eng_pin_allocator();
 	source_profiler_shutdown();
@@ -24,7 +24,8 @@ static eng_engine *null_engine_threads(const eng_null_desc *costs, uint32_t view
 	eng_engine *e = eng_create(&(eng_desc){.gfx = {.api = ENG_API_NULL,
 						       .width = 320,
 						       .height = 180,
-						       .null_device = costs},
+						       .null_device = costs,
+						       .compute = compute},
 					 .views = views,
 					 .fixed_dt = 1.0 / 60.0,
 					 .tick_threads = tick_threads,
@@ -35,6 +36,12 @@ static eng_engine *null_engine_threads(const eng_null_desc *costs, uint32_t view
 		return NULL;
 	}
 	return e;
+}
+
+static eng_engine *null_engine_threads(const eng_null_desc *costs, uint32_t views,
+				       uint32_t tick_threads, uint32_t record_threads)
+{
+	return null_engine_full(costs, views, tick_threads, record_threads, false);
 }
 
 static eng_engine *null_engine(const eng_null_desc *costs, uint32_t views)
@@ -601,5 +608,134 @@ TEST(recorders_run_in_order_inside_their_pass)
 	CHECK_EQ(executes, 3);
 	CHECK_EQ(draws_in, 7);
 	CHECK(end > pass);
+	CHECK_EQ(tfx_finish(e), 0);
+}
+
+/* --- compute ----------------------------------------------------------------------- */
+
+static eng_source *gpu_particles(uint32_t count)
+{
+	return eng_particles_create(&(eng_particles_desc){.count = count, .gpu_simulation = true});
+}
+
+/* A particle source simulated on the GPU: its dispatch on the compute
+ * queue's clock (far from the graphics clock), its draws on the graphics
+ * one; each queue's figure from that queue's stamps alone, the sum of
+ * both in render_gpu_sum, the first render (the dispatch, in prepare)
+ * in render_gpu_avg; measured alone, both inline. With and without
+ * record threads. */
+TEST(compute_runs_on_its_own_queue_and_clock_with_exact_figures)
+{
+	for (uint32_t threads = 0; threads <= 3; threads += 3) {
+		eng_engine *e = null_engine_full(
+			&(eng_null_desc){.draw_ns = 1000, .dispatch_ns = 50, .pass_ns = 7000}, 2, 0,
+			threads, true);
+		CHECK(e != NULL);
+		CHECK(eng_gfx_has_compute());
+		CHECK_EQ(eng_compute_queue(e), 1);
+		CHECK_STR(source_profiler_queue_name(1), "compute");
+		eng_source *p = gpu_particles(640); /* 10 workgroups of 64 */
+		CHECK(p != NULL);
+		eng_add_source(e, p);
+		eng_add_source(e, mesh(0));
+		CHECK(tfx_frames(e, 30));
+		eng_null_record r = record();
+		CHECK_EQ(r.dispatches, 30);
+		CHECK_EQ(r.groups, 300);
+		CHECK_EQ(r.compute_stamps, 2 * 30); /* a timer's two stamps a frame */
+		CHECK_EQ(r.compute_ns, ENG_NULL_COMPUTE_CLOCK_START + 30 * 500);
+		source_profiler_queue_result_t q[4];
+		CHECK_EQ(source_profiler_fill_queue_results(p, q, 4), 2);
+		CHECK_EQ(q[0].queue, 0);
+		CHECK_EQ(q[0].render_gpu_sum, 2 * 1000); /* a draw in each view */
+		CHECK_EQ(q[1].queue, 1);
+		CHECK_EQ(q[1].render_gpu_sum, 500);
+		CHECK_EQ(q[1].render_gpu_max, 500);
+		CHECK_EQ(q[1].gpu_samples, q[0].gpu_samples);
+		profiler_result_t res = tfx_result(p);
+		CHECK_EQ(res.render_gpu_sum, 2500);
+		CHECK_EQ(res.render_gpu_avg, 500); /* the dispatch: the frame's first render */
+		/* Its passes: simulate on compute, the views on graphics. */
+		uint32_t queues[8];
+		source_profiler_pass_result_t pr[8];
+		size_t np = source_profiler_fill_pass_results(p, pr, 8);
+		CHECK_EQ(np, 3);
+		CHECK_EQ(source_profiler_fill_pass_queues(p, queues, 8), 3);
+		for (size_t i = 0; i < np; i++) {
+			bool sim = strcmp(source_profiler_pass_name(pr[i].pass), "simulate") == 0;
+			CHECK_EQ(queues[i], sim ? 1u : 0u);
+			CHECK_EQ(pr[i].render_gpu_avg, sim ? 500u : 1000u);
+		}
+		source_profiler_stats_t st = tfx_stats();
+		CHECK_EQ(st.gpu_queues, 2);
+		CHECK_EQ(st.gpu_frames_disjoint, 0);
+		CHECK_EQ(st.gpu_timers_unavailable, 0);
+		CHECK_EQ(st.gpu_timers_misplaced, 0);
+		/* Alone: the dispatch inline before its draws. */
+		uint64_t ns = 0;
+		CHECK(eng_measure_isolated(e, p, 3, &ns) == ENG_OK);
+		CHECK_EQ(ns, 2500);
+		CHECK(tfx_frames(e, 2));
+		CHECK_EQ(tfx_finish(e), 0);
+	}
+}
+
+/* Without compute on the device the same source simulates on the CPU:
+ * one queue, no dispatch. */
+TEST(particles_without_compute_simulate_on_the_cpu)
+{
+	eng_engine *e = null_engine(&(eng_null_desc){.draw_ns = 1000, .dispatch_ns = 50}, 2);
+	CHECK(e != NULL);
+	CHECK(!eng_gfx_has_compute());
+	CHECK_EQ(eng_compute_queue(e), 0);
+	eng_source *p = gpu_particles(640);
+	CHECK(p != NULL);
+	eng_add_source(e, p);
+	CHECK(tfx_frames(e, 20));
+	CHECK_EQ(record().dispatches, 0);
+	source_profiler_queue_result_t q[4];
+	CHECK_EQ(source_profiler_fill_queue_results(p, q, 4), 1);
+	CHECK_EQ(tfx_result(p).render_gpu_sum, 2000);
+	CHECK(!eng_gfx_make_storage_buffer(NULL, 64).id);
+	CHECK_EQ(tfx_finish(e), 0);
+}
+
+/* Misuse of compute is refused and said, and the frame goes on: a draw
+ * pipeline dispatched, a compute pipeline drawn with, a vertex buffer as
+ * a storage buffer, too many push constants, compute inside a pass. */
+TEST(compute_misuse_is_refused_and_the_frame_goes_on)
+{
+	eng_engine *e = null_engine_full(&(eng_null_desc){.dispatch_ns = 50}, 2, 0, 0, true);
+	CHECK(e != NULL);
+	eng_pipeline cs = eng_gfx_make_compute_pipeline("particles.comp");
+	CHECK(cs.id != 0);
+	CHECK_EQ(eng_gfx_make_compute_pipeline("particles.comp").id, cs.id); /* cached */
+	CHECK(!eng_gfx_make_compute_pipeline("nope.comp").id);
+	eng_buffer sb = eng_gfx_make_storage_buffer(NULL, 256);
+	eng_buffer vb = eng_gfx_make_buffer((float[4]){0}, 16, false);
+	eng_pipeline draw = eng_gfx_make_pipeline(&(eng_pipeline_desc){
+		.vs = "mesh.vert", .fs = "mesh.frag", .layout = ENG_LAYOUT_MESH});
+	CHECK(sb.id && vb.id && draw.id);
+	CHECK(!eng_gfx_begin_compute()); /* not in a frame */
+	CHECK(eng_gfx_begin_frame());
+	CHECK(eng_gfx_begin_compute());
+	CHECK(!eng_gfx_begin_compute()); /* already begun */
+	eng_gfx_dispatch(draw, sb, sb, NULL, 0, 1);
+	eng_gfx_dispatch(cs, vb, sb, NULL, 0, 1);
+	eng_gfx_dispatch(cs, sb, sb, (char[256]){0}, 256, 1);
+	CHECK_EQ(record().dispatches, 0);
+	eng_gfx_dispatch(cs, sb, sb, (char[16]){0}, 16, 2);
+	CHECK_EQ(record().dispatches, 1);
+	eng_gfx_end_compute();
+	eng_gfx_begin_pass(&(eng_pass_desc){0});
+	CHECK(!eng_gfx_begin_compute()); /* inside a pass */
+	eng_gfx_apply_pipeline(cs);      /* refused: compute */
+	eng_gfx_draw(0, 3, 1);
+	CHECK_EQ(record().draws, 0);
+	eng_gfx_end_pass();
+	CHECK(eng_gfx_end_frame() == ENG_OK);
+	eng_gfx_destroy_buffer(sb);
+	eng_gfx_destroy_buffer(vb);
+	CHECK(tfx_frames(e, 2));
 	CHECK_EQ(tfx_finish(e), 0);
 }

@@ -58,7 +58,15 @@ static const char *const point_figures[N_SERIES][2] = {{"source_cost_us", "media
  * distinct source counts, each what the sources' whole cost (the points'
  * figures per source x sources held) grew by over the count's growth; their
  * ranges and verdicts. */
-static void check_steps(const cJSON *points, const char *api, const cJSON *added)
+/* A point's or a scaling entry's record threads (1 when absent: files
+ * from before them). */
+static int threads_of(const cJSON *o)
+{
+	const cJSON *t = cJSON_GetObjectItem(o, "record_threads");
+	return cJSON_IsNumber(t) ? (int)t->valuedouble : 1;
+}
+
+static void check_steps(const cJSON *points, const char *api, int threads, const cJSON *added)
 {
 	double held[64], v[64][N_SERIES];
 	int n = 0;
@@ -66,7 +74,8 @@ static void check_steps(const cJSON *points, const char *api, const cJSON *added
 	cJSON_ArrayForEach(pt, points)
 	{
 		const cJSON *a = cJSON_GetObjectItem(pt, "api");
-		if (n == 64 || !cJSON_IsString(a) || strcmp(a->valuestring, api))
+		if (n == 64 || !cJSON_IsString(a) || strcmp(a->valuestring, api) ||
+		    threads_of(pt) != threads)
 			continue;
 		/* Insertion by count, ascending. */
 		int i = n++;
@@ -483,13 +492,14 @@ int main(int argc, char **argv)
 		       "source_gpu_mean_us %g is not the sources' mean %g",
 		       num(pt, "source_gpu_mean_us"), mean);total_sources += n;
 	}
-	/* The scaling verdicts: one per API with several points, their
-	 * ranges those of the points' medians. */
+	/* The scaling verdicts: one per API and record thread count with
+	 * several points, their ranges those of the points' medians. */
 	const cJSON *scaling = cJSON_GetObjectItem(root, "scaling"), *sc;
 	int sweeps = 0;
 	cJSON_ArrayForEach(sc, scaling)
 	{
 		const cJSON *api = cJSON_GetObjectItem(sc, "api");
+		int threads = threads_of(sc);
 		/* The per-point series share the steps' names. */
 		for (int k = 0; k < N_SERIES && cJSON_IsString(api); k++) {
 			double lo = 1e300, hi = -1e300;
@@ -497,7 +507,8 @@ int main(int argc, char **argv)
 			cJSON_ArrayForEach(pt, points)
 			{
 				const cJSON *a = cJSON_GetObjectItem(pt, "api");
-				if (!cJSON_IsString(a) || strcmp(a->valuestring, api->valuestring))
+				if (!cJSON_IsString(a) || strcmp(a->valuestring, api->valuestring) ||
+				    threads_of(pt) != threads)
 					continue;
 				double m = num(cJSON_GetObjectItem(pt, point_figures[k][0]),
 					       point_figures[k][1]);
@@ -514,23 +525,36 @@ int main(int argc, char **argv)
 			check_verdict(range, api->valuestring, step_names[k]);
 		}
 		if (cJSON_IsString(api))
-			check_steps(points, api->valuestring, cJSON_GetObjectItem(sc, "added"));
+			check_steps(points, api->valuestring, threads, cJSON_GetObjectItem(sc, "added"));
 		sweeps++;
 	}
+	/* One per (API, record threads) holding several points. */
 	int want_sweeps = 0;
 	for (int k = 0; k < 2; k++) {
-		int in_api = 0;
+		int seen_threads[64], in_key[64], keys = 0;
 		cJSON_ArrayForEach(pt, points)
 		{
 			const cJSON *a = cJSON_GetObjectItem(pt, "api");
-			in_api += apis_seen[k] && cJSON_IsString(a) && !strcmp(a->valuestring, apis_seen[k]);
+			if (!apis_seen[k] || !cJSON_IsString(a) || strcmp(a->valuestring, apis_seen[k]))
+				continue;
+			int t = threads_of(pt), j = 0;
+			while (j < keys && seen_threads[j] != t)
+				j++;
+			if (j == keys && keys < 64) {
+				seen_threads[keys] = t;
+				in_key[keys++] = 0;
+			}
+			if (j < keys)
+				in_key[j]++;
 		}
-		want_sweeps += in_api > 1;
+		for (int j = 0; j < keys; j++)
+			want_sweeps += in_key[j] > 1;
 	}
-	EXPECT(sweeps == want_sweeps, "%d scaling entries for %d APIs with several points", sweeps,
+	EXPECT(sweeps == want_sweeps,
+	       "%d scaling entries for %d (API, record threads) with several points", sweeps,
 	       want_sweeps);
 	/* CSV: its record ("# key: value" lines: the scene, one line per
-	 * point, when), then a header and a row of 16 fields per source of
+	 * point, when), then a header and a row of 18 fields per source of
 	 * every point. */
 	int rows = 0, record_points = 0;
 	char *header = csv;
@@ -546,7 +570,7 @@ int main(int argc, char **argv)
 	EXPECT(!strncmp(header, "api,sources,source,type,gpu_avg_us,", 35), "CSV header");
 	for (const char *line = header, *next; *line; line = next) {
 		int fields = csv_fields(line, &next);
-		EXPECT(fields == 16, "CSV line %d has %d fields", rows + 1, fields);
+		EXPECT(fields == 18, "CSV line %d has %d fields", rows + 1, fields);
 		rows += line != header;
 	}
 	EXPECT(rows == total_sources, "CSV has %d rows for %d sources", rows, total_sources);

@@ -1,10 +1,11 @@
-/* trace_check FILE.json [--gpu] [--blocks] [--gpu-in-frames]: checks a
- * srcprof trace the way a viewer needs it: valid JSON with traceEvents,
- * every X event with ts/dur, X events properly nested per track, a "frame
- * time" counter; with --gpu a GPU track holding GPU events, with --blocks
- * PERF_BLOCK events; with --gpu-in-frames every GPU event of a source
- * inside the GPU frame of its frame number (args.frame), on its track, and
- * every such frame present. Prints a summary; exit 1 with the reason
+/* trace_check FILE.json [--gpu] [--blocks] [--gpu-in-frames] [--gpu-tracks N]:
+ * checks a srcprof trace the way a viewer needs it: valid JSON with
+ * traceEvents, every X event with ts/dur, X events properly nested per
+ * track, a "frame time" counter; with --gpu a GPU track holding GPU
+ * events, with --blocks PERF_BLOCK events; with --gpu-in-frames every GPU
+ * event of a source inside the GPU frame of its frame number (args.frame),
+ * on its track, and every such frame present; with --gpu-tracks N exactly
+ * N GPU tracks (one per queue) holding GPU events. Prints a summary; exit 1 with the reason
  * otherwise. */
 #include <cjson/cJSON.h>
 
@@ -82,9 +83,13 @@ static int fail(const char *why)
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		return fail("usage: trace_check FILE.json [--gpu] [--blocks]");
+		return fail("usage: trace_check FILE.json [--gpu] [--blocks] [--gpu-in-frames] "
+			    "[--gpu-tracks N]");
 	bool want_gpu = false, want_blocks = false, want_in_frames = false;
+	int want_tracks = -1; /* --gpu-tracks N: GPU tracks holding GPU events */
 	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--gpu-tracks") && i + 1 < argc)
+			want_tracks = atoi(argv[++i]);
 		want_gpu |= strcmp(argv[i], "--gpu") == 0;
 		want_blocks |= strcmp(argv[i], "--blocks") == 0;
 		want_in_frames |= strcmp(argv[i], "--gpu-in-frames") == 0;
@@ -111,6 +116,7 @@ int main(int argc, char **argv)
 	gev *g = calloc((size_t)n + 1, sizeof *g);
 	int ng = 0;
 	int nx = 0, counters = 0, gpu_events = 0, blocks = 0, gpu_tid = -1;
+	int gpu_tids[16], gpu_tid_events[16] = {0}, n_gpu_tids = 0;
 	const cJSON *e;
 	cJSON_ArrayForEach(e, events)
 	{
@@ -120,8 +126,11 @@ int main(int argc, char **argv)
 		if (!strcmp(ph->valuestring, "M") && !strcmp(name->valuestring, "thread_name")) {
 			const cJSON *args = cJSON_GetObjectItem(e, "args");
 			const cJSON *tn = args ? cJSON_GetObjectItem(args, "name") : NULL;
-			if (cJSON_IsString(tn) && !strncmp(tn->valuestring, "GPU", 3))
+			if (cJSON_IsString(tn) && !strncmp(tn->valuestring, "GPU", 3)) {
 				gpu_tid = cJSON_GetObjectItem(e, "tid")->valueint;
+				if (n_gpu_tids < 16)
+					gpu_tids[n_gpu_tids++] = gpu_tid;
+			}
 		} else if (!strcmp(ph->valuestring, "C")) {
 			counters += !strcmp(name->valuestring, "frame time");
 		} else if (!strcmp(ph->valuestring, "X")) {
@@ -136,6 +145,8 @@ int main(int argc, char **argv)
 				bool is_gpu = !strcmp(cat->valuestring, "gpu");
 				bool is_frame = !strcmp(cat->valuestring, "gpu_frame");
 				gpu_events += is_gpu;
+				for (int k = 0; is_gpu && k < n_gpu_tids; k++)
+					gpu_tid_events[k] += gpu_tids[k] == tid->valueint;
 				blocks += !strcmp(cat->valuestring, "block");
 				const cJSON *args = cJSON_GetObjectItem(e, "args");
 				const cJSON *fr = args ? cJSON_GetObjectItem(args, "frame") : NULL;
@@ -173,6 +184,17 @@ int main(int argc, char **argv)
 		return fail("no GPU track with GPU events");
 	if (want_blocks && !blocks)
 		return fail("no PERF_BLOCK events");
+	if (want_tracks >= 0) {
+		int with = 0;
+		for (int k = 0; k < n_gpu_tids; k++)
+			with += gpu_tid_events[k] > 0;
+		if (with != want_tracks) {
+			fprintf(stderr, "trace_check: %d GPU tracks hold GPU events, not %d\n", with,
+				want_tracks);
+			return 1;
+		}
+		printf("trace_check: %d GPU tracks with GPU events\n", with);
+	}
 	int in_frames = 0;
 	if (want_in_frames && !gpu_in_frames(g, ng, &in_frames))
 		return 1;

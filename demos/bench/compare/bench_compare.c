@@ -279,11 +279,12 @@ static void note_only(cmp_point *cp, const char *side, const char *name)
 			 side, name);
 }
 
-/* The point of `run` matching `like` (API and source count), or NULL. */
+/* The point of `run` matching `like` (API, source count, record threads),
+ * or NULL. */
 static const brun_point *find_point(const brun *run, const brun_point *like)
 {
 	for (uint32_t k = 0; k < run->n_points; k++)
-		if (!strcmp(run->points[k].api, like->api) && run->points[k].sources == like->sources)
+		if (brun_same_point(&run->points[k], like))
 			return &run->points[k];
 	return NULL;
 }
@@ -530,8 +531,7 @@ bool cmp_run(const cmp_opts *o, const brun *base, uint32_t n_base, const brun *n
 	for (uint32_t i = 0; ok && i < base->n_points; i++) {
 		const brun_point *a = &base->points[i], *b = NULL;
 		for (uint32_t k = 0; k < nw->n_points && !b; k++) {
-			if (!used[k] && !strcmp(nw->points[k].api, a->api) &&
-			    nw->points[k].sources == a->sources) {
+			if (!used[k] && brun_same_point(&nw->points[k], a)) {
 				used[k] = true;
 				b = &nw->points[k];
 			}

@@ -97,7 +97,10 @@ void cmp_print(FILE *out, const cmp_result *r, int status)
 		fprintf(out, "none kept).\n");
 	for (uint32_t i = 0; i < r->n_points; i++) {
 		const cmp_point *p = &r->points[i];
-		fprintf(out, "\n== %s, %u sources: %s", p->base->api, p->base->sources, p->base->device);
+		fprintf(out, "\n== %s, %u sources", p->base->api, p->base->sources);
+		if (p->base->record_threads > 1)
+			fprintf(out, ", %u record threads", p->base->record_threads);
+		fprintf(out, ": %s", p->base->device);
 		if (strcmp(p->base->device, p->nw->device) != 0)
 			fprintf(out, " -> %s", p->nw->device);
 		fputc('\n', out);
@@ -207,7 +210,8 @@ void cmp_write_json(FILE *f, const cmp_result *r)
 		fprintf(f, "%s\n    {\"api\": ", i ? "," : "");
 		json_string(f, p->base->api);
 		/* busy_pct < 0: not recorded (null in the bench file). */
-		fprintf(f, ", \"sources\": %u, \"base_busy_pct\": ", p->base->sources);
+		fprintf(f, ", \"sources\": %u, \"record_threads\": %u, \"base_busy_pct\": ",
+			p->base->sources, p->base->record_threads);
 		json_number(f, "%.2f", p->base->busy_pct < 0 ? NAN : p->base->busy_pct);
 		fputs(", \"new_busy_pct\": ", f);
 		json_number(f, "%.2f", p->nw->busy_pct < 0 ? NAN : p->nw->busy_pct);
@@ -302,9 +306,13 @@ static void html_point(FILE *f, const cmp_result *r, const cmp_point *p)
 {
 	fputs("<section class=\"point\" data-api=\"", f);
 	page_text(f, p->base->api);
-	fprintf(f, "\" data-sources=\"%u\">\n<h2>", p->base->sources);
+	fprintf(f, "\" data-sources=\"%u\" data-record-threads=\"%u\">\n<h2>", p->base->sources,
+		p->base->record_threads);
 	page_text(f, p->base->api);
-	fprintf(f, ", %u sources</h2>\n", p->base->sources);
+	fprintf(f, ", %u sources", p->base->sources);
+	if (p->base->record_threads > 1)
+		fprintf(f, ", %u record threads", p->base->record_threads);
+	fputs("</h2>\n", f);
 	if (p->base->busy_pct > SRCPROF_BUSY_PCT || p->nw->busy_pct > SRCPROF_BUSY_PCT) {
 		char pair[64];
 		cmp_busy_pair(p->base, p->nw, pair, sizeof pair);

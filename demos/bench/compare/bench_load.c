@@ -195,12 +195,26 @@ static bool load_source(where *w, const cJSON *js, brun_source *s)
 	return true;
 }
 
+bool brun_same_point(const brun_point *a, const brun_point *b)
+{
+	return !strcmp(a->api, b->api) && a->sources == b->sources &&
+	       a->record_threads == b->record_threads;
+}
+
 static bool load_point(where *w, const cJSON *js, brun_point *p)
 {
 	if (!string(w, js, "api", p->api, sizeof p->api) || !count(w, js, "sources", &p->sources))
 		return false;
 	w->api = p->api;
 	w->sources = p->sources;
+	/* Absent in files from before the threads: one. */
+	p->record_threads = 1;
+	if (cJSON_GetObjectItemCaseSensitive(js, "record_threads") &&
+	    (!count(w, js, "record_threads", &p->record_threads) || !p->record_threads)) {
+		if (!p->record_threads)
+			complain(w, "'record_threads' is 0");
+		return false;
+	}
 	if (!count(w, js, "sources_held", &p->held) || !count(w, js, "pairs", &p->pairs) ||
 	    !string(w, js, "device", p->device, sizeof p->device) ||
 	    !string(w, js, "gpu_timing", p->mode, sizeof p->mode))
@@ -335,9 +349,10 @@ static bool load_points(where *w, const cJSON *points, brun *out)
 			return false;
 		const brun_point *p = &out->points[out->n_points - 1];
 		for (uint32_t k = 0; k + 1 < out->n_points; k++) {
-			if (!strcmp(out->points[k].api, p->api) && out->points[k].sources == p->sources) {
-				/* Compare pairs points by API and count. */
-				complain(w, "points[%u] has the same API and source count", k);
+			if (brun_same_point(&out->points[k], p)) {
+				/* Compare pairs points by API, count and threads. */
+				complain(w, "points[%u] has the same API, source count and record threads",
+					 k);
 				return false;
 			}
 		}

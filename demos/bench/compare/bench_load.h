@@ -25,6 +25,7 @@ typedef struct brun_source {
 typedef struct brun_point {
 	char api[16], device[256], mode[64];
 	uint32_t sources, held, pairs;
+	uint32_t record_threads; /* as asked; 1 in files from before the threads */
 	bool software;
 	double busy_pct;     /* machine_busy_pct; -1: not recorded */
 	int raster_threads;  /* -1: not recorded (hardware, an older file) */
@@ -32,6 +33,10 @@ typedef struct brun_point {
 	brun_source *src;
 	uint32_t n_src;
 } brun_point;
+
+/* Whether two points are the same point of a bench: API, source count
+ * and record threads (what compare pairs). */
+bool brun_same_point(const brun_point *a, const brun_point *b);
 
 typedef struct brun {
 	char path[512], scene[64], git[64], machine[256], interrupted_by[24];

@@ -9,10 +9,12 @@
 
 #include "bench.h"
 
-/* Runs one (api, source count) point into *pt (cleared first); false when
- * the API cannot start or a step failed (said on stderr unless the run was
- * interrupted). Free pt with bench_point_free either way. */
-bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, bench_point *pt);
+/* Runs one (api, source count, record threads) point into *pt (cleared
+ * first); false when the API cannot start or a step failed (said on
+ * stderr unless the run was interrupted). Free pt with bench_point_free
+ * either way. */
+bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, uint32_t record_threads,
+		     bench_point *pt);
 /* Frees what a point owns (its sources' samples, the "off" frames). */
 void bench_point_free(bench_point *pt);
 /* The profiler's own cost (prof_cpu_ns, prof_gpu_ns) of every point in r,

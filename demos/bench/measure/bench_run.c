@@ -21,6 +21,7 @@
 
 #include "engine/log.h"
 #include "srcprof/clock.h"
+#include "srcprof/gpu_timer.h"
 #include "srcprof/machine.h"
 #include "srcprof/source_profiler.h"
 
@@ -72,10 +73,13 @@ eng_engine *bench_start(const bench_opts *o, eng_api api, uint32_t sources, doub
 						   .shader_dir = o->shader_dir,
 						   .gpu_timing = o->gpu_timing,
 						   .raster_threads_set = o->raster_threads_set,
-						   .raster_threads = o->raster_threads},
+						   .raster_threads = o->raster_threads,
+						   .compute = o->compute},
 					   .views = o->scene->views,
 					   .fixed_dt = 1.0 / 60.0,
 					   .gpu_budget = gpu_budget,
+					   .tick_threads = o->tick_threads,
+					   .record_threads = pt->record_threads,
 				   },
 				   &r);
 	if (!e) {
@@ -133,6 +137,15 @@ static bool collect_sources(eng_engine *e, bench_point *pt, uint32_t window)
 			b->render_sum = (double)r.render_sum / 1e3;
 		}
 		source_profiler_get_sample_counts(s, &b->cpu_samples, &b->gpu_samples);
+		/* Its GPU time on each queue, in the point's queue order. */
+		source_profiler_queue_result_t q[SOURCE_PROFILER_MAX_QUEUES];
+		size_t nq = source_profiler_fill_queue_results(s, q, SOURCE_PROFILER_MAX_QUEUES);
+		for (size_t k = 0; k < nq && k < SOURCE_PROFILER_MAX_QUEUES; k++) {
+			const char *qn = source_profiler_queue_name(q[k].queue);
+			for (uint32_t j = 0; qn && j < pt->n_queues; j++)
+				if (!strcmp(pt->queues[j], qn))
+					b->queue_gpu[j] = (double)q[k].render_gpu_sum / 1e3;
+		}
 		uint32_t n_tick, n_render, m;
 		b->tick_ns = window_samples(s, SOURCE_PROFILER_TICK, window, &n_tick);
 		b->render_ns = window_samples(s, SOURCE_PROFILER_RENDER_SUM, window, &n_render);
@@ -160,10 +173,12 @@ static bool collect_sources(eng_engine *e, bench_point *pt, uint32_t window)
 	return ok;
 }
 
-bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, bench_point *pt)
+bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, uint32_t record_threads,
+		     bench_point *pt)
 {
 	memset(pt, 0, sizeof *pt);
 	pt->sources = sources;
+	pt->record_threads = record_threads;
 	pt->api = api == ENG_API_GL ? "gl" : "vulkan";
 	srcprof_load_meter busy;
 	srcprof_load_start(&busy);
@@ -179,6 +194,14 @@ bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, bench_p
 	snprintf(pt->mode, sizeof pt->mode, "%s", info.gpu_timing);
 	pt->software = info.software;
 	pt->raster_threads = info.raster_threads;
+	pt->tick_threads_used = eng_tick_threads(e);
+	pt->record_threads_used = eng_record_threads(e);
+	pt->compute = eng_gfx_has_compute();
+	for (uint32_t q = 0; q < SOURCE_PROFILER_MAX_QUEUES; q++) {
+		const char *qn = source_profiler_queue_name(q);
+		if (qn)
+			snprintf(pt->queues[pt->n_queues++], sizeof pt->queues[0], "%s", qn);
+	}
 
 	ok = bench_run_frames(e, o->warmup, NULL, o, "warm-up");
 	/* The mode in force, as the profiler sees it once frames ran. */

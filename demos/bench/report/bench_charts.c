@@ -31,7 +31,9 @@ double bench_chart_gpu(FILE *f, double x, double y, double width, const bench_op
 		alone |= b->isolated >= 0;
 	}
 	char title[160], sub[400];
-	snprintf(title, sizeof title, "GPU time per source: %s, %u sources", p->api, p->sources);
+	char label[96];
+	bench_point_label(p, true, label, sizeof label);
+	snprintf(title, sizeof title, "GPU time per source: %s", label);
 	size_t at = (size_t)snprintf(sub, sizeof sub,
 				     "us per frame, all of a source's renders; %ux%u, %s%s", o->width,
 				     o->height, p->mode, p->software ? " on a software device" : "");
@@ -73,10 +75,15 @@ static int by_count(const void *a, const void *b)
 	return (bench_held(x) > bench_held(y)) - (bench_held(x) < bench_held(y));
 }
 
+/* Per API, its points over source counts; of a sweep over record threads
+ * too, those of the first thread count (the text report compares the
+ * thread counts). */
 static uint32_t sweeps_of(const bench_result *r, sweep *out)
 {
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < r->n_points; i++) {
+		if (r->points[i].record_threads != r->points[0].record_threads)
+			continue;
 		uint32_t k = 0;
 		while (k < n && strcmp(out[k].api, r->points[i].api))
 			k++;
@@ -192,7 +199,9 @@ double bench_chart_overhead(FILE *f, double x, double y, double width, const ben
 		{"CPU timing, CPU time", v[2], p->pairs, (q[2]->median - 1) * 100},
 	};
 	char title[128], sub[160];
-	snprintf(title, sizeof title, "Profiler overhead: %s, %u sources", p->api, p->sources);
+	char label[96];
+	bench_point_label(p, true, label, sizeof label);
+	snprintf(title, sizeof title, "Profiler overhead: %s", label);
 	snprintf(sub, sizeof sub, "%u interleaved pairs, each mode against the profiler off%s",
 		 p->pairs, p->pairs < BENCH_MIN_PAIRS ? ": too few to rely on" : "");
 	char attrs[96];

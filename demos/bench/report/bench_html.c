@@ -142,10 +142,14 @@ static void overhead(FILE *f, const bench_opts *o, const bench_point *p)
 
 static void point_section(FILE *f, const bench_opts *o, const bench_result *r, const bench_point *p)
 {
-	fprintf(f, "<section class=\"point\" data-api=\"%s\" data-sources=\"%u\">\n<h2>", p->api,
-		p->sources);
+	fprintf(f, "<section class=\"point\" data-api=\"%s\" data-sources=\"%u\" "
+		   "data-record-threads=\"%u\">\n<h2>",
+		p->api, p->sources, p->record_threads);
 	page_text(f, p->api);
 	fprintf(f, ", %u sources", p->sources);
+	if (p->record_threads > 1)
+		fprintf(f, ", %u record threads%s", p->record_threads,
+			p->record_threads_used < p->record_threads ? " (1 used)" : "");
 	if (p->n_src != p->sources)
 		fprintf(f, " (the scene holds %u)", p->n_src);
 	fputs("</h2>\n<p>", f);

@@ -79,8 +79,19 @@ static void json_point(FILE *f, const bench_opts *o, const bench_point *p, bool 
 {
 	fprintf(f, "%s\n    {\"api\": ", first ? "" : ",");
 	json_string(f, p->api);
-	fprintf(f, ", \"sources\": %u, \"sources_held\": %.0f, \"pairs\": %u, \"device\": ",
-		p->sources, bench_held(p), p->pairs);
+	fprintf(f, ", \"sources\": %u, \"sources_held\": %.0f, \"pairs\": %u, ", p->sources,
+		bench_held(p), p->pairs);
+	/* Threads and queues: record_threads as asked (what compare pairs
+	 * points by), the others in force. */
+	fprintf(f, "\"record_threads\": %u, \"record_threads_used\": %u, \"tick_threads\": %u, "
+		   "\"compute\": %s, \"queues\": [",
+		p->record_threads, p->record_threads_used, p->tick_threads_used,
+		p->compute ? "true" : "false");
+	for (uint32_t q = 0; q < p->n_queues; q++) {
+		fprintf(f, "%s", q ? ", " : "");
+		json_string(f, p->queues[q]);
+	}
+	fprintf(f, "], \"device\": ");
 	json_string(f, p->device);
 	fprintf(f, ", \"driver\": ");
 	json_string(f, p->driver);
@@ -144,6 +155,11 @@ static void json_point(FILE *f, const bench_opts *o, const bench_point *p, bool 
 			   "\"render_sum_us\": %.3f",
 			b->gpu_avg, b->gpu_p50, b->gpu_p95, b->gpu_max, b->gpu_samples,
 			b->cpu_samples, b->share, b->tick_avg, b->render_avg, b->render_sum);
+		/* Its GPU average on each queue (the point's "queues" order). */
+		fprintf(f, ", \"gpu_by_queue_us\": [");
+		for (uint32_t q = 0; q < p->n_queues; q++)
+			fprintf(f, "%s%.3f", q ? ", " : "", b->queue_gpu[q]);
+		fprintf(f, "]");
 		if (b->isolated >= 0) {
 			fprintf(f, ", \"isolated_us\": %.3f, \"in_frame_over_alone\": %.4f",
 				b->isolated, b->in_over_alone);
@@ -212,8 +228,10 @@ bool bench_write_json(const char *path, const bench_opts *o, const bench_result 
 	bool measured[BENCH_N_SERIES] = {true, true, r->replayed, r->replayed};
 	for (uint32_t k = 0; k < n_sc; k++) {
 		const bench_scaling *c = &sc[k];
-		fprintf(f, "%s\n    {\"api\": \"%s\", \"from\": %.0f, \"to\": %.0f, ", k ? "," : "",
-			c->api, bench_held(&r->points[c->first]), bench_held(&r->points[c->first + c->n - 1]));
+		fprintf(f, "%s\n    {\"api\": \"%s\", \"record_threads\": %u, \"from\": %.0f, "
+			   "\"to\": %.0f, ",
+			k ? "," : "", c->api, r->points[c->first].record_threads,
+			bench_held(&r->points[c->first]), bench_held(&r->points[c->first + c->n - 1]));
 		for (int m = 0; m < BENCH_N_SERIES; m++) {
 			json_spread(f, bench_series_names[m], measured[m] ? &c->per_source[m] : NULL);
 			fprintf(f, ", ");

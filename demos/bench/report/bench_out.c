@@ -80,9 +80,16 @@ static void print_scaling(FILE *out, const bench_opts *o, const bench_result *r)
 		double n = bench_held(p) > 0 ? bench_held(p) : 1;
 		char range[40];
 		snprintf(range, sizeof range, " (%.2f .. %.2f)", p->source_cost.min, p->source_cost.max);
+		/* A thread sweep's points: "vk/4", 4 record threads. */
+		char api[16];
+		if (o->n_threads > 1)
+			snprintf(api, sizeof api, "%s/%u", strcmp(p->api, "vulkan") ? p->api : "vk",
+				 p->record_threads);
+		else
+			snprintf(api, sizeof api, "%s", p->api);
 		fprintf(out,
 			"%6s %8.0f %9.2f %9.2f %10.2f %-22s %8.2f %8.1f %8.2f%% %8.2f%% %10.2f %9.1f\n",
-			p->api, bench_held(p), p->off.mean, p->empty.mean, p->source_cost.median, range,
+			api, bench_held(p), p->off.mean, p->empty.mean, p->source_cost.median, range,
 			p->source_work.median, bench_source_gpu_mean(p), pct(p->ratio_cpu.median),
 			pct(p->ratio_gpu.median), pct(p->ratio_gpu.median) / 100 * p->off.mean * 1000 / n,
 			r->replayed ? p->prof_cpu_ns : NAN);
@@ -93,6 +100,8 @@ static void print_scaling(FILE *out, const bench_opts *o, const bench_result *r)
 		     "in-frame GPU figures;\nGPU prof us/source: the CPU+GPU overhead per source; own "
 		     "prof: the profiler's own CPU\ncost per source and frame with CPU timing, its calls "
 		     "replayed without drawing\n");
+	if (o->n_threads > 1)
+		fprintf(out, "api/N: the views recorded on N threads\n");
 	bench_scaling sc[2 * BENCH_MAX_POINTS];
 	uint32_t n_sc = bench_scalings(r, sc);
 	for (uint32_t k = 0; k < n_sc; k++) {
@@ -104,34 +113,34 @@ static void print_scaling(FILE *out, const bench_opts *o, const bench_result *r)
 		const bench_point *a = &r->points[s->first], *b = &r->points[s->first + s->n - 1];
 		fprintf(out, "%s: cost per source %.2f .. %.2f us from %.0f to %.0f sources (max/min "
 			     "%.2f): %s\n",
-			s->api, cost->lo, cost->hi, bench_held(a), bench_held(b),
+			s->label, cost->lo, cost->hi, bench_held(a), bench_held(b),
 			cost->hi / (cost->lo > 0 ? cost->lo : 1), flat_text(cost->flat));
 		fprintf(out, "%s: CPU time (all threads) per source %.2f .. %.2f us (max/min %.2f): %s\n",
-			s->api, work->lo, work->hi, work->hi / (work->lo > 0 ? work->lo : 1),
+			s->label, work->lo, work->hi, work->hi / (work->lo > 0 ? work->lo : 1),
 			flat_text(work->flat));
-		print_steps(out, s->api, "frame time", "us", &s->added, BENCH_SERIES_COST);
-		print_steps(out, s->api, "CPU time", "us", &s->added, BENCH_SERIES_WORK);
+		print_steps(out, s->label, "frame time", "us", &s->added, BENCH_SERIES_COST);
+		print_steps(out, s->label, "CPU time", "us", &s->added, BENCH_SERIES_WORK);
 		/* Not replayed (interrupted): no figures of the profiler's own. */
 		if (r->replayed) {
 			fprintf(out, "%s: the profiler's own cost per source %.1f .. %.1f ns with CPU timing "
 				     "(max/min %.2f): %s;\n  %.1f .. %.1f ns with CPU+GPU timing, every frame "
 				     "timed (max/min %.2f): %s\n",
-				s->api, prof->lo, prof->hi, prof->hi / (prof->lo > 0 ? prof->lo : 1),
+				s->label, prof->lo, prof->hi, prof->hi / (prof->lo > 0 ? prof->lo : 1),
 				flat_text(prof->flat), prof_gpu->lo, prof_gpu->hi,
 				prof_gpu->hi / (prof_gpu->lo > 0 ? prof_gpu->lo : 1), flat_text(prof_gpu->flat));
-			print_steps(out, s->api, "the profiler's own cost, CPU timing", "ns", &s->added,
+			print_steps(out, s->label, "the profiler's own cost, CPU timing", "ns", &s->added,
 				    BENCH_SERIES_PROF);
-			print_steps(out, s->api, "the profiler's own cost, CPU+GPU timing", "ns", &s->added,
+			print_steps(out, s->label, "the profiler's own cost, CPU+GPU timing", "ns", &s->added,
 				    BENCH_SERIES_PROF_GPU);
 		}
 		if (s->fitted)
 			fprintf(out, "%s: the sources add %.1f us once + %.2f us each to the frame "
 				     "(fit; largest deviation %.1f%%: %s)\n",
-				s->api, s->once, s->each, s->worst * 100,
+				s->label, s->once, s->each, s->worst * 100,
 				s->worst <= 0.1 ? "linear within 10%" : "NOT linear within 10%");
 		fprintf(out, "%s: the profiler's in-frame GPU figure per source %.1f .. %.1f us "
 			     "(max/min %.2f): %s\n",
-			s->api, s->gpu.lo, s->gpu.hi, s->gpu.hi / (s->gpu.lo > 0 ? s->gpu.lo : 1),
+			s->label, s->gpu.lo, s->gpu.hi, s->gpu.hi / (s->gpu.lo > 0 ? s->gpu.lo : 1),
 			flat_text(s->gpu.flat));
 		if (!s->gpu.flat && a->software && b->flushed)
 			fprintf(out, "  (a timer costs this software device %.0f us, jittering by "
@@ -235,6 +244,58 @@ static void print_runs(FILE *out, const bench_result *r, uint32_t i)
 	print_run_line(out, "frame us, profiler off", v, n);
 }
 
+/* A sweep over record threads: per API and source count, each thread
+ * count's frame time (profiler off) and its sources' GPU figures against
+ * those of the first count - what recording on threads changes. */
+static void print_thread_sweep(FILE *out, const bench_opts *o, const bench_result *r)
+{
+	fprintf(out, "\nrecord threads (%s):\n", o->scene->name);
+	for (uint32_t i = 0; i < r->n_points; i++) {
+		const bench_point *base = &r->points[i];
+		if (base->record_threads != o->record_threads[0])
+			continue;
+		fprintf(out, "%s, %u sources:", base->api, base->sources);
+		for (uint32_t j = i; j < r->n_points; j++) {
+			const bench_point *p = &r->points[j];
+			if (strcmp(p->api, base->api) || p->sources != base->sources)
+				continue;
+			/* Each source's GPU average against the base point's. */
+			double ratio[512];
+			uint32_t n = 0;
+			for (uint32_t k = 0; k < p->n_src && k < base->n_src && n < 512; k++)
+				if (base->src[k].gpu_avg > 0 && !strcmp(p->src[k].name, base->src[k].name))
+					ratio[n++] = p->src[k].gpu_avg / base->src[k].gpu_avg;
+			stats_sort(ratio, n);
+			fprintf(out, "\n  %2u%s: frame %.2f ms (profiler off), %.2f ms (every frame "
+				     "GPU-timed)",
+				p->record_threads, p->record_threads_used < p->record_threads ? " (1 used)" : "",
+				p->off.mean, p->timed.mean);
+			if (j != i && n)
+				fprintf(out, "; sources' GPU / %u thread%s: median %.3f (%.3f .. %.3f)",
+					base->record_threads, base->record_threads > 1 ? "s" : "",
+					stats_quantile(ratio, n, 0.5), ratio[0], ratio[n - 1]);
+		}
+		fputc('\n', out);
+	}
+}
+
+void bench_print_threads(FILE *out, const bench_point *p)
+{
+	if (p->record_threads <= 1 && p->tick_threads_used <= 1 && p->n_queues <= 1)
+		return;
+	fprintf(out, "threads: ticks on %u, each view recorded on %u", p->tick_threads_used,
+		p->record_threads_used);
+	if (p->record_threads_used < p->record_threads)
+		fprintf(out, " (%u asked; %s records on one)", p->record_threads, p->api);
+	if (p->n_queues > 1) {
+		fprintf(out, "; queues:");
+		for (uint32_t q = 0; q < p->n_queues; q++)
+			fprintf(out, "%s %s", q ? "," : "", p->queues[q]);
+		fprintf(out, " (a source's GPU figures add its time on each)");
+	}
+	fputc('\n', out);
+}
+
 void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 {
 	if (r->interrupted)
@@ -246,6 +307,7 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 		if (p->n_src && p->n_src != p->sources)
 			fprintf(out, " (the scene holds %u)", p->n_src);
 		fprintf(out, ": %s (%s)\n", p->device, p->driver);
+		bench_print_threads(out, p);
 		char res[24];
 		stats_format_us_up(res, sizeof res, p->gpu_resolution);
 		char sw[80];
@@ -377,6 +439,8 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 	}
 	if (r->n_points > 1)
 		print_scaling(out, o, r);
+	if (o->n_threads > 1 && r->n_points > 1)
+		print_thread_sweep(out, o, r);
 	fprintf(out, "\n%s; git %s; %.0f s%s\n", r->machine, r->git, r->wall_s,
 		r->interrupted ? "; INTERRUPTED, the points finished only" : "");
 }
@@ -407,6 +471,10 @@ static void csv_record(FILE *f, const bench_opts *o, const bench_result *r)
 			p->sources, p->device, p->driver, p->software ? ", software" : "", p->mode, res);
 		if (p->software && p->raster_threads >= 0)
 			fprintf(f, ", %d rasterizer threads", p->raster_threads);
+		if (p->record_threads > 1 || p->tick_threads_used > 1 || p->n_queues > 1)
+			fprintf(f, ", record threads %u (%u used), tick threads %u, queues %u",
+				p->record_threads, p->record_threads_used, p->tick_threads_used,
+				p->n_queues);
 		if (p->machine_busy_pct >= 0)
 			fprintf(f, ", other processes %.1f%% of the CPU", p->machine_busy_pct);
 		fprintf(f, "\n");
@@ -427,7 +495,8 @@ bool bench_write_csv(const char *path, const bench_opts *o, const bench_result *
 		return false;
 	csv_record(f, o, r);
 	fputs("api,sources,source,type,gpu_avg_us,gpu_p50_us,gpu_p95_us,gpu_max_us,gpu_samples,"
-	      "share,tick_avg_us,render_avg_us,render_sum_us,isolated_us,gpu_timing,cpu_samples\n",
+	      "share,tick_avg_us,render_avg_us,render_sum_us,isolated_us,gpu_timing,cpu_samples,"
+	      "record_threads,gpu_by_queue_us\n",
 	      f);
 	for (uint32_t i = 0; i < r->n_points; i++) {
 		const bench_point *p = &r->points[i];
@@ -440,7 +509,11 @@ bool bench_write_csv(const char *path, const bench_opts *o, const bench_result *
 				b->render_avg, b->render_sum);
 			if (b->isolated >= 0)
 				fprintf(f, "%.3f", b->isolated);
-			fprintf(f, ",%s,%u\n", p->mode, b->cpu_samples);
+			fprintf(f, ",%s,%u,%u,", p->mode, b->cpu_samples, p->record_threads);
+			/* "graphics:812.3;compute:97.1": a field without commas. */
+			for (uint32_t q = 0; q < p->n_queues; q++)
+				fprintf(f, "%s%s:%.3f", q ? ";" : "", p->queues[q], b->queue_gpu[q]);
+			fputc('\n', f);
 		}
 	}
 	return out_commit(&of);

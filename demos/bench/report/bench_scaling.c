@@ -140,13 +140,25 @@ static void steps_of(const bench_point *pts, uint32_t n, bench_steps *st)
 		st->range[k] = spread_of(st->v[k], st->n);
 }
 
-/* The sweeps in r, one per API with 2 points or more; returns how many. */
+void bench_point_label(const bench_point *p, bool sources, char *buf, size_t size)
+{
+	int at = snprintf(buf, size, "%s", p->api);
+	if (sources && at >= 0 && (size_t)at < size)
+		at += snprintf(buf + at, size - (size_t)at, ", %u sources", p->sources);
+	if (p->record_threads > 1 && at >= 0 && (size_t)at < size)
+		snprintf(buf + at, size - (size_t)at, ", %u record threads%s", p->record_threads,
+			 p->record_threads_used < p->record_threads ? " (1 used)" : "");
+}
+
+/* The sweeps in r, one per API and record thread count with 2 points or
+ * more; returns how many. */
 uint32_t bench_scalings(const bench_result *r, bench_scaling *out)
 {
 	uint32_t found = 0;
 	for (uint32_t i = 0; i < r->n_points;) {
 		uint32_t j = i;
-		while (j < r->n_points && !strcmp(r->points[j].api, r->points[i].api))
+		while (j < r->n_points && !strcmp(r->points[j].api, r->points[i].api) &&
+		       r->points[j].record_threads == r->points[i].record_threads)
 			j++;
 		uint32_t n = j - i < BENCH_MAX_POINTS ? j - i : BENCH_MAX_POINTS;
 		if (n > 1) {
@@ -158,6 +170,7 @@ uint32_t bench_scalings(const bench_result *r, bench_scaling *out)
 			}
 			bench_scaling *sc = &out[found++];
 			*sc = (bench_scaling){.api = r->points[i].api, .first = i, .n = n};
+			bench_point_label(&r->points[i], false, sc->label, sizeof sc->label);
 			for (int m = 0; m < BENCH_N_SERIES; m++)
 				sc->per_source[m] = spread_of(v[m], n);
 			sc->gpu = spread_of(gpu, n);

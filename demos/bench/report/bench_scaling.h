@@ -56,6 +56,7 @@ typedef struct bench_steps {
 /* The verdicts of one API's sweep (its points in a row of r->points). */
 typedef struct bench_scaling {
 	const char *api;
+	char label[64]; /* "vulkan", or "vulkan, 4 record threads" */
 	uint32_t first, n;                       /* points */
 	bench_spread per_source[BENCH_N_SERIES]; /* each series over the points */
 	bench_spread gpu;   /* the profiler's in-frame GPU figure per source */
@@ -64,8 +65,13 @@ typedef struct bench_scaling {
 	double once, each, worst;
 } bench_scaling;
 
-/* The sweeps in r, one per API with 2 points or more, into out (room for
- * 2 * BENCH_MAX_POINTS); returns how many. */
+/* "vulkan" and, when `sources`, ", 12 sources", and for more than one
+ * record thread ", 4 record threads" (with " (1 used)" where the API
+ * records on one): how reports name a point. */
+void bench_point_label(const bench_point *p, bool sources, char *buf, size_t size);
+
+/* The sweeps in r, one per API and record thread count with 2 points or
+ * more, into out (room for 2 * BENCH_MAX_POINTS); returns how many. */
 uint32_t bench_scalings(const bench_result *r, bench_scaling *out);
 
 #endif

@@ -147,6 +147,17 @@ typedef struct eng_gpu_scope {
 eng_gpu_scope eng_source_gpu_begin(eng_source *s, const char *pass);
 void eng_source_gpu_end(eng_gpu_scope *scope);
 
+/* Brackets compute work of `s` (eng_gfx_dispatch) as a render in the
+ * profiler pass named `pass` on the compute queue (its own GPU timer):
+ * false, and nothing to end, where the device has no compute this frame
+ * (engine/gfx.h). Call from prepare. */
+bool eng_source_compute_begin(eng_source *s, const char *pass, eng_gpu_scope *scope);
+void eng_source_compute_end(eng_gpu_scope *scope);
+
+/* The profiler's queue number of the compute timer (srcprof/gpu_timer.h
+ * source_profiler_add_gpu_queue), 0 when compute is not timed. */
+uint32_t eng_compute_queue(const eng_engine *e);
+
 /* A source reports that its tick or render failed (its work was not
  * done). The engine counts it and logs it, at most once a second per
  * engine; the frame goes on, and the profiler still records the time the
@@ -204,6 +215,12 @@ bool eng_isolating(const eng_engine *e);
  * submitted on their own and timed submit-to-fence on the CPU clock, minus
  * the same passes with nothing drawn; the median of `reps` runs. */
 eng_result eng_measure_isolated(eng_engine *e, eng_source *s, uint32_t reps, uint64_t *ns);
+
+/* The same for its prepare alone (compute dispatches, uploads, offscreen
+ * passes), against the passes with nothing drawn: what its work outside
+ * the views costs. ENG_ERR_INVALID for a source without prepare. */
+eng_result eng_measure_prepare_isolated(eng_engine *e, eng_source *s, uint32_t reps,
+					uint64_t *ns);
 
 /* The marginal GPU cost of `s`: its prepare and draws done 1 + k times in
  * a submission against once, divided by k; the median of `reps` pairs.

@@ -91,6 +91,9 @@ typedef struct eng_gfx_desc {
 	 * (docs/bench-method.md, "One rasterizer thread"). */
 	bool raster_threads_set;
 	uint32_t raster_threads; /* 0 to ENG_MAX_RASTER_THREADS */
+	/* Compute work (eng_gfx_begin_compute) in a command buffer of its
+	 * own each frame, with a GPU timer of its own: Vulkan and null. */
+	bool compute;
 } eng_gfx_desc;
 
 /* The most raster_threads accepted; the driver caps it further
@@ -269,6 +272,50 @@ void eng_gfx_apply_transient_vertices(const void *data, size_t size);
 void eng_gfx_apply_image(eng_image img);
 /* count vertices (or indices when an index buffer is applied), instances. */
 void eng_gfx_draw(uint32_t first, uint32_t count, uint32_t instances);
+
+/* --- Compute ---------------------------------------------------------------- */
+
+/* With eng_gfx_desc.compute, where the device has it (Vulkan, null):
+ * compute dispatches recorded between eng_gfx_begin_compute and
+ * eng_gfx_end_compute (graphics thread, in a frame, outside passes) go
+ * into a command buffer of the frame's own, submitted on the frame's
+ * queue before its graphics work, which sees what they wrote (vertex
+ * input and storage reads wait for them; the next frame's dispatches wait
+ * for this frame's draws). That command buffer has a GPU timer of its
+ * own, a second queue for the profiler ("compute", eng_gfx_compute_timer,
+ * eng_compute_queue): its stamps are never subtracted from the graphics
+ * timer's. Devices with a compute queue family of their own still get
+ * the one queue here: a submission to a second queue, with its
+ * semaphores, is not made (docs/known-limits.md). During an isolated
+ * timing the dispatches go inline, before the passes. */
+bool eng_gfx_has_compute(void);
+
+/* A buffer compute reads and writes that draws can also take as vertices
+ * (eng_gfx_apply_vertices): `size` bytes, from `data` when given, else
+ * zeros. */
+eng_buffer eng_gfx_make_storage_buffer(const void *data, size_t size);
+
+/* A compute pipeline of shader `cs` (<dir>/<cs>.vk.spv): set 0 and set 1
+ * each one storage buffer (binding 0), push constants up to
+ * ENG_GFX_PUSH_MAX bytes. Cached by name. {0} (logged) without compute. */
+#define ENG_GFX_PUSH_MAX 128
+eng_pipeline eng_gfx_make_compute_pipeline(const char *cs);
+
+/* false: no compute this frame (none on the device, not in a frame, in a
+ * pass, already begun). */
+bool eng_gfx_begin_compute(void);
+/* groups x 1 x 1 workgroups of `pip` with buffers a (set 0) and b (set 1)
+ * and `push` (size bytes, at most ENG_GFX_PUSH_MAX) as push constants. */
+void eng_gfx_dispatch(eng_pipeline pip, eng_buffer a, eng_buffer b, const void *push, size_t size,
+		      uint32_t groups);
+void eng_gfx_end_compute(void);
+/* What compute records into now (a VkCommandBuffer on Vulkan), for
+ * source_profiler_set_command_buffer with the compute queue; NULL outside
+ * begin/end or during an isolated timing. */
+void *eng_gfx_compute_cmd(void);
+/* The compute command buffer's GPU timer (srcprof/gpu_timer.h), for
+ * source_profiler_add_gpu_queue; NULL without compute or timestamps. */
+const sp_gpu_timer_backend *eng_gfx_compute_timer(void);
 
 /* --- Read-back, faults ----------------------------------------------------- */
 

@@ -18,6 +18,13 @@
  * recorder, when the pass ends: as Vulkan secondaries do. A stamp never
  * run is not available to the timer's read_each.
  *
+ * With eng_gfx_desc.compute it has compute (engine/gfx.h): dispatches
+ * advance a compute clock of their own, which starts at
+ * ENG_NULL_COMPUTE_CLOCK_START (far from the graphics clock, as another
+ * queue's would be), and the compute timer stamps that clock - so a
+ * figure that mixed the two queues' stamps would be plainly wrong. In an
+ * isolated timing dispatches run inline, on the graphics clock.
+ *
  * Use: eng_create(&(eng_desc){.gfx = {.api = ENG_API_NULL,
  *          .null_device = &(eng_null_desc){.draw_ns = 1000}}}, &r);
  * then frames, then eng_null_record() to see what happened.
@@ -46,6 +53,7 @@ struct eng_null_desc {
 	uint64_t upload_ns;  /* each eng_gfx_update_image */
 	uint64_t stamp_ns;   /* each timestamp written: what a flush after it costs */
 	uint64_t submit_ns;  /* each eng_gfx_time_isolated submission, on top of its work */
+	uint64_t dispatch_ns; /* each compute workgroup, on the compute clock */
 	uint64_t stamp_cpu_ns; /* CPU clock: each timestamp written */
 	uint64_t frame_cpu_ns; /* CPU clock: each frame submitted */
 	/* The GPU timer calls itself costly (the profiler then GPU-times one
@@ -74,6 +82,7 @@ typedef enum eng_null_call {
 	ENG_NULL_STAMP,     /* a = frame slot, b = query, c = sp_gpu_stamp kind */
 	ENG_NULL_ISOLATED,  /* an eng_gfx_time_isolated submission; gpu_ns: what it returned */
 	ENG_NULL_EXECUTE,   /* a recorder's commands run (its calls follow): a = recorder, b = calls */
+	ENG_NULL_DISPATCH,  /* a = compute pipeline id, b = workgroups; gpu_ns: the compute clock */
 } eng_null_call;
 
 /* One call, with the GPU clock after it. */
@@ -83,7 +92,8 @@ typedef struct eng_null_event {
 	uint64_t gpu_ns;
 } eng_null_event;
 
-#define ENG_NULL_MAX_EVENTS 65536 /* the log keeps this many, counters go on */
+#define ENG_NULL_MAX_EVENTS 65536
+#define ENG_NULL_COMPUTE_CLOCK_START 7000000000000ull /* ns */ /* the log keeps this many, counters go on */
 
 typedef struct eng_null_record {
 	/* Since the device was made or the record cleared. */
@@ -95,6 +105,10 @@ typedef struct eng_null_record {
 	/* Passes recorded by several threads (engine/gfx.h recorders), and
 	 * recorders' calls lost for want of memory. */
 	uint64_t parallel_passes, recorder_overflows;
+	/* Compute (eng_gfx_desc.compute): dispatches, their workgroups, and
+	 * the stamps of the compute timer (not in `stamps`). */
+	uint64_t dispatches, groups, compute_stamps;
+	uint64_t compute_ns; /* the compute clock now */
 	const eng_null_event *events; /* in order; valid until cleared or shut down */
 	uint32_t n_events;
 	bool events_dropped; /* more calls than ENG_NULL_MAX_EVENTS */

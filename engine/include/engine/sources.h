@@ -3,7 +3,10 @@
  * real work of a distinct kind:
  *
  *   mesh       lit primitive (cube, sphere, torus), transforms on the CPU
- *   particles  CPU-heavy tick (simulation), per-frame upload of sprites
+ *   particles  CPU-heavy tick (simulation), per-frame upload of sprites;
+ *              or, with gpu_simulation on a device with compute, the
+ *              simulation as a compute dispatch ("simulate", on the
+ *              compute queue) writing the sprites the views draw
  *   video      async: a producer thread makes frames at its own rate; the
  *              renderer uploads the newest it accepts (optionally only
  *              every Nth, to starve it) and draws it
@@ -44,6 +47,11 @@ typedef struct eng_particles_desc {
 	uint32_t count;   /* 0: 4,000 */
 	float color[4];
 	uint32_t seed;
+	/* Simulate on the GPU where eng_gfx_has_compute() (else on the CPU,
+	 * as without it), in gpu_steps steps a frame (0: 1; more: more GPU
+	 * work for the same motion). */
+	bool gpu_simulation;
+	uint32_t gpu_steps;
 } eng_particles_desc;
 eng_source *eng_particles_create(const eng_particles_desc *desc);
 

@@ -43,6 +43,7 @@ struct eng_engine {
 	_Atomic uint64_t failures, last_failure_log;
 	/* Worker threads: NULL where the frame's own thread does the work. */
 	core_jobs *tick_jobs, *record_jobs;
+	uint32_t compute_queue; /* the profiler's queue of the compute timer; 0: none */
 };
 
 /* The key the overlay is profiled under (engine.c). */

@@ -90,6 +90,11 @@ uint32_t eng_tick_threads(const eng_engine *e)
 	return e->tick_jobs ? core_jobs_workers(e->tick_jobs) : 1;
 }
 
+uint32_t eng_compute_queue(const eng_engine *e)
+{
+	return e->compute_queue;
+}
+
 uint32_t eng_record_threads(const eng_engine *e)
 {
 	return e->record_jobs ? core_jobs_workers(e->record_jobs) : 1;
@@ -124,6 +129,13 @@ eng_engine *eng_create(const eng_desc *desc, eng_result *result)
 	eng_set_gpu_budget(e, e->desc.gpu_budget);
 	const sp_gpu_timer_backend *timer = eng_gfx_gpu_timer();
 	source_profiler_set_gpu_backend(timer);
+	if (e->desc.gfx.compute && !eng_gfx_has_compute())
+		eng_info("%s has no compute here: particle sources simulate on the CPU",
+			 eng_gfx_api() == ENG_API_GL ? "the OpenGL backend" : "this device");
+	/* Compute's own timer: a queue of its own for the profiler. */
+	const sp_gpu_timer_backend *compute = timer ? eng_gfx_compute_timer() : NULL;
+	if (compute)
+		e->compute_queue = source_profiler_add_gpu_queue(compute, "compute");
 	source_profiler_enable(!e->desc.no_profile);
 	source_profiler_gpu_enable(!e->desc.no_profile && !e->desc.no_gpu_profile && timer);
 	source_profiler_set_source_name(&core_overlay_key, "overlay");
@@ -157,6 +169,8 @@ void eng_destroy(eng_engine *e)
 		core_destroy_source(e->pending_add[i]);
 	free(e->sources);
 	free(e->pending_add);
+	if (e->compute_queue)
+		source_profiler_remove_gpu_queue(e->compute_queue);
 	source_profiler_set_gpu_backend(NULL);
 	source_profiler_remove_source(&core_overlay_key);
 	eng_shapes_release();

@@ -77,6 +77,40 @@ void eng_source_gpu_end(eng_gpu_scope *scope)
 	source_profiler_source_render_end(scope->source, scope->start, scope->timer);
 }
 
+bool eng_source_compute_begin(eng_source *s, const char *pass, eng_gpu_scope *scope)
+{
+	*scope = (eng_gpu_scope){0};
+	if (!eng_gfx_begin_compute())
+		return false;
+	eng_engine *e = s->engine;
+	if (!e || e->isolating || e->profile == ENG_PROFILE_OFF)
+		return true; /* recorded, not profiled: scope->source stays NULL */
+	scope->source = s;
+	source_profiler_set_pass(source_profiler_pass_id(pass));
+	/* Its stamps go into the compute command buffer, on the compute
+	 * queue's timer; with none, the CPU time alone. */
+	void *cmd = eng_gfx_compute_cmd();
+	sp_gpu_timer *timer = NULL;
+	if (e->compute_queue && cmd) {
+		source_profiler_set_command_buffer(e->compute_queue, cmd);
+		scope->start = source_profiler_source_render_begin(&timer);
+	} else {
+		scope->start = source_profiler_source_render_begin(NULL);
+	}
+	scope->timer = timer;
+	return true;
+}
+
+void eng_source_compute_end(eng_gpu_scope *scope)
+{
+	if (scope->source) {
+		source_profiler_source_render_end(scope->source, scope->start, scope->timer);
+		if (scope->source->engine->compute_queue)
+			source_profiler_set_command_buffer(0, NULL);
+	}
+	eng_gfx_end_compute();
+}
+
 static void apply_adds(eng_engine *e)
 {
 	for (uint32_t i = 0; i < e->n_pending_add; i++) {

@@ -16,6 +16,7 @@ typedef struct isolate_ctx {
 	eng_engine *e;
 	eng_source *only; /* NULL: passes only, the baseline */
 	uint32_t repeats; /* prepares and draws of `only` */
+	bool prepare_only; /* its prepare alone: the views' passes draw nothing */
 } isolate_ctx;
 
 static void isolated_frame(void *user)
@@ -24,8 +25,9 @@ static void isolated_frame(void *user)
 	if (c->only && c->only->type->prepare)
 		for (uint32_t r = 0; r < c->repeats; r++)
 			c->only->type->prepare(c->only);
+	eng_source *drawn = c->prepare_only ? NULL : c->only;
 	for (uint32_t v = 0; v < c->e->n_views; v++)
-		core_render_view(c->e, &c->e->views[v], false, c->only, false, c->repeats);
+		core_render_view(c->e, &c->e->views[v], false, drawn, false, c->repeats);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -37,7 +39,7 @@ static int cmp_u64(const void *a, const void *b)
 /* The median of `reps` alternating pairs: `s` drawn `a` times against `b`
  * times (0: passes only), the difference divided by `per`. */
 static eng_result measure_pairs(eng_engine *e, eng_source *s, uint32_t a, uint32_t b,
-				uint32_t per, uint32_t reps, uint64_t *ns)
+				uint32_t per, uint32_t reps, bool prepare_only, uint64_t *ns)
 {
 	if (!reps)
 		reps = 1;
@@ -51,11 +53,12 @@ static eng_result measure_pairs(eng_engine *e, eng_source *s, uint32_t a, uint32
 	eng_result r = ENG_OK;
 	/* Alternate so that drift of the machine hits both equally. */
 	for (uint32_t i = 0; i < reps && r == ENG_OK; i++) {
-		r = eng_gfx_time_isolated(isolated_frame, &(isolate_ctx){e, s, a}, &with[i]);
+		r = eng_gfx_time_isolated(isolated_frame, &(isolate_ctx){e, s, a, prepare_only},
+					  &with[i]);
 		if (r == ENG_OK)
-			r = eng_gfx_time_isolated(isolated_frame,
-						  &(isolate_ctx){e, b ? s : NULL, b ? b : 1},
-						  &without[i]);
+			r = eng_gfx_time_isolated(
+				isolated_frame,
+				&(isolate_ctx){e, b ? s : NULL, b ? b : 1, prepare_only}, &without[i]);
 	}
 	e->isolating = false;
 	if (r == ENG_OK) {
@@ -71,7 +74,14 @@ static eng_result measure_pairs(eng_engine *e, eng_source *s, uint32_t a, uint32
 
 eng_result eng_measure_isolated(eng_engine *e, eng_source *s, uint32_t reps, uint64_t *ns)
 {
-	return measure_pairs(e, s, 1, 0, 1, reps, ns);
+	return measure_pairs(e, s, 1, 0, 1, reps, false, ns);
+}
+
+eng_result eng_measure_prepare_isolated(eng_engine *e, eng_source *s, uint32_t reps, uint64_t *ns)
+{
+	if (!s || !s->type->prepare)
+		return ENG_ERR_INVALID;
+	return measure_pairs(e, s, 1, 0, 1, reps, true, ns);
 }
 
 eng_result eng_measure_marginal(eng_engine *e, eng_source *s, uint32_t k, uint32_t reps,
@@ -79,5 +89,5 @@ eng_result eng_measure_marginal(eng_engine *e, eng_source *s, uint32_t k, uint32
 {
 	if (!k)
 		return ENG_ERR_INVALID;
-	return measure_pairs(e, s, 1 + k, 1, k, reps, ns);
+	return measure_pairs(e, s, 1 + k, 1, k, reps, false, ns);
 }

@@ -39,6 +39,15 @@ static struct gfx_state {
 	eng_pool buffers, images, pipelines;
 	cached_pipeline cache[ENG_GFX_MAX_PIPELINES];
 	uint32_t n_cache;
+	/* Compute pipelines by shader name, and which slots hold compute
+	 * pipelines and storage buffers (what dispatch takes, draws refuse). */
+	struct {
+		char cs[64];
+		eng_pipeline handle;
+	} compute_cache[ENG_GFX_MAX_PIPELINES];
+	uint32_t n_compute;
+	bool compute_slot[ENG_GFX_MAX_PIPELINES];
+	bool storage_slot[ENG_GFX_MAX_BUFFERS];
 	int raster_threads;      /* eng_gfx_info's, counted at init */
 	/* Calls given a handle that is not live, from any recording thread;
 	 * the first one is logged, per device. */
@@ -377,6 +386,9 @@ void eng_gfx_shutdown(void)
 	eng_pool_release_all(&g_gfx.images);
 	eng_pool_release_all(&g_gfx.pipelines);
 	g_gfx.n_cache = 0;
+	g_gfx.n_compute = 0;
+	memset(g_gfx.compute_slot, 0, sizeof g_gfx.compute_slot);
+	memset(g_gfx.storage_slot, 0, sizeof g_gfx.storage_slot);
 	g_gfx.be = NULL;
 	g_gfx.ctx = NULL;
 }
@@ -467,6 +479,7 @@ eng_buffer eng_gfx_make_buffer(const void *data, size_t size, bool index)
 void eng_gfx_destroy_buffer(eng_buffer buf)
 {
 	if (g_gfx.be && live(&g_gfx.buffers, buf.id, "buffer")) {
+		g_gfx.storage_slot[eng_handle_slot(buf.id)] = false;
 		g_gfx.be->destroy_buffer(g_gfx.ctx, buf);
 		eng_pool_release(&g_gfx.buffers, buf.id);
 	}
@@ -541,6 +554,107 @@ eng_pipeline eng_gfx_make_pipeline(const eng_pipeline_desc *desc)
 	return p;
 }
 
+/* --- compute ------------------------------------------------------------------ */
+
+bool eng_gfx_has_compute(void)
+{
+	return g_gfx.be && g_gfx.be->has_compute && g_gfx.be->has_compute(g_gfx.ctx);
+}
+
+eng_buffer eng_gfx_make_storage_buffer(const void *data, size_t size)
+{
+	if (!eng_gfx_has_compute()) {
+		eng_error("gfx: storage buffers need compute (eng_gfx_desc.compute, Vulkan or null)");
+		return (eng_buffer){0};
+	}
+	if (!size)
+		return (eng_buffer){0};
+	eng_buffer b = {eng_pool_alloc(&g_gfx.buffers)};
+	if (!b.id) {
+		eng_error("gfx: more than %d buffers", ENG_GFX_MAX_BUFFERS);
+		return b;
+	}
+	if (g_gfx.be->make_storage(g_gfx.ctx, b, data, size) != ENG_OK) {
+		eng_pool_release(&g_gfx.buffers, b.id);
+		return (eng_buffer){0};
+	}
+	g_gfx.storage_slot[eng_handle_slot(b.id)] = true;
+	return b;
+}
+
+eng_pipeline eng_gfx_make_compute_pipeline(const char *cs)
+{
+	if (!cs || !eng_gfx_has_compute()) {
+		eng_error("gfx: compute pipelines need compute (eng_gfx_desc.compute, Vulkan or null)");
+		return (eng_pipeline){0};
+	}
+	for (uint32_t i = 0; i < g_gfx.n_compute; i++)
+		if (strcmp(g_gfx.compute_cache[i].cs, cs) == 0)
+			return g_gfx.compute_cache[i].handle;
+	eng_pipeline p = {eng_pool_alloc(&g_gfx.pipelines)};
+	if (!p.id) {
+		eng_error("gfx: more than %d pipelines", ENG_GFX_MAX_PIPELINES);
+		return p;
+	}
+	if (g_gfx.be->make_compute(g_gfx.ctx, p, cs) != ENG_OK) {
+		eng_pool_release(&g_gfx.pipelines, p.id);
+		return (eng_pipeline){0};
+	}
+	g_gfx.compute_slot[eng_handle_slot(p.id)] = true;
+	snprintf(g_gfx.compute_cache[g_gfx.n_compute].cs, sizeof g_gfx.compute_cache[0].cs, "%s",
+		 cs);
+	g_gfx.compute_cache[g_gfx.n_compute++].handle = p;
+	return p;
+}
+
+bool eng_gfx_begin_compute(void)
+{
+	return eng_gfx_has_compute() && g_gfx.be->begin_compute(g_gfx.ctx);
+}
+
+static bool storage(eng_buffer b)
+{
+	if (!live(&g_gfx.buffers, b.id, "buffer"))
+		return false;
+	if (g_gfx.storage_slot[eng_handle_slot(b.id)])
+		return true;
+	eng_error("gfx: buffer 0x%08x is not a storage buffer (eng_gfx_make_storage_buffer)", b.id);
+	return false;
+}
+
+void eng_gfx_dispatch(eng_pipeline pip, eng_buffer a, eng_buffer b, const void *push, size_t size,
+		      uint32_t groups)
+{
+	if (!eng_gfx_has_compute() || !live(&g_gfx.pipelines, pip.id, "pipeline"))
+		return;
+	if (!g_gfx.compute_slot[eng_handle_slot(pip.id)]) {
+		eng_error("gfx: pipeline 0x%08x draws: it cannot be dispatched", pip.id);
+		return;
+	}
+	if (size > ENG_GFX_PUSH_MAX || (size && !push)) {
+		eng_error("gfx: %zu bytes of push constants (at most %d)", size, ENG_GFX_PUSH_MAX);
+		return;
+	}
+	if (groups && storage(a) && storage(b))
+		g_gfx.be->dispatch(g_gfx.ctx, pip, a, b, push, size, groups);
+}
+
+void eng_gfx_end_compute(void)
+{
+	if (eng_gfx_has_compute())
+		g_gfx.be->end_compute(g_gfx.ctx);
+}
+
+void *eng_gfx_compute_cmd(void)
+{
+	return eng_gfx_has_compute() ? g_gfx.be->compute_cmd(g_gfx.ctx) : NULL;
+}
+
+const sp_gpu_timer_backend *eng_gfx_compute_timer(void)
+{
+	return eng_gfx_has_compute() ? g_gfx.be->compute_timer(g_gfx.ctx) : NULL;
+}
+
 /* --- frame -------------------------------------------------------------------- */
 
 bool eng_gfx_begin_frame(void)
@@ -587,8 +701,13 @@ void eng_gfx_end_pass(void)
 
 void eng_gfx_apply_pipeline(eng_pipeline pip)
 {
-	if (g_gfx.be && live(&g_gfx.pipelines, pip.id, "pipeline"))
-		g_gfx.be->apply_pipeline(g_gfx.ctx, pip);
+	if (!g_gfx.be || !live(&g_gfx.pipelines, pip.id, "pipeline"))
+		return;
+	if (g_gfx.compute_slot[eng_handle_slot(pip.id)]) {
+		eng_error("gfx: pipeline 0x%08x is a compute pipeline: eng_gfx_dispatch it", pip.id);
+		return;
+	}
+	g_gfx.be->apply_pipeline(g_gfx.ctx, pip);
 }
 
 void eng_gfx_apply_uniforms(const void *data, size_t size)

@@ -64,6 +64,18 @@ typedef struct eng_gfx_backend {
 	void (*recorder_end)(void *ctx, uint32_t i);
 	void *(*recorder_cmd)(void *ctx, uint32_t i);
 
+	/* Optional: compute (engine/gfx.h). NULL: none. make_storage and
+	 * make_compute come with it, and compute_timer (may return NULL). */
+	bool (*has_compute)(void *ctx);
+	eng_result (*make_storage)(void *ctx, eng_buffer h, const void *data, size_t size);
+	eng_result (*make_compute)(void *ctx, eng_pipeline h, const char *cs);
+	bool (*begin_compute)(void *ctx);
+	void (*dispatch)(void *ctx, eng_pipeline pip, eng_buffer a, eng_buffer b, const void *push,
+			 size_t size, uint32_t groups);
+	void (*end_compute)(void *ctx);
+	void *(*compute_cmd)(void *ctx);
+	const sp_gpu_timer_backend *(*compute_timer)(void *ctx);
+
 	void (*request_screenshot)(void *ctx);
 	const uint8_t *(*read_screenshot)(void *ctx, uint32_t *width, uint32_t *height);
 	eng_result (*time_isolated)(void *ctx, void (*fn)(void *user), void *user, uint64_t *ns);

@@ -9,6 +9,7 @@
 #include "srcprof/source_profiler.h"
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,12 +48,20 @@ typedef struct null_recorder {
 /* The recorder this thread records into (NULL: the frame's stream). */
 static _Thread_local null_recorder *t_rec;
 
+/* A GPU timer's stamps, per frame slot. */
+typedef struct null_stamps {
+	uint64_t *ns[NULL_SLOTS];
+	uint8_t *written[NULL_SLOTS]; /* 1: ns[slot][q] reached the GPU */
+	uint32_t cap[NULL_SLOTS];
+} null_stamps;
+
 typedef struct null_ctx {
 	eng_null_desc costs;
 	const char *shader_dir;
 	uint32_t width, height;
 	null_image images[ENG_GFX_MAX_IMAGES]; /* width 0: none */
 	bool recording, in_pass, device_lost;
+	bool isolating; /* in eng_gfx_time_isolated */
 	bool pipeline; /* one applied in this pass */
 	uint64_t gpu_ns;
 	_Atomic uint64_t cpu_ns;
@@ -66,9 +75,14 @@ typedef struct null_ctx {
 	uint32_t parallel; /* recorders of the pass being recorded; 0: none */
 
 	sp_gpu_timer_backend timer;
-	uint64_t *stamps[NULL_SLOTS];
-	uint8_t *written[NULL_SLOTS]; /* 1: stamps[slot][q] reached the GPU */
-	uint32_t stamp_cap[NULL_SLOTS];
+	null_stamps gfx;
+
+	/* Compute (eng_gfx_desc.compute): its own clock, timer and stamps. */
+	bool compute, compute_open;
+	uint64_t compute_ns;
+	char compute_cmd; /* what eng_gfx_compute_cmd names: its address */
+	sp_gpu_timer_backend compute_timer;
+	null_stamps compute_stamps;
 
 	null_clear clears[NULL_MAX_CLEARS];
 	uint32_t n_clears;
@@ -77,48 +91,88 @@ typedef struct null_ctx {
 	uint32_t screenshot_w, screenshot_h;
 } null_ctx;
 
-/* Logs a call with the GPU clock after it; false when the log is full. */
-static bool note(null_ctx *c, eng_null_call call, uint32_t a, uint32_t b, uint32_t d)
+/* Logs a call with a GPU clock after it; false when the log is full. */
+static bool note_at(null_ctx *c, eng_null_call call, uint32_t a, uint32_t b, uint32_t d,
+		    uint64_t clock)
 {
 	if (c->rec.n_events == ENG_NULL_MAX_EVENTS) {
 		c->rec.events_dropped = true;
 		return false;
 	}
-	c->events[c->rec.n_events++] = (eng_null_event){call, a, b, d, c->gpu_ns};
+	c->events[c->rec.n_events++] = (eng_null_event){call, a, b, d, clock};
 	return true;
 }
 
-/* --- the GPU timer ------------------------------------------------------------ */
+/* The same, with the graphics clock. */
+static bool note(null_ctx *c, eng_null_call call, uint32_t a, uint32_t b, uint32_t d)
+{
+	return note_at(c, call, a, b, d, c->gpu_ns);
+}
+
+/* --- the GPU timers ------------------------------------------------------------ */
+
+/* What a timer's queries hold, per frame slot. */
+static uint32_t stamps_reserve(null_stamps *t, uint32_t slot, uint32_t queries)
+{
+	if (slot >= NULL_SLOTS)
+		return 0;
+	if (queries > t->cap[slot]) {
+		uint64_t *s = realloc(t->ns[slot], queries * sizeof *s);
+		if (s)
+			t->ns[slot] = s;
+		uint8_t *w = s ? realloc(t->written[slot], queries) : NULL;
+		if (!w)
+			return t->cap[slot];
+		memset(w + t->cap[slot], 0, queries - t->cap[slot]);
+		t->written[slot] = w;
+		t->cap[slot] = queries;
+	}
+	return t->cap[slot];
+}
+
+static bool stamps_put(null_stamps *t, uint32_t slot, uint32_t query, uint64_t ns)
+{
+	if (slot >= NULL_SLOTS || query >= t->cap[slot])
+		return false;
+	t->ns[slot][query] = ns;
+	t->written[slot][query] = 1;
+	return true;
+}
+
+static sp_gpu_read stamps_read_each(const null_stamps *t, uint32_t slot, uint32_t count,
+				    uint64_t *ns, uint8_t *avail)
+{
+	if (slot >= NULL_SLOTS)
+		return SP_GPU_READ_OK;
+	for (uint32_t q = 0; q < count && q < t->cap[slot]; q++)
+		if (t->written[slot][q]) {
+			avail[q] = 1;
+			ns[q] = t->ns[slot][q];
+		}
+	return SP_GPU_READ_OK;
+}
+
+static void stamps_free(null_stamps *t)
+{
+	for (int i = 0; i < NULL_SLOTS; i++) {
+		free(t->ns[i]);
+		free(t->written[i]);
+	}
+}
 
 static uint32_t timer_reserve(void *user, uint32_t slot, uint32_t queries)
 {
-	null_ctx *c = user;
-	if (slot >= NULL_SLOTS)
-		return 0;
-	if (queries > c->stamp_cap[slot]) {
-		uint64_t *s = realloc(c->stamps[slot], queries * sizeof *s);
-		if (s)
-			c->stamps[slot] = s;
-		uint8_t *w = s ? realloc(c->written[slot], queries) : NULL;
-		if (!w)
-			return c->stamp_cap[slot];
-		memset(w + c->stamp_cap[slot], 0, queries - c->stamp_cap[slot]);
-		c->written[slot] = w;
-		c->stamp_cap[slot] = queries;
-	}
-	return c->stamp_cap[slot];
+	return stamps_reserve(&((null_ctx *)user)->gfx, slot, queries);
 }
 
 /* A stamp reaching the GPU: it takes the clock now. Query 0 opens the
  * slot's frame: the slot's earlier stamps are no longer available. */
 static void run_stamp(null_ctx *c, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
 {
-	if (slot >= NULL_SLOTS || query >= c->stamp_cap[slot])
+	if (query == 0 && slot < NULL_SLOTS && c->gfx.cap[slot])
+		memset(c->gfx.written[slot], 0, c->gfx.cap[slot]);
+	if (!stamps_put(&c->gfx, slot, query, c->gpu_ns))
 		return;
-	if (query == 0)
-		memset(c->written[slot], 0, c->stamp_cap[slot]);
-	c->stamps[slot][query] = c->gpu_ns;
-	c->written[slot][query] = 1;
 	c->gpu_ns += c->costs.stamp_ns;
 	c->rec.stamps++;
 	note(c, ENG_NULL_STAMP, slot, query, (uint32_t)kind);
@@ -149,29 +203,80 @@ static void timer_write_cmd(void *user, void *cmd, uint32_t slot, uint32_t query
 static sp_gpu_read timer_read_each(void *user, uint32_t slot, uint32_t count, uint64_t *ns,
 				   uint8_t *avail)
 {
-	null_ctx *c = user;
-	if (slot >= NULL_SLOTS)
-		return SP_GPU_READ_OK;
-	for (uint32_t q = 0; q < count && q < c->stamp_cap[slot]; q++)
-		if (c->written[slot][q]) {
-			avail[q] = 1;
-			ns[q] = c->stamps[slot][q];
-		}
-	return SP_GPU_READ_OK;
+	return stamps_read_each(&((null_ctx *)user)->gfx, slot, count, ns, avail);
 }
 
 static sp_gpu_read timer_read(void *user, uint32_t slot, uint32_t count, uint64_t *ns)
 {
 	null_ctx *c = user;
-	if (slot >= NULL_SLOTS || count > c->stamp_cap[slot])
+	if (slot >= NULL_SLOTS || count > c->gfx.cap[slot])
 		return SP_GPU_READ_NOT_READY;
-	memcpy(ns, c->stamps[slot], count * sizeof *ns);
+	memcpy(ns, c->gfx.ns[slot], count * sizeof *ns);
 	return SP_GPU_READ_OK;
 }
 
 static const sp_gpu_timer_backend *null_gpu_timer(void *ctx)
 {
 	return &((null_ctx *)ctx)->timer;
+}
+
+/* The compute timer: stamps on the compute clock, written as compute
+ * commands are recorded (they run in that order, before the frame's
+ * graphics work). No frame range of its own: frame_open starts a slot's
+ * frame. Its user is the null_ctx's compute_stamps. */
+static null_ctx *compute_owner(void *user)
+{
+	return (null_ctx *)((char *)user - offsetof(null_ctx, compute_stamps));
+}
+
+static uint32_t compute_reserve(void *user, uint32_t slot, uint32_t queries)
+{
+	return stamps_reserve(user, slot, queries);
+}
+
+static void compute_stamp(null_ctx *c, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
+{
+	atomic_fetch_add(&c->cpu_ns, c->costs.stamp_cpu_ns);
+	if (!stamps_put(&c->compute_stamps, slot, query, c->compute_ns))
+		return;
+	c->compute_ns += c->costs.stamp_ns;
+	c->rec.compute_stamps++;
+	note_at(c, ENG_NULL_STAMP, slot, query, (uint32_t)kind, c->compute_ns);
+}
+
+static void compute_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
+{
+	compute_stamp(compute_owner(user), slot, query, kind);
+}
+
+static void compute_write_cmd(void *user, void *cmd, uint32_t slot, uint32_t query,
+			      sp_gpu_stamp kind)
+{
+	null_ctx *c = compute_owner(user);
+	if (cmd == &c->compute_cmd && c->compute_open)
+		compute_stamp(c, slot, query, kind);
+}
+
+static sp_gpu_read compute_read(void *user, uint32_t slot, uint32_t count, uint64_t *ns)
+{
+	null_stamps *t = user;
+	if (slot >= NULL_SLOTS || count > t->cap[slot])
+		return SP_GPU_READ_NOT_READY;
+	memcpy(ns, t->ns[slot], count * sizeof *ns);
+	return SP_GPU_READ_OK;
+}
+
+static sp_gpu_read compute_read_each(void *user, uint32_t slot, uint32_t count, uint64_t *ns,
+				     uint8_t *avail)
+{
+	return stamps_read_each(user, slot, count, ns, avail);
+}
+
+static void compute_frame_open(void *user, uint32_t slot)
+{
+	null_stamps *t = user;
+	if (slot < NULL_SLOTS && t->cap[slot])
+		memset(t->written[slot], 0, t->cap[slot]);
 }
 
 /* --- device --------------------------------------------------------------------- */
@@ -206,18 +311,32 @@ static eng_result null_init(const eng_gfx_desc *desc, eng_window *window, void *
 		.subtract_empty_timer = c->costs.subtract_empty_timer,
 		.tick_ns = 1,
 	};
+	c->compute = desc->compute;
+	c->compute_ns = ENG_NULL_COMPUTE_CLOCK_START;
+	c->compute_timer = (sp_gpu_timer_backend){
+		.mode = "null",
+		.user = &c->compute_stamps,
+		.reserve = compute_reserve,
+		.write = compute_write,
+		.read = compute_read,
+		.write_cmd = compute_write_cmd,
+		.read_each = compute_read_each,
+		.frame_open = compute_frame_open,
+		.costly = c->costs.costly_timers,
+		.subtract_empty_timer = c->costs.subtract_empty_timer,
+		.tick_ns = 1,
+	};
 	*ctx = c;
-	eng_info("null: %ux%u, no driver, GPU timing null", c->width, c->height);
+	eng_info("null: %ux%u, no driver, GPU timing null%s", c->width, c->height,
+		 c->compute ? ", compute on a clock of its own" : "");
 	return ENG_OK;
 }
 
 static uint32_t null_shutdown(void *ctx)
 {
 	null_ctx *c = ctx;
-	for (int i = 0; i < NULL_SLOTS; i++) {
-		free(c->stamps[i]);
-		free(c->written[i]);
-	}
+	stamps_free(&c->gfx);
+	stamps_free(&c->compute_stamps);
 	for (int i = 0; i < ENG_GFX_MAX_RECORDERS; i++)
 		free(c->recorders[i].cmds);
 	free(c->screenshot);
@@ -319,6 +438,7 @@ static bool null_begin_frame(void *ctx)
 	if (c->device_lost || c->recording)
 		return false;
 	c->recording = true;
+	c->compute_open = false;
 	c->n_clears = 0;
 	note(c, ENG_NULL_BEGIN_FRAME, 0, 0, 0);
 	return true;
@@ -590,6 +710,84 @@ static void null_draw(void *ctx, uint32_t first, uint32_t count, uint32_t instan
 	issue(c, (null_cmd){ENG_NULL_DRAW, first, count, instances});
 }
 
+/* --- compute ------------------------------------------------------------------------------ */
+
+static bool null_has_compute(void *ctx)
+{
+	return ((null_ctx *)ctx)->compute;
+}
+
+static eng_result null_make_storage(void *ctx, eng_buffer h, const void *data, size_t size)
+{
+	(void)h;
+	(void)data;
+	(void)size;
+	((null_ctx *)ctx)->rec.buffers_made++;
+	return ENG_OK;
+}
+
+static eng_result null_make_compute(void *ctx, eng_pipeline h, const char *cs)
+{
+	(void)h;
+	null_ctx *c = ctx;
+	size_t size;
+	uint32_t *code = eng_shader_load(c->shader_dir, cs, "vk", &size);
+	if (!code)
+		return ENG_ERR_SHADER;
+	free(code);
+	c->rec.pipelines_made++;
+	return ENG_OK;
+}
+
+static bool null_begin_compute(void *ctx)
+{
+	null_ctx *c = ctx;
+	if (!c->recording || c->in_pass || c->compute_open)
+		return false;
+	c->compute_open = true;
+	return true;
+}
+
+/* On the compute clock; inline on the graphics one in an isolated timing. */
+static void null_dispatch(void *ctx, eng_pipeline pip, eng_buffer a, eng_buffer b,
+			  const void *push, size_t size, uint32_t groups)
+{
+	(void)a;
+	(void)b;
+	(void)push;
+	(void)size;
+	null_ctx *c = ctx;
+	if (!c->compute_open)
+		return;
+	uint64_t cost = c->costs.dispatch_ns * groups;
+	c->rec.dispatches++;
+	c->rec.groups += groups;
+	if (c->isolating) {
+		c->gpu_ns += cost;
+		note(c, ENG_NULL_DISPATCH, pip.id, groups, 0);
+	} else {
+		c->compute_ns += cost;
+		note_at(c, ENG_NULL_DISPATCH, pip.id, groups, 0, c->compute_ns);
+	}
+}
+
+static void null_end_compute(void *ctx)
+{
+	((null_ctx *)ctx)->compute_open = false;
+}
+
+static void *null_compute_cmd(void *ctx)
+{
+	null_ctx *c = ctx;
+	return c->compute_open && !c->isolating ? &c->compute_cmd : NULL;
+}
+
+static const sp_gpu_timer_backend *null_compute_timer(void *ctx)
+{
+	null_ctx *c = ctx;
+	return c->compute ? &c->compute_timer : NULL;
+}
+
 /* --- screenshots, isolated timing -------------------------------------------------------- */
 
 static void null_request_screenshot(void *ctx)
@@ -617,8 +815,11 @@ static eng_result null_time_isolated(void *ctx, void (*fn)(void *user), void *us
 		return ENG_ERR_INVALID;
 	uint64_t start = c->gpu_ns;
 	c->recording = true;
+	c->isolating = true;
 	fn(user);
 	null_end_pass(c);
+	c->compute_open = false;
+	c->isolating = false;
 	c->recording = false;
 	if (eng_gfx_faults() & ENG_FAULT_ISOLATED_FAILS) {
 		eng_gfx_inject_faults(eng_gfx_faults() & ~(uint32_t)ENG_FAULT_ISOLATED_FAILS);
@@ -667,6 +868,14 @@ const eng_gfx_backend *null_gfx_backend(void)
 		.recorder_begin = null_recorder_begin,
 		.recorder_end = null_recorder_end,
 		.recorder_cmd = null_recorder_cmd,
+		.has_compute = null_has_compute,
+		.make_storage = null_make_storage,
+		.make_compute = null_make_compute,
+		.begin_compute = null_begin_compute,
+		.dispatch = null_dispatch,
+		.end_compute = null_end_compute,
+		.compute_cmd = null_compute_cmd,
+		.compute_timer = null_compute_timer,
 		.request_screenshot = null_request_screenshot,
 		.read_screenshot = null_read_screenshot,
 		.time_isolated = null_time_isolated,
@@ -688,6 +897,7 @@ bool eng_null_get_record(eng_null_record *r)
 		return false;
 	*r = c->rec;
 	r->gpu_ns = c->gpu_ns;
+	r->compute_ns = c->compute_ns;
 	r->events = c->events;
 	return true;
 }

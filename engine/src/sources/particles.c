@@ -1,5 +1,8 @@
 /* A particle fountain: the tick simulates every particle on the CPU and
- * writes the sprites drawn this frame; each view uploads them again. */
+ * writes the sprites drawn this frame; each view uploads them again. With
+ * GPU simulation the state lives in a storage buffer: the tick only
+ * advances time, prepare dispatches shaders/particles.comp (the same
+ * steps) on the compute queue, and the views draw the sprites it wrote. */
 #include "common.h"
 
 #include <math.h>
@@ -9,9 +12,22 @@ typedef struct particle {
 	float life, max_life;
 } particle;
 
+/* What particles.comp's push constants hold. */
+typedef struct sim_step {
+	float origin_scale[4];
+	float color[4];
+	float dt;
+	uint32_t count, seed, steps;
+} sim_step;
+
 typedef struct particles_source {
 	eng_source base;
 	eng_pipeline pipeline;
+	/* GPU simulation: state and sprites in storage buffers. */
+	eng_pipeline sim;
+	eng_buffer state, sprite_buf;
+	uint32_t steps, frame;
+	float dt; /* ticked since the last dispatch */
 	particle *p;
 	eng_sprite *sprites;
 	uint32_t count;
@@ -40,6 +56,10 @@ static void spawn(particles_source *ps, particle *p)
 static void particles_tick(eng_source *s, double dt)
 {
 	particles_source *ps = (particles_source *)s;
+	if (ps->sim.id) {
+		ps->dt += (float)dt;
+		return;
+	}
 	float fdt = (float)dt, scale = s->scale;
 	for (uint32_t i = 0; i < ps->count; i++) {
 		particle *p = &ps->p[i];
@@ -80,13 +100,41 @@ static void particles_render(eng_source *s, const eng_view *view)
 	u.right[3] = u.up[3] = 0.0f;
 	eng_gfx_apply_pipeline(ps->pipeline);
 	eng_gfx_apply_uniforms(&u, sizeof u);
-	eng_gfx_apply_transient_vertices(ps->sprites, ps->count * sizeof *ps->sprites);
+	if (ps->sim.id)
+		eng_gfx_apply_vertices(ps->sprite_buf, (eng_buffer){0});
+	else
+		eng_gfx_apply_transient_vertices(ps->sprites, ps->count * sizeof *ps->sprites);
 	eng_gfx_draw(0, 4, ps->count);
+}
+
+/* The simulation step of the time ticked since the last one. */
+static void particles_prepare(eng_source *s)
+{
+	particles_source *ps = (particles_source *)s;
+	if (!ps->sim.id)
+		return;
+	sim_step step = {
+		.origin_scale = {s->position[0], s->position[1], s->position[2], s->scale},
+		.color = {ps->color[0], ps->color[1], ps->color[2], ps->color[3]},
+		.dt = ps->dt,
+		.count = ps->count,
+		.seed = ps->rng ^ (++ps->frame * 0x9e3779b9u),
+		.steps = ps->steps,
+	};
+	eng_gpu_scope scope;
+	if (!eng_source_compute_begin(s, "simulate", &scope))
+		return;
+	eng_gfx_dispatch(ps->sim, ps->state, ps->sprite_buf, &step, sizeof step,
+			 (ps->count + 63) / 64);
+	eng_source_compute_end(&scope);
+	ps->dt = 0;
 }
 
 static void particles_destroy(eng_source *s)
 {
 	particles_source *ps = (particles_source *)s;
+	eng_gfx_destroy_buffer(ps->state);
+	eng_gfx_destroy_buffer(ps->sprite_buf);
 	free(ps->p);
 	free(ps->sprites);
 	free(ps);
@@ -98,6 +146,34 @@ static const eng_source_type particles_type = {
 	.render = particles_render,
 	.destroy = particles_destroy,
 };
+
+static const eng_source_type particles_gpu_type = {
+	.name = "particles",
+	.tick = particles_tick,
+	.prepare = particles_prepare,
+	.render = particles_render,
+	.destroy = particles_destroy,
+};
+
+/* The CPU's starting state, copied into the storage buffers. */
+static bool start_gpu_simulation(particles_source *ps)
+{
+	float *state = malloc((size_t)ps->count * 8 * sizeof *state);
+	if (!state)
+		return false;
+	for (uint32_t i = 0; i < ps->count; i++) {
+		const particle *p = &ps->p[i];
+		float *o = &state[(size_t)i * 8];
+		o[0] = p->pos[0], o[1] = p->pos[1], o[2] = p->pos[2], o[3] = p->life;
+		o[4] = p->vel[0], o[5] = p->vel[1], o[6] = p->vel[2], o[7] = p->max_life;
+	}
+	ps->state = eng_gfx_make_storage_buffer(state, (size_t)ps->count * 8 * sizeof *state);
+	free(state);
+	ps->sprite_buf = eng_gfx_make_storage_buffer(ps->sprites,
+						     (size_t)ps->count * sizeof *ps->sprites);
+	ps->sim = eng_gfx_make_compute_pipeline("particles.comp");
+	return ps->state.id && ps->sprite_buf.id && ps->sim.id;
+}
 
 eng_source *eng_particles_create(const eng_particles_desc *desc)
 {
@@ -131,5 +207,13 @@ eng_source *eng_particles_create(const eng_particles_desc *desc)
 		ps->p[i].life *= rnd(&ps->rng);
 	}
 	particles_tick(&ps->base, 0);
+	if (desc->gpu_simulation && eng_gfx_has_compute()) {
+		ps->base.type = &particles_gpu_type;
+		ps->steps = desc->gpu_steps ? desc->gpu_steps : 1;
+		if (!start_gpu_simulation(ps)) {
+			particles_destroy(&ps->base);
+			return NULL;
+		}
+	}
 	return &ps->base;
 }

@@ -481,6 +481,10 @@ eng_result vk_device_init(vk_device *dev, const eng_gfx_desc *desc, eng_window *
 		.pNext = &f12,
 		.dynamicRendering = VK_TRUE,
 		.synchronization2 = VK_TRUE,
+		/* Required of every Vulkan 1.3 device; SPIR-V 1.6 compute shaders
+		 * (glslc --target-env=vulkan1.3) declare LocalSizeId, which needs
+		 * it enabled. */
+		.maintenance4 = VK_TRUE,
 	};
 	VkDeviceCreateInfo dci = {
 		.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,

@@ -217,6 +217,11 @@ bool vk_begin_frame(void *ctx)
 	if (begin_commands(c, slot) != ENG_OK)
 		return false;
 	srcprof_vk_timer_begin_frame(c->timer, vk_cmd(c));
+	if (vk_compute_frame_begin(c) != ENG_OK) {
+		vkEndCommandBuffer(vk_cmd(c));
+		c->recording = false;
+		return false;
+	}
 	if (!c->target.headless) {
 		/* The acquire semaphore is waited at color output: the first use
 		 * of the image chains to it. */
@@ -299,9 +304,13 @@ static eng_result submit(vk_ctx *c, bool present)
 		vk_transition(vk_cmd(c), &sw->state, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, rendered_stage,
 			      VK_ACCESS_2_NONE, false);
 	c->recording = false;
+	/* Compute's command buffer first: the frame's draws wait on it. */
+	VkCommandBuffer compute = vk_compute_frame_end(c);
 	VK_CHECK_RET(vkEndCommandBuffer(f->cmd));
-	VkCommandBufferSubmitInfo cbi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
-					 .commandBuffer = f->cmd};
+	VkCommandBufferSubmitInfo cbi[2] = {
+		{.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = compute},
+		{.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = f->cmd},
+	};
 	VkSemaphoreSubmitInfo wait = {
 		.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
 		.semaphore = f->acquired,
@@ -316,8 +325,8 @@ static eng_result submit(vk_ctx *c, bool present)
 		.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
 		.waitSemaphoreInfoCount = sw ? 1 : 0,
 		.pWaitSemaphoreInfos = &wait,
-		.commandBufferInfoCount = 1,
-		.pCommandBufferInfos = &cbi,
+		.commandBufferInfoCount = compute ? 2 : 1,
+		.pCommandBufferInfos = compute ? cbi : &cbi[1],
 		.signalSemaphoreInfoCount = sw ? 1 : 0,
 		.pSignalSemaphoreInfos = &signal,
 	};

@@ -98,6 +98,8 @@ static eng_result vk_init(const eng_gfx_desc *desc, eng_window *window, void **c
 		r = init_layouts(c);
 	if (r == ENG_OK)
 		r = vk_init_frames(c);
+	if (r == ENG_OK)
+		r = vk_init_compute(c, desc);
 	if (r != ENG_OK) {
 		vk_shutdown(c);
 		return r;
@@ -106,7 +108,7 @@ static eng_result vk_init(const eng_gfx_desc *desc, eng_window *window, void **c
 	c->main_format = c->target.format;
 	c->depth_format = c->target.depth_format;
 	/* Without timestamps the timer is NULL and GPU timing stays off. */
-	c->timer = srcprof_vk_timer_create(&(srcprof_vk_timer_desc){
+	srcprof_vk_timer_desc td = {
 		.instance = c->dev.instance,
 		.physical_device = c->dev.physical,
 		.device = c->dev.device,
@@ -117,11 +119,15 @@ static eng_result vk_init(const eng_gfx_desc *desc, eng_window *window, void **c
 		.timing = timing_mode(desc->gpu_timing),
 		.host_query_reset = true, /* vk_device_init enables it */
 		.calibrated_timestamps = c->dev.calibrated_timestamps,
-	});
-	eng_info("vulkan: %s (%s), %ux%u %s, GPU timing %s", c->dev.props.deviceName, c->dev.driver,
+	};
+	c->timer = srcprof_vk_timer_create(&td);
+	vk_init_compute_timer(c, &td);
+	eng_info("vulkan: %s (%s), %ux%u %s, GPU timing %s%s", c->dev.props.deviceName, c->dev.driver,
 		 c->target.extent.width, c->target.extent.height,
 		 c->target.headless ? "offscreen" : "swapchain",
-		 c->timer ? srcprof_vk_timer_mode(c->timer) : "unavailable");
+		 c->timer ? srcprof_vk_timer_mode(c->timer) : "unavailable",
+		 c->compute ? ", compute on the graphics queue (a command buffer and timer of its own)"
+			    : "");
 	*ctx = c;
 	return ENG_OK;
 }
@@ -158,6 +164,7 @@ static uint32_t vk_shutdown(void *ctx)
 		if (c->image_layout)
 			vkDestroyDescriptorSetLayout(d, c->image_layout, NULL);
 		srcprof_vk_timer_destroy(c->timer);
+		vk_free_compute(c);
 		vk_target_shutdown(c);
 	}
 	free(c->screenshot);
@@ -242,6 +249,14 @@ const eng_gfx_backend *vk_gfx_backend(void)
 		.recorder_begin = vk_recorder_begin,
 		.recorder_end = vk_recorder_end,
 		.recorder_cmd = vk_recorder_cmd,
+		.has_compute = vk_has_compute,
+		.make_storage = vk_make_storage,
+		.make_compute = vk_make_compute,
+		.begin_compute = vk_begin_compute,
+		.dispatch = vk_dispatch,
+		.end_compute = vk_end_compute,
+		.compute_cmd = vk_compute_cmd,
+		.compute_timer = vk_compute_timer,
 		.request_screenshot = vk_request_screenshot,
 		.read_screenshot = vk_read_screenshot,
 		.time_isolated = vk_time_isolated,

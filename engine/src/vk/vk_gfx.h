@@ -21,6 +21,8 @@ typedef struct vk_buffer_res {
 	vk_alloc mem;
 	size_t size;
 	bool index;
+	VkDescriptorSet set; /* storage buffers: compute's set of it (vk_compute.c) */
+	VkDescriptorPool set_pool;
 } vk_buffer_res;
 
 typedef struct vk_image_res {
@@ -86,6 +88,7 @@ typedef struct vk_recorder {
 typedef struct vk_frame {
 	VkCommandPool pool;
 	VkCommandBuffer cmd;
+	VkCommandBuffer compute_cmd; /* with compute: submitted before cmd */
 	VkFence fence;
 	VkSemaphore acquired;
 	uint64_t serial; /* frame number last submitted from this slot, 0 if none */
@@ -113,6 +116,15 @@ struct vk_ctx {
 	/* The public srcprof::vulkan module; NULL where the queue has no
 	 * timestamps (GPU timing stays off). */
 	srcprof_vk_timer *timer;
+	/* Compute (vk_compute.c): on when asked for and the queue has it;
+	 * its command buffer's own timer (NULL without timestamps). */
+	bool compute;
+	bool compute_frame; /* the slot's compute command buffer is recording */
+	bool compute_open;  /* between begin_compute and end_compute */
+	srcprof_vk_timer *compute_timer;
+	VkDescriptorSetLayout storage_layout;
+	VkPipelineLayout compute_layout;
+	VkDescriptorPool storage_pool;
 	const char *shader_dir;
 	VkFormat main_format, depth_format;
 	VkDescriptorSetLayout ubo_layout, image_layout;
@@ -196,6 +208,25 @@ eng_result vk_ring_alloc(vk_ctx *c, vk_ring *ring, VkDeviceSize size, VkDeviceSi
 void vk_ring_reset(vk_ring *ring);
 void vk_ring_free(vk_ctx *c, vk_ring *ring);
 eng_result vk_make_pipeline(void *ctx, eng_pipeline h, const eng_pipeline_desc *desc);
+/* The shader module of <dir>/<name>.vk.spv, made once; VK_NULL_HANDLE
+ * (said) when missing or rejected. */
+VkShaderModule vk_shader_module(vk_ctx *c, const char *name);
+
+/* vk_compute.c: compute; the table entries are the backend's. */
+eng_result vk_init_compute(vk_ctx *c, const eng_gfx_desc *desc);
+void vk_init_compute_timer(vk_ctx *c, const srcprof_vk_timer_desc *desc);
+void vk_free_compute(vk_ctx *c);
+eng_result vk_compute_frame_begin(vk_ctx *c);
+VkCommandBuffer vk_compute_frame_end(vk_ctx *c);
+bool vk_has_compute(void *ctx);
+const sp_gpu_timer_backend *vk_compute_timer(void *ctx);
+eng_result vk_make_storage(void *ctx, eng_buffer h, const void *data, size_t size);
+eng_result vk_make_compute(void *ctx, eng_pipeline h, const char *cs);
+bool vk_begin_compute(void *ctx);
+void vk_dispatch(void *ctx, eng_pipeline pip, eng_buffer a, eng_buffer b, const void *push,
+		 size_t size, uint32_t groups);
+void vk_end_compute(void *ctx);
+void *vk_compute_cmd(void *ctx);
 
 /* vk_frame.c: frames; the table entries are the backend's. */
 eng_result vk_init_frames(vk_ctx *c);

@@ -144,7 +144,8 @@ void vk_destroy_buffer(void *ctx, eng_buffer h)
 	vk_buffer_res *b = &c->buffers[eng_handle_slot(h.id)];
 	if (!b->buffer)
 		return;
-	vk_defer(c, (vk_deferred){.buffer = b->buffer, .mem = b->mem});
+	vk_defer(c, (vk_deferred){
+		.buffer = b->buffer, .mem = b->mem, .set = b->set, .set_pool = b->set_pool});
 	memset(b, 0, sizeof *b);
 }
 
@@ -390,7 +391,7 @@ void vk_ring_free(vk_ctx *c, vk_ring *ring)
 
 /* --- pipelines ----------------------------------------------------------------------- */
 
-static VkShaderModule shader_module(vk_ctx *c, const char *name)
+VkShaderModule vk_shader_module(vk_ctx *c, const char *name)
 {
 	for (uint32_t i = 0; i < c->n_modules; i++)
 		if (strcmp(c->modules[i].name, name) == 0)
@@ -422,7 +423,7 @@ static VkShaderModule shader_module(vk_ctx *c, const char *name)
 eng_result vk_make_pipeline(void *ctx, eng_pipeline h, const eng_pipeline_desc *desc)
 {
 	vk_ctx *c = ctx;
-	VkShaderModule vs = shader_module(c, desc->vs), fs = shader_module(c, desc->fs);
+	VkShaderModule vs = vk_shader_module(c, desc->vs), fs = vk_shader_module(c, desc->fs);
 	if (!vs || !fs)
 		return ENG_ERR_SHADER;
 

@@ -35,11 +35,16 @@ extern "C" {
  * GPU mode, the samples the windows hold and their medians
  * (source_profiler_fill_medians), and the GPU timers' resolution
  * (gpu_resolution_ns of source_profiler_get_stats; 0 with GPU timing off):
- * a GPU figure below it was not resolved. Returns the number of rows, or -1 when
- * writing failed (errno tells why). Any thread. */
+ * a GPU figure below it was not resolved; last, its GPU sum on each queue
+ * it was rendered on (source_profiler_fill_queue_results), as
+ * "graphics:5839000;compute:864800" (ns; empty without GPU samples).
+ * Returns the number of rows, or -1 when writing failed (errno tells
+ * why). Any thread. */
 int source_profiler_write_csv(FILE *out);
 
-/* Writes a header row and one row per (source, pass). Same returns. */
+/* Writes a header row and one row per (source, pass), last the name of
+ * the queue the pass's renders ran on (a pass on two queues is two
+ * rows). Same returns. */
 int source_profiler_write_pass_csv(FILE *out);
 
 typedef struct source_profiler_trace_desc {
