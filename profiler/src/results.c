@@ -80,6 +80,24 @@ static bool take_snapshot(sp_entry *e, uintptr_t key, snapshot *s, bool with_pas
 	}
 }
 
+/* A snapshot of `source`'s entry (with its passes when asked), under the
+ * read side; false when the profiler is off, the source has no entry or
+ * no collected frame yet. */
+static bool snapshot_of(const void *source, snapshot *s, bool with_passes)
+{
+	uintptr_t key = (uintptr_t)source;
+	if (!key || key == UINTPTR_MAX)
+		return false;
+	bool ok = false;
+	unsigned idx = sp_rcu_enter();
+	if (sp_live()) {
+		sp_entry *e = sp_entry_at(sp_table_find(key));
+		ok = e && take_snapshot(e, key, s, with_passes) && s->cpu_count;
+	}
+	sp_rcu_exit(idx);
+	return ok;
+}
+
 static bool entry_result(sp_entry *e, uintptr_t key, profiler_result_t *out)
 {
 	snapshot s;
@@ -147,18 +165,8 @@ profiler_result_t *source_profiler_get_result(const void *source)
 size_t source_profiler_fill_pass_results(const void *source, source_profiler_pass_result_t *out,
 					 size_t max_out)
 {
-	uintptr_t key = (uintptr_t)source;
-	if (!key || key == UINTPTR_MAX)
-		return 0;
 	snapshot s;
-	bool ok = false;
-	unsigned idx = sp_rcu_enter();
-	if (sp_live()) {
-		sp_entry *e = sp_entry_at(sp_table_find(key));
-		ok = e && take_snapshot(e, key, &s, true) && s.cpu_count;
-	}
-	sp_rcu_exit(idx);
-	if (!ok)
+	if (!snapshot_of(source, &s, true))
 		return 0;
 	bool gpu = s.gpu_count && sp_gpu_live();
 	for (uint32_t p = 0; out && p < s.n_passes && p < max_out; p++) {
@@ -176,18 +184,8 @@ size_t source_profiler_fill_pass_results(const void *source, source_profiler_pas
 
 size_t source_profiler_fill_pass_queues(const void *source, uint32_t *queues, size_t max_out)
 {
-	uintptr_t key = (uintptr_t)source;
-	if (!key || key == UINTPTR_MAX)
-		return 0;
 	snapshot s;
-	bool ok = false;
-	unsigned idx = sp_rcu_enter();
-	if (sp_live()) {
-		sp_entry *e = sp_entry_at(sp_table_find(key));
-		ok = e && take_snapshot(e, key, &s, true) && s.cpu_count;
-	}
-	sp_rcu_exit(idx);
-	if (!ok)
+	if (!snapshot_of(source, &s, true))
 		return 0;
 	for (uint32_t p = 0; queues && p < s.n_passes && p < max_out; p++)
 		queues[p] = s.passes[p].pass >> 8;
@@ -196,18 +194,8 @@ size_t source_profiler_fill_pass_queues(const void *source, uint32_t *queues, si
 
 bool source_profiler_get_sample_counts(const void *source, uint32_t *cpu, uint32_t *gpu)
 {
-	uintptr_t key = (uintptr_t)source;
-	if (!key || key == UINTPTR_MAX)
-		return false;
 	snapshot s;
-	bool ok = false;
-	unsigned idx = sp_rcu_enter();
-	if (sp_live()) {
-		sp_entry *e = sp_entry_at(sp_table_find(key));
-		ok = e && take_snapshot(e, key, &s, false) && s.cpu_count;
-	}
-	sp_rcu_exit(idx);
-	if (!ok)
+	if (!snapshot_of(source, &s, false))
 		return false;
 	if (cpu)
 		*cpu = s.cpu_count;

@@ -325,7 +325,7 @@ expect 0 sixteen "$out/r8.json" "$out/r8.json" vs "$out/r8.json" "$out/r8.json"
 has sixteen.txt "over the 16 and 16 runs"
 # Two points of one API and source count: compare pairs points by both.
 run "$out/dup-point.json" default "$(gpu_point 10000)" "$(gpu_point 20000)"
-bad dup-point "points\[1\] \(vulkan, 1 sources\): points\[0\] has the same API and source count" \
+bad dup-point "points\[1\] \(vulkan, 1 sources\): points\[0\] has the same API, source count and record threads" \
 	"$out/base.json" "$out/dup-point.json"
 if "$bench" --sources 1,1 >"$out/sources-twice.txt" 2>&1; then
 	echo "FAIL: --sources 1,1 accepted"; fails=1
