@@ -640,5 +640,6 @@ void sp_gpu_shutdown(void)
 	sp_gpu.last_warn_ns = 0;
 	sp_gpu.suppressed = 0;
 	sp_gpu.said_unavailable = false;
+	sp_gpu.said_denied = false;
 	source_profiler_set_gpu_backend(NULL);
 }

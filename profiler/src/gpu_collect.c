@@ -221,7 +221,10 @@ static enum reason check_frame(const sp_gpu_queue *q, const sp_gpu_slot *s)
 }
 
 /* A queue's frame is read; its recording threads' demand kept for the next
- * reserve, its overflow grows the pool. Returns true when it overflowed. */
+ * reserve, its overflow grows the pool. Returns true when the graphics
+ * thread's timers overflowed (the frame's samples go); renders of
+ * recording threads that found none lose only their own sources' samples
+ * (their records carry no timer), counted and said once. */
 static bool account(sp_gpu_queue *q, const sp_gpu_slot *s)
 {
 	uint32_t taken = atomic_load_explicit(&s->chunk_next, memory_order_relaxed);
@@ -232,6 +235,14 @@ static bool account(sp_gpu_queue *q, const sp_gpu_slot *s)
 		if (need > q->want_stream)
 			q->want_stream = need;
 		q->grown = true;
+		sp_count_add(&sp_count.gpu_timers_denied, denied);
+		if (!sp_gpu.said_denied)
+			sp_log(SOURCE_PROFILER_LOG_INFO,
+			       "%u renders on recording threads found no GPU timer left in their "
+			       "frame (threads new to it): their sources have no GPU sample for it, "
+			       "and the pool grows (gpu_timers_denied; said once)",
+			       denied);
+		sp_gpu.said_denied = true;
 	}
 	if (s->overflow) {
 		uint32_t need = s->used + s->denied;
@@ -239,7 +250,7 @@ static bool account(sp_gpu_queue *q, const sp_gpu_slot *s)
 			q->want_direct = need + need / 2;
 		q->grown = true;
 	}
-	return s->overflow || denied;
+	return s->overflow;
 }
 
 /* Which reason's counter. */

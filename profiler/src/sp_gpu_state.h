@@ -79,7 +79,7 @@ typedef struct sp_gpu_state {
 	bool force_pending;
 	uint64_t last_warn_ns;
 	uint64_t suppressed;
-	bool said_unavailable;
+	bool said_unavailable, said_denied;
 } sp_gpu_state;
 
 extern SP_HIDDEN sp_gpu_state sp_gpu;

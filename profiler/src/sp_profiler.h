@@ -33,6 +33,7 @@ typedef struct sp_counters {
 		disjoint_overflow;
 	_Atomic uint64_t ignored_calls, saturated_samples;
 	_Atomic uint64_t gpu_timers_unavailable;
+	_Atomic uint64_t gpu_timers_denied;
 } sp_counters;
 
 extern SP_HIDDEN sp_counters sp_count;

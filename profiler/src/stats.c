@@ -23,6 +23,7 @@ void sp_reset_counters(void)
 	SP_STORE(sp_count.ignored_calls, 0);
 	SP_STORE(sp_count.saturated_samples, 0);
 	SP_STORE(sp_count.gpu_timers_unavailable, 0);
+	SP_STORE(sp_count.gpu_timers_denied, 0);
 	sp_streams_reset_counters();
 }
 
@@ -100,6 +101,7 @@ void source_profiler_get_stats(source_profiler_stats_t *s)
 	s->gpu_resolution_ns = sp_gpu_resolution();
 	sp_streams_stats(s);
 	s->gpu_timers_unavailable = SP_LOAD(sp_count.gpu_timers_unavailable);
+	s->gpu_timers_denied = SP_LOAD(sp_count.gpu_timers_denied);
 	for (uint32_t q = 0; q < SOURCE_PROFILER_MAX_QUEUES; q++)
 		s->gpu_queues += source_profiler_queue_name(q) != NULL;
 }

@@ -353,6 +353,43 @@ TEST(a_command_buffer_never_submitted_costs_only_its_own_renders)
 	CHECK_EQ(fx_log_count_containing("were not there when frame"), 1);
 }
 
+/* Six threads that begin recording in one frame: its pool was sized before
+ * any of them joined (four spare chunks), so two find no timer left. Only
+ * their renders' sources lose that frame's GPU sample - the frame is kept,
+ * the others have theirs, the count and a line say so - and the pool has
+ * grown by the next time that slot is used. */
+TEST(threads_new_to_a_frame_that_find_no_timer_lose_only_their_own_samples)
+{
+	start(false, true);
+	static int src[6];
+	worker w[6];
+	for (int i = 0; i < 6; i++)
+		worker_start(&w[i]);
+	for (int f = 0; f < 4; f++) {
+		fx_begin();
+		for (int i = 0; i < 6; i++)
+			fx_tick(&src[i], 10);
+		fx_render_begin();
+		for (int i = 0; i < 6; i++)
+			run_on(&w[i], render_on,
+			       &(render_job){&src[i], "main", 0, (uintptr_t)(1 + i % 3), 20, 300, 0});
+		fx_end();
+	}
+	for (int i = 0; i < 6; i++)
+		worker_stop(&w[i]);
+	for (int i = 0; i < 6; i++) {
+		CHECK_EQ(fx_cpu_samples(&src[i]), 3);
+		CHECK_EQ(fx_gpu_samples(&src[i]), i < 4 ? 3 : 2);
+		CHECK_EQ(fx_result(&src[i]).render_gpu_avg, 300);
+	}
+	source_profiler_stats_t st = stats();
+	CHECK_EQ(st.gpu_frames_disjoint, 0);
+	CHECK_EQ(st.gpu_frames_collected, 3);
+	CHECK_EQ(st.gpu_timers_denied, 2);
+	CHECK_EQ(st.gpu_timers_unavailable, 0);
+	CHECK_EQ(fx_log_count_containing("found no GPU timer left"), 1);
+}
+
 TEST(two_queues_on_two_clocks_give_each_queue_its_time_and_the_sum_both)
 {
 	start(true, true);

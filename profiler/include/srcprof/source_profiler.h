@@ -516,6 +516,11 @@ typedef struct source_profiler_stats {
 	uint64_t gpu_timers_unavailable; /* stamps not there at collect (a command buffer late) */
 	uint64_t gpu_timers_misplaced;   /* ended on another thread or command buffer */
 	uint32_t gpu_queues;             /* queues installed, the first included */
+	/* Renders on recording threads that found every GPU timer of their
+	 * frame taken (threads that began recording in it, more than its pool
+	 * was sized for): those renders' sources have no GPU sample that
+	 * frame, the others keep theirs, and the pool grows for the next. */
+	uint64_t gpu_timers_denied;
 } source_profiler_stats_t;
 
 /* Fills *stats. Any thread. */
