@@ -298,7 +298,7 @@ static void print_queues(const ex_source *src, int n)
 	for (int i = 0; i < n; i++) {
 		source_profiler_queue_result_t q[SOURCE_PROFILER_MAX_QUEUES];       /* srcprof */
 		size_t nq = source_profiler_fill_queue_results(src[i].source, q, /* srcprof */
-							       SOURCE_PROFILER_MAX_QUEUES);
+							       SOURCE_PROFILER_MAX_QUEUES); /* (2 lines) */
 		for (size_t k = 0; k < nq && k < SOURCE_PROFILER_MAX_QUEUES; k++) {
 			const char *name = source_profiler_queue_name(q[k].queue); /* srcprof */
 			printf("%-10s %-8s %11.1f %12u\n", src[i].name, name ? name : "?",
@@ -336,7 +336,7 @@ int main(int argc, char **argv)
 		.timing = (srcprof_gpu_timing)o.timing});
 	source_profiler_set_gpu_backend(srcprof_vk_timer_backend(g.timer)); /* srcprof */
 	g.compute_q = source_profiler_add_gpu_queue(srcprof_vk_timer_backend(g.compute_timer), /* srcprof */
-						    "compute");
+						    "compute"); /* (2 lines) */
 	g.main_pass = source_profiler_pass_id("main");      /* srcprof */
 	g.sim_pass = source_profiler_pass_id("simulation"); /* srcprof */
 	ex_source src[OBJECTS + 1];
@@ -369,13 +369,13 @@ int main(int argc, char **argv)
 
 	VK(vkDeviceWaitIdle(vt.device));
 	stop_workers();
-	if (g.compute_q)
+	if (g.compute_q)                                       /* srcprof */
 		source_profiler_remove_gpu_queue(g.compute_q); /* srcprof */
 	source_profiler_set_gpu_backend(NULL);                 /* srcprof */
-	srcprof_vk_timer_destroy(g.compute_timer);     /* srcprof */
-	srcprof_vk_timer_destroy(g.timer);             /* srcprof */
-	ex_serve_stop(live);                           /* srcprof live */
-	source_profiler_shutdown();                    /* srcprof */
+	srcprof_vk_timer_destroy(g.compute_timer);             /* srcprof */
+	srcprof_vk_timer_destroy(g.timer);                     /* srcprof */
+	ex_serve_stop(live);                                   /* srcprof live */
+	source_profiler_shutdown();                            /* srcprof */
 	vt_close();
 	if (o.validate) {
 		printf("validation: %u messages (and %u of the layer's known false positive for "
