@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # An example renderer (examples/, built against the installed package)
 # with --serve: it prints its live view's URL, and the snapshot holds its
-# three objects with GPU figures; a bad --serve is refused with exit 2.
-# usage: example.sh <example>
+# objects with GPU figures; a bad --serve is refused with exit 2.
+# usage: example.sh <example> [NAMES]
+#   NAMES: a JSON array of every source's name, sorted (default: the three
+#   objects, ["large", "medium", "small"]).
 set -u
 ex="$1"
+names="${2:-[\"large\", \"medium\", \"small\"]}"
 out="$(mktemp -d)"
 pid=
 cleanup() {
@@ -33,11 +36,11 @@ base="${url%%/?token=*}"
 ok=0
 for _ in $(seq 300); do
 	curl -s --max-time 30 -H "Authorization: Bearer $token" "$base/api/v1/snapshot" >"$out/s.json"
-	if jq -e '[.sources[] | select(.have and .gpu_samples > 0) | .source] | sort ==
-		["large", "medium", "small"]' "$out/s.json" >/dev/null 2>&1; then ok=1; break; fi
+	if jq -e --argjson names "$names" '[.sources[] | select(.have and .gpu_samples > 0) |
+		.source] | sort == $names' "$out/s.json" >/dev/null 2>&1; then ok=1; break; fi
 	sleep 0.2
 done
-if ((ok)); then echo "ok   $(basename "$ex") serves small, medium and large with GPU figures"
+if ((ok)); then echo "ok   $(basename "$ex") serves $(jq -c . <<<"$names") with GPU figures"
 else echo "FAIL: the snapshot:"; head -c 800 "$out/s.json"; echo; exit 1; fi
 # A capture from the page's endpoint: the example polls between frames.
 code=$(curl -s -o "$out/t.json" -w '%{http_code}' --max-time 120 -X POST \
