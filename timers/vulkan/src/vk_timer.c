@@ -325,21 +325,31 @@ static bool convert(srcprof_vk_timer *t, uint32_t count, uint64_t *ns, const uin
 	return true;
 }
 
+/* Queries 0..count-1 of the slot, with availability, into t->results,
+ * without waiting (*s: the slot). VK_ERROR_UNKNOWN where the slot holds no
+ * frame to read (not opened, or fewer queries); else GetQueryPoolResults'
+ * result (VK_NOT_READY: some are not available). */
+static VkResult fetch(srcprof_vk_timer *t, uint32_t slot, uint32_t count, vk_slot **s)
+{
+	if (slot >= t->n_slots || !count || count > t->slots[slot].capacity ||
+	    !t->slots[slot].opened)
+		return VK_ERROR_UNKNOWN;
+	*s = &t->slots[slot];
+	return t->fn.GetQueryPoolResults(
+		t->device, (*s)->pool, 0, count, (size_t)count * 2 * sizeof(uint64_t), t->results,
+		2 * sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+}
+
 static sp_gpu_read timer_read_each(void *user, uint32_t slot, uint32_t count, uint64_t *ns,
 				   uint8_t *avail)
 {
 	srcprof_vk_timer *t = user;
-	if (slot >= t->n_slots || !count || count > t->slots[slot].capacity ||
-	    !t->slots[slot].opened)
-		return SP_GPU_READ_OK; /* nothing available */
-	vk_slot *s = &t->slots[slot];
-	VkResult r = t->fn.GetQueryPoolResults(
-		t->device, s->pool, 0, count, (size_t)count * 2 * sizeof(uint64_t), t->results,
-		2 * sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+	vk_slot *s;
+	VkResult r = fetch(t, slot, count, &s);
 	if (r == VK_ERROR_DEVICE_LOST)
 		return SP_GPU_READ_DISJOINT;
-	if (r < 0)
-		return SP_GPU_READ_OK;
+	if (r != VK_SUCCESS && r != VK_NOT_READY)
+		return SP_GPU_READ_OK; /* nothing available */
 	for (uint32_t i = 0; i < count; i++)
 		avail[i] = t->results[2 * i + 1] != 0;
 	uint32_t first;
@@ -358,16 +368,11 @@ static sp_gpu_read timer_read_each(void *user, uint32_t slot, uint32_t count, ui
 static sp_gpu_read timer_read(void *user, uint32_t slot, uint32_t count, uint64_t *ns)
 {
 	srcprof_vk_timer *t = user;
-	if (slot >= t->n_slots || !count || count > t->slots[slot].capacity ||
-	    !t->slots[slot].opened)
-		return SP_GPU_READ_NOT_READY;
-	vk_slot *s = &t->slots[slot];
-	VkResult r = t->fn.GetQueryPoolResults(
-		t->device, s->pool, 0, count, (size_t)count * 2 * sizeof(uint64_t), t->results,
-		2 * sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+	vk_slot *s;
+	VkResult r = fetch(t, slot, count, &s);
 	if (r == VK_ERROR_DEVICE_LOST)
 		return SP_GPU_READ_DISJOINT;
-	if (r < 0)
+	if (r != VK_SUCCESS && r != VK_NOT_READY)
 		return SP_GPU_READ_NOT_READY;
 	for (uint32_t i = 0; i < count; i++)
 		if (!t->results[2 * i + 1])
