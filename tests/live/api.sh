@@ -63,6 +63,9 @@ expect 405 "GET of the capture" "${auth[@]}" "$base/api/v1/capture"
 expect 404 "an unknown path" "${auth[@]}" "$base/nothing"
 expect 404 "a path out of the tree" --path-as-is "${auth[@]}" "$base/../../etc/passwd"
 expect 413 "a body on a GET" "${auth[@]}" --data-binary 0123456789 -X GET "$base/api/v1/snapshot"
+expect 413 "a chunked body on a GET" "${auth[@]}" -H "Transfer-Encoding: chunked" --data-binary 0123456789 \
+	-X GET "$base/api/v1/snapshot"
+expect 413 "a chunked GET with no body yet" "${auth[@]}" -H "Transfer-Encoding: chunked" "$base/api/v1/snapshot"
 
 # The page: the token for a cookie, then the page with it.
 expect 303 "the printed URL" "$url"
