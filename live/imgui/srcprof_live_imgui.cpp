@@ -3,6 +3,7 @@
 // through its any-thread calls, refreshed at most every refresh period.
 #include "srcprof/live_imgui.h"
 
+#include "srcprof/gpu_timer.h"
 #include "srcprof/live.h"
 #include "srcprof/machine.h"
 #include "srcprof/source_profiler.h"
@@ -32,6 +33,11 @@ struct Row {
 	uint32_t cpu_n = 0, gpu_n = 0;
 	source_profiler_medians_t m{};
 	source_profiler_intervals_t iv{};
+	// Its GPU sum on each queue it was rendered on (read with several
+	// queues only), and that as the GPU sum cell's tooltip says it.
+	size_t n_queue = 0;
+	source_profiler_queue_result_t queue[SOURCE_PROFILER_MAX_QUEUES]{};
+	std::string queues;
 };
 
 // A source's sparkline values, oldest first (a ring).
@@ -129,6 +135,8 @@ struct LivePanel::State {
 	source_profiler_stats_t st{};
 	char gpu_mode[64] = "";
 	source_profiler_sampling_t sm{};
+	std::vector<std::string> queue_names; // by number, "" where none
+	std::string threads_line, lost_line;
 	srcprof_load_meter load{};
 	double busy = -1;
 	ImGuiTextFilter filter;
@@ -138,6 +146,8 @@ struct LivePanel::State {
 
 	void refresh();
 	void sort();
+	std::string queue_text(const Row &w) const;
+	void threads_and_queues();
 	bool gpu_on() const { return st.enabled && st.gpu_enabled; }
 	std::string cell(const Row &w, int c, const Unit &u) const;
 };
@@ -156,6 +166,12 @@ void LivePanel::State::refresh()
 		&rows);
 	for (auto &h : hist)
 		h.second.seen = false;
+	source_profiler_get_stats(&st);
+	queue_names.assign(SOURCE_PROFILER_MAX_QUEUES, std::string());
+	for (uint32_t q = 0; q < SOURCE_PROFILER_MAX_QUEUES; q++)
+		if (const char *name = source_profiler_queue_name(q))
+			queue_names[q] = name;
+	const bool several_queues = st.gpu_queues > 1;
 	for (Row &w : rows) {
 		char kind[32];
 		srcprof_live_get_source_type(w.key, kind, sizeof kind);
@@ -166,6 +182,12 @@ void LivePanel::State::refresh()
 			source_profiler_get_sample_counts(w.key, &w.cpu_n, &w.gpu_n);
 			w.have_med = source_profiler_fill_medians(w.key, &w.m);
 			w.have_ci = source_profiler_fill_intervals(w.key, &w.iv);
+			if (several_queues)
+				w.n_queue = std::min<size_t>(
+					source_profiler_fill_queue_results(w.key, w.queue,
+									   SOURCE_PROFILER_MAX_QUEUES),
+					SOURCE_PROFILER_MAX_QUEUES);
+			w.queues = queue_text(w);
 		}
 		History &h = hist[w.key];
 		h.seen = true;
@@ -174,12 +196,79 @@ void LivePanel::State::refresh()
 	}
 	for (auto it = hist.begin(); it != hist.end();)
 		it = it->second.seen ? std::next(it) : hist.erase(it);
-	source_profiler_get_stats(&st);
 	std::snprintf(gpu_mode, sizeof gpu_mode, "%s", st.gpu_mode ? st.gpu_mode : "none");
 	st.gpu_mode = nullptr;
 	source_profiler_get_sampling(&sm);
+	threads_and_queues();
 	srcprof_load_sample(&load);
 	busy = srcprof_load_recent_pct(&load);
+}
+
+// A source's GPU sum per queue, in the unit of its GPU sum, which they add
+// up to: "graphics 5.895 + compute 0.590 ms"; "" with fewer than two
+// queues or no GPU sample.
+std::string LivePanel::State::queue_text(const Row &w) const
+{
+	if (w.n_queue == 0 || !w.gpu_n || !gpu_on())
+		return std::string();
+	double max = (double)w.r.render_gpu_sum;
+	for (size_t q = 0; q < w.n_queue; q++)
+		max = std::max(max, (double)w.queue[q].render_gpu_sum);
+	Unit u = time_unit(max);
+	std::string text;
+	char buf[96];
+	for (size_t q = 0; q < w.n_queue; q++) {
+		uint32_t n = w.queue[q].queue;
+		const char *name = n < queue_names.size() && !queue_names[n].empty()
+					   ? queue_names[n].c_str()
+					   : "?";
+		std::snprintf(buf, sizeof buf, "%s%s %.*f", q ? " + " : "", name, u.dec,
+			      (double)w.queue[q].render_gpu_sum / u.ns);
+		text += buf;
+	}
+	return text + " " + u.name;
+}
+
+// The header's queues and recording threads (when there are several) and
+// what they lost (the counters that are not 0), as the page says them.
+void LivePanel::State::threads_and_queues()
+{
+	threads_line.clear();
+	if (st.gpu_queues > 1) {
+		threads_line = "queues:";
+		bool first = true;
+		for (const std::string &q : queue_names)
+			if (!q.empty()) {
+				threads_line += (first ? " " : ", ") + q;
+				first = false;
+			}
+	}
+	if (st.threads > 0) {
+		char buf[96];
+		std::snprintf(buf, sizeof buf, "%s%u thread%s recording besides the graphics thread",
+			      threads_line.empty() ? "" : " \xc2\xb7 ", st.threads,
+			      st.threads == 1 ? "" : "s");
+		threads_line += buf;
+	}
+	const struct {
+		uint64_t n;
+		const char *what;
+	} lost[] = {
+		{st.threads_refused, "threads refused"},
+		{st.records_late, "ticks and renders late"},
+		{st.records_dropped, "ticks and renders dropped"},
+		{st.gpu_timers_unavailable, "GPU timers unavailable"},
+		{st.gpu_timers_misplaced, "GPU timers misplaced"},
+		{st.gpu_timers_denied, "GPU timers denied"},
+	};
+	lost_line.clear();
+	for (const auto &l : lost)
+		if (l.n) {
+			char buf[96];
+			std::snprintf(buf, sizeof buf, "%s%llu %s", lost_line.empty() ? "lost: " : "; ",
+				      (unsigned long long)l.n, l.what);
+			lost_line += buf;
+		}
 }
 
 // The demo's rule: GPU orders follow the CPU figure of the same kind while
@@ -267,6 +356,16 @@ const char *LivePanel::RowName(size_t i) const
 	return i < state_->order.size() ? state_->rows[(size_t)state_->order[i]].name.c_str() : "";
 }
 
+const char *LivePanel::RowQueues(size_t i) const
+{
+	return i < state_->order.size() ? state_->rows[(size_t)state_->order[i]].queues.c_str() : "";
+}
+
+const char *LivePanel::ThreadsLine() const
+{
+	return state_->threads_line.c_str();
+}
+
 void LivePanel::Draw(const char *title, bool *open)
 {
 	if (ImGui::Begin(title, open))
@@ -299,6 +398,10 @@ void LivePanel::DrawContents()
 			ImGui::Text("  measuring %u/%u", s.sm.burst_samples, s.sm.burst_target);
 		}
 	}
+	if (!s.threads_line.empty())
+		ImGui::TextUnformatted(s.threads_line.c_str());
+	if (!s.lost_line.empty())
+		ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.38f, 1.0f), "%s", s.lost_line.c_str());
 	if (s.busy > SRCPROF_BUSY_PCT)
 		ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.38f, 1.0f),
 				   "machine busy: other processes used %.0f%% of the CPU; GPU and CPU "
@@ -412,6 +515,8 @@ void LivePanel::DrawContents()
 					ImGui::TextDisabled("%s", text.c_str());
 				else
 					ImGui::TextUnformatted(text.c_str());
+				if (c == C_GPU_SUM && !w.queues.empty() && ImGui::IsItemHovered())
+					ImGui::SetTooltip("GPU sum per queue: %s", w.queues.c_str());
 			}
 		}
 	}

@@ -137,9 +137,11 @@ static enum MHD_Result on_header(void *cls, enum MHD_ValueKind kind, const char 
 		r->content_length = (*end || errno || value[0] == '-') ? UINT64_MAX : n;
 	}
 	if (strcasecmp(key, "Transfer-Encoding") == 0) {
-		r->has_length = true; /* a body of unknown size: only the POST may */
-		if (r->content_length < LV_BODY_MAX + 1)
-			r->content_length = 0;
+		/* A body of unknown size, at least a byte: only the POST may
+		 * (its body is cut at LV_BODY_MAX as it arrives). */
+		r->has_length = true;
+		if (r->content_length == 0)
+			r->content_length = 1;
 	}
 	return MHD_YES;
 }

@@ -2,6 +2,7 @@
 #include "lv_model.h"
 #include "lv_map.h"
 
+#include "srcprof/gpu_timer.h"
 #include "srcprof/live.h"
 #include "srcprof/machine.h"
 
@@ -84,6 +85,11 @@ static void fill_row(lv_row *row)
 						     SOURCE_PROFILER_MAX_SOURCE_PASSES);
 	row->n_pass = (uint32_t)(n < SOURCE_PROFILER_MAX_SOURCE_PASSES ? n
 								 : SOURCE_PROFILER_MAX_SOURCE_PASSES);
+	/* Two calls, each consistent in itself: a pass added in between is
+	 * one more than the pass results hold, and is left out. */
+	source_profiler_fill_pass_queues(row->key, row->pass_queue, row->n_pass);
+	n = source_profiler_fill_queue_results(row->key, row->queue, SOURCE_PROFILER_MAX_QUEUES);
+	row->n_queue = (uint32_t)(n < SOURCE_PROFILER_MAX_QUEUES ? n : SOURCE_PROFILER_MAX_QUEUES);
 }
 
 /* The table's default order, as the demo's: GPU p50 (the median frame's
@@ -149,6 +155,10 @@ static lv_snapshot *take(lv_model *m)
 	snprintf(s->gpu_mode, sizeof s->gpu_mode, "%s", s->st.gpu_mode ? s->st.gpu_mode : "none");
 	s->st.gpu_mode = NULL; /* the copy is what the writers use */
 	source_profiler_get_sampling(&s->sm);
+	for (uint32_t q = 0; q < SOURCE_PROFILER_MAX_QUEUES; q++) {
+		const char *name = source_profiler_queue_name(q);
+		snprintf(s->queue_names[q], LV_QUEUE_NAME_MAX, "%s", name ? name : "");
+	}
 	s->frames_in_flight = source_profiler_frames_in_flight();
 	for (uint32_t p = 0; p < SOURCE_PROFILER_MAX_PASSES; p++) {
 		const char *name = source_profiler_pass_name(p);

@@ -25,6 +25,8 @@
 
 #define LV_NAME_MAX 128
 #define LV_PASS_NAME_MAX 40
+/* A queue's name: source_profiler_add_gpu_queue keeps 31 characters. */
+#define LV_QUEUE_NAME_MAX 32
 /* Updates kept: 300, five minutes at the idle period, 2.5 at 500 ms. */
 #define LV_HISTORY 300
 /* Sources with a history (sparklines); others have none. */
@@ -48,6 +50,12 @@ typedef struct lv_row {
 	source_profiler_intervals_t iv;
 	uint32_t n_pass; /* pass results kept (at most SOURCE_PROFILER_MAX_SOURCE_PASSES) */
 	source_profiler_pass_result_t pass[SOURCE_PROFILER_MAX_SOURCE_PASSES];
+	uint32_t pass_queue[SOURCE_PROFILER_MAX_SOURCE_PASSES]; /* each pass's queue */
+	/* Its GPU sum on each queue it was rendered on, in queue order
+	 * (fill_queue_results): what the profiler's CSV writes as
+	 * gpu_sum_by_queue_ns. */
+	uint32_t n_queue;
+	source_profiler_queue_result_t queue[SOURCE_PROFILER_MAX_QUEUES];
 } lv_row;
 
 typedef struct lv_info lv_info;
@@ -68,6 +76,8 @@ typedef struct lv_snapshot {
 	uint32_t n_rows;
 	lv_row *rows; /* sorted: GPU p50, GPU sum, rend p50, rend sum, name */
 	char pass_names[SOURCE_PROFILER_MAX_PASSES][LV_PASS_NAME_MAX];
+	/* The installed queues' names ("" where none is), by number. */
+	char queue_names[SOURCE_PROFILER_MAX_QUEUES][LV_QUEUE_NAME_MAX];
 	/* The JSON form, made once when first asked (lv_snapshot_json). */
 	pthread_mutex_t json_lock;
 	char *json;

@@ -7,6 +7,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static void field_u64(lv_buf *b, const char *name, uint64_t v)
@@ -29,6 +30,19 @@ static const char *pass_name(const lv_snapshot *s, uint32_t pass)
 {
 	const char *n = pass < SOURCE_PROFILER_MAX_PASSES ? s->pass_names[pass] : "";
 	return n[0] ? n : "default";
+}
+
+static const char *queue_name(const lv_snapshot *s, uint32_t queue)
+{
+	const char *n = queue < SOURCE_PROFILER_MAX_QUEUES ? s->queue_names[queue] : "";
+	return n[0] ? n : "?";
+}
+
+/* More than one GPU queue installed: each source's figures per queue are
+ * written too. */
+static bool several_queues(const lv_snapshot *s)
+{
+	return s->st.gpu_queues > 1;
 }
 
 static void row_json(lv_buf *b, const lv_snapshot *s, const lv_row *w)
@@ -82,9 +96,25 @@ static void row_json(lv_buf *b, const lv_snapshot *s, const lv_row *w)
 		field_u64(b, "render_max_ns", pr->render_max);
 		field_u64(b, "render_gpu_avg_ns", pr->render_gpu_avg);
 		field_u64(b, "render_gpu_max_ns", pr->render_gpu_max);
+		field_u64(b, "queue", w->pass_queue[p]);
+		field_str(b, "queue_name", queue_name(s, w->pass_queue[p]));
 		lv_buf_put(b, "}", 1);
 	}
-	lv_buf_puts(b, "]}");
+	lv_buf_put(b, "]", 1);
+	if (several_queues(s)) {
+		lv_buf_puts(b, ",\"queues\":[");
+		for (uint32_t q = 0; q < w->n_queue; q++) {
+			const source_profiler_queue_result_t *qr = &w->queue[q];
+			lv_buf_printf(b, "%s{\"queue\":%u", q ? "," : "", qr->queue);
+			field_str(b, "name", queue_name(s, qr->queue));
+			field_u64(b, "render_gpu_sum_ns", qr->render_gpu_sum);
+			field_u64(b, "render_gpu_max_ns", qr->render_gpu_max);
+			field_u64(b, "gpu_samples", qr->gpu_samples);
+			lv_buf_put(b, "}", 1);
+		}
+		lv_buf_put(b, "]", 1);
+	}
+	lv_buf_put(b, "}", 1);
 }
 
 void lv_snapshot_write_json(const lv_snapshot *s, const lv_info *info, uint32_t limit, lv_buf *b)
@@ -122,6 +152,28 @@ void lv_snapshot_write_json(const lv_snapshot *s, const lv_info *info, uint32_t 
 	field_u64(b, "ignored_calls", st->ignored_calls);
 	field_u64(b, "saturated_samples", st->saturated_samples);
 	field_u64(b, "bytes", st->bytes);
+	/* Threads and queues: the profiler's queues by number, the threads
+	 * recording besides the graphics thread, and what they lost. */
+	field_u64(b, "gpu_queues", st->gpu_queues);
+	lv_buf_puts(b, ",\"queues\":[");
+	bool comma = false;
+	for (uint32_t q = 0; q < SOURCE_PROFILER_MAX_QUEUES; q++) {
+		if (!s->queue_names[q][0])
+			continue;
+		lv_buf_printf(b, "%s{\"queue\":%u", comma ? "," : "", q);
+		field_str(b, "name", s->queue_names[q]);
+		lv_buf_put(b, "}", 1);
+		comma = true;
+	}
+	lv_buf_put(b, "]", 1);
+	field_u64(b, "threads", st->threads);
+	field_u64(b, "thread_bytes", st->thread_bytes);
+	field_u64(b, "threads_refused", st->threads_refused);
+	field_u64(b, "records_late", st->records_late);
+	field_u64(b, "records_dropped", st->records_dropped);
+	field_u64(b, "gpu_timers_unavailable", st->gpu_timers_unavailable);
+	field_u64(b, "gpu_timers_misplaced", st->gpu_timers_misplaced);
+	field_u64(b, "gpu_timers_denied", st->gpu_timers_denied);
 	lv_buf_put(b, "}", 1);
 
 	lv_buf_puts(b, ",\"sampling\":{");
@@ -190,7 +242,7 @@ void lv_snapshot_write_csv(const lv_snapshot *s, const lv_info *info, lv_buf *b)
 		       "async_rendered_best_ns,async_rendered_worst_ns,gpu_mode,cpu_samples,"
 		       "gpu_samples,tick_p50_ns,render_p50_ns,render_sum_p50_ns,render_gpu_p50_ns,"
 		       "render_gpu_sum_p50_ns,gpu_resolution_ns,render_sum_ci95_ns,"
-		       "render_gpu_sum_ci95_ns,type\n");
+		       "render_gpu_sum_ci95_ns,gpu_sum_by_queue_ns,type\n");
 	for (uint32_t i = 0; i < s->n_rows; i++) {
 		const lv_row *w = &s->rows[i];
 		if (!w->have)
@@ -214,6 +266,18 @@ void lv_snapshot_write_csv(const lv_snapshot *s, const lv_info *info, lv_buf *b)
 			      w->cpu_n, w->gpu_n, m.tick_p50, m.render_p50, m.render_sum_p50,
 			      m.render_gpu_p50, m.render_gpu_sum_p50, resolution, iv.render_sum_ci95,
 			      iv.render_gpu_sum_ci95);
+		/* As the profiler's CSV writes it: "graphics:5839000;compute:864800". */
+		char queues[SOURCE_PROFILER_MAX_QUEUES * (LV_QUEUE_NAME_MAX + 24)] = "";
+		size_t len = 0;
+		for (uint32_t q = 0; q < w->n_queue; q++) {
+			int n = snprintf(queues + len, sizeof queues - len, "%s%s:%" PRIu64, q ? ";" : "",
+					 queue_name(s, w->queue[q].queue), w->queue[q].render_gpu_sum);
+			if (n < 0 || (size_t)n >= sizeof queues - len)
+				break;
+			len += (size_t)n;
+		}
+		csv_field(b, queues);
+		lv_buf_put(b, ",", 1);
 		csv_field(b, w->type);
 		lv_buf_put(b, "\n", 1);
 	}
@@ -381,6 +445,45 @@ void lv_snapshot_write_metrics(const lv_snapshot *s, const lv_info *info, uint32
 	lv_buf_printf(b, "srcprof_profiler_bytes %zu\n", st->bytes);
 	help(b, "srcprof_ignored_calls_total", "counter", "Profiler calls ignored as bad input.");
 	lv_buf_printf(b, "srcprof_ignored_calls_total %" PRIu64 "\n", st->ignored_calls);
+	help(b, "srcprof_gpu_queues", "gauge", "GPU queues the profiler times, the first included.");
+	lv_buf_printf(b, "srcprof_gpu_queues %u\n", st->gpu_queues);
+	help(b, "srcprof_gpu_queue_info", "gauge", "Each GPU queue's number and name; value 1.");
+	for (uint32_t q = 0; q < SOURCE_PROFILER_MAX_QUEUES; q++) {
+		if (!s->queue_names[q][0])
+			continue;
+		lv_buf_puts(b, "srcprof_gpu_queue_info{");
+		label(b, "queue", s->queue_names[q], false);
+		lv_buf_printf(b, ",number=\"%u\"} 1\n", q);
+	}
+	help(b, "srcprof_threads_recording", "gauge",
+	     "Threads besides the graphics thread that record ticks and renders.");
+	lv_buf_printf(b, "srcprof_threads_recording %u\n", st->threads);
+	help(b, "srcprof_thread_buffer_bytes", "gauge", "Bytes the recording threads' buffers hold.");
+	lv_buf_printf(b, "srcprof_thread_buffer_bytes %zu\n", st->thread_bytes);
+	const struct {
+		const char *name, *help;
+		uint64_t value;
+	} counters[] = {
+		{"srcprof_threads_refused_total", "Threads beyond the profiler's limit, not profiled.",
+		 st->threads_refused},
+		{"srcprof_records_late_total", "Ticks and renders recorded after their frame was collected.",
+		 st->records_late},
+		{"srcprof_records_dropped_total", "Ticks and renders dropped: a thread's buffer was full.",
+		 st->records_dropped},
+		{"srcprof_gpu_timers_unavailable_total",
+		 "GPU timers whose stamps were not there at collect (a command buffer late).",
+		 st->gpu_timers_unavailable},
+		{"srcprof_gpu_timers_misplaced_total",
+		 "GPU timers ended on another thread or command buffer than they began in.",
+		 st->gpu_timers_misplaced},
+		{"srcprof_gpu_timers_denied_total",
+		 "Renders on recording threads that found their frame's GPU timers all taken.",
+		 st->gpu_timers_denied},
+	};
+	for (size_t i = 0; i < sizeof counters / sizeof *counters; i++) {
+		help(b, counters[i].name, "counter", counters[i].help);
+		lv_buf_printf(b, "%s %" PRIu64 "\n", counters[i].name, counters[i].value);
+	}
 	if (s->frame_mean_ns > 0) {
 		help(b, "srcprof_frame_seconds", "gauge",
 		     "Mean frame time since the previous update of the live view.");
@@ -439,6 +542,27 @@ void lv_snapshot_write_metrics(const lv_snapshot *s, const lv_info *info, uint32
 				      k ? w->r.async_rendered : w->r.async_input);
 		}
 	}
+	if (gpu) {
+		help(b, "srcprof_source_queue_render_gpu_sum_seconds", "gauge",
+		     "GPU time of all the source's renders of a frame on one queue (avg, max); "
+		     "a source's GPU sum is these added up over queues.");
+		for (uint32_t i = 0; i < s->n_rows; i++) {
+			const lv_row *w = &s->rows[i];
+			if (!w->have || !w->gpu_n)
+				continue;
+			for (uint32_t q = 0; q < w->n_queue; q++) {
+				const source_profiler_queue_result_t *qr = &w->queue[q];
+				for (int k = 0; k < 2; k++) {
+					lv_buf_puts(b, "srcprof_source_queue_render_gpu_sum_seconds");
+					source_labels(b, w);
+					label(b, "queue", queue_name(s, qr->queue), true);
+					label(b, "stat", k ? "max" : "avg", true);
+					lv_buf_put(b, "}", 1);
+					seconds(b, k ? qr->render_gpu_max : qr->render_gpu_sum);
+				}
+			}
+		}
+	}
 	for (int g = 0; g < (gpu ? 2 : 1); g++) {
 		const char *name = g ? "srcprof_source_pass_render_gpu_seconds"
 				     : "srcprof_source_pass_render_cpu_seconds";
@@ -455,6 +579,10 @@ void lv_snapshot_write_metrics(const lv_snapshot *s, const lv_info *info, uint32
 					lv_buf_puts(b, name);
 					source_labels(b, w);
 					label(b, "pass", pass_name(s, pr->pass), true);
+					/* A pass rendered on two queues is two passes:
+					 * the queue tells their series apart. */
+					if (several_queues(s))
+						label(b, "queue", queue_name(s, w->pass_queue[p]), true);
 					label(b, "stat", k ? "max" : "avg", true);
 					lv_buf_put(b, "}", 1);
 					seconds(b, g ? (k ? pr->render_gpu_max : pr->render_gpu_avg)

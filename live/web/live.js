@@ -298,11 +298,67 @@ function header(snap) {
   const rate = mean ? `${(1e9 / mean).toFixed(1)} fps  ${fmtMs(mean)} ms/frame   ` : '';
   $('rates').textContent = `${rate}${snap.sources_total} sources, window ${p.window_capacity} frames, ` +
     `${p.frames_collected} collected` + (state.paused ? '   PAUSED (the table holds still)' : '');
+  threadsLine(snap);
   const busy = $('busy');
   busy.hidden = !snap.machine.busy;
   if (snap.machine.busy)
     busy.textContent = `machine busy: other processes used ${snap.machine.others_pct.toFixed(0)}% of the CPU; ` +
       (snap.software_device ? 'software-device GPU times are inflated' : 'CPU times may be inflated');
+}
+
+// The profiler's queues, by number.
+function queueNames(snap) {
+  return (snap.profiler.queues || []).map(q => q.name);
+}
+
+function severalQueues(snap) {
+  return (snap.profiler.gpu_queues || 0) > 1;
+}
+
+function bytesText(n) {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(0)} KiB`;
+  return `${(n / 1048576).toFixed(1)} MiB`;
+}
+
+// What the profiler lost to threads and queues, each counter in words;
+// shown only where one is not 0.
+const LOST = [
+  ['threads_refused', 'threads refused (beyond the profiler\'s thread limit: not profiled)'],
+  ['records_late', 'ticks and renders late (recorded after their frame was collected: dropped)'],
+  ['records_dropped', 'ticks and renders dropped (a thread\'s buffer was full)'],
+  ['gpu_timers_unavailable', 'GPU timers unavailable (a command buffer late: those renders lost their GPU sample)'],
+  ['gpu_timers_misplaced', 'GPU timers misplaced (ended on another thread or command buffer than they began in)'],
+  ['gpu_timers_denied', 'GPU timers denied (a frame\'s timers all taken: those renders lost their GPU sample)'],
+];
+
+// The queues and the recording threads, when there are several; what
+// they lost, as a warning, when anything.
+function threadsLine(snap) {
+  const p = snap.profiler;
+  const el = $('threads');
+  const parts = [];
+  if (severalQueues(snap)) parts.push(`queues: ${queueNames(snap).join(', ')}`);
+  if (p.threads > 0)
+    parts.push(`${p.threads} thread${p.threads === 1 ? '' : 's'} recording besides the graphics thread` +
+               ` (buffers ${bytesText(p.thread_bytes || 0)})`);
+  el.hidden = !parts.length;
+  el.textContent = parts.join(' \u00b7 ');
+  const lost = LOST.filter(([k]) => p[k] > 0).map(([k, text]) => `${p[k]} ${text}`);
+  $('lost').hidden = !lost.length;
+  $('lost').textContent = lost.length ? 'lost: ' + lost.join('; ') : '';
+}
+
+// A source's GPU sum on each queue, in words: "graphics 5.895 + compute
+// 0.590 ms"; '' without queue figures.
+function queueSumsText(r) {
+  if (!r.queues || !r.queues.length) return '';
+  // In the unit of the source's GPU sum, which they add up to.
+  let max = r.render_gpu_sum_ns || 0;
+  for (const q of r.queues) max = Math.max(max, q.render_gpu_sum_ns);
+  const u = timeUnit(max);
+  return r.queues.map(q => `${q.name} ${(q.render_gpu_sum_ns / u.ns).toFixed(u.dec)}`).join(' + ') +
+    ` ${u.name}`;
 }
 
 function visibleRows(snap) {
@@ -412,6 +468,10 @@ function renderTable(snap) {
       }
       const text = cellText(c, r, c.unit, snap);
       if (td.textContent !== text) td.textContent = text;
+      if (c.key === 'gpu_sum') {
+        const title = r.have && gpuOn(snap) ? queueSumsText(r) : '';
+        if (td.title !== title) td.title = title;
+      }
       if (c.kind !== 'text') td.classList.toggle('dim', text === '-' || text === 'off' || text === 'wait');
     });
     if (body.children[i] !== tr) body.insertBefore(tr, body.children[i] || null);
@@ -451,6 +511,36 @@ function updateTypes(snap) {
 
 // --- A source's detail ------------------------------------------------------
 
+// A small table of the detail: a label row, a unit row (each time column's
+// unit from its largest value), one row per item.
+function figureTable(labels, units, body, cols, items, snap) {
+  labels.textContent = units.textContent = body.textContent = '';
+  for (const c of cols) {
+    let max = 0;
+    if (c.kind === 'time') for (const it of items) max = Math.max(max, c.get(it));
+    c.unit = timeUnit(max);
+    const th = document.createElement('th');
+    th.textContent = c.label;
+    th.className = c.kind === 'text' ? 'text' : '';
+    labels.appendChild(th);
+    const u = document.createElement('th');
+    u.textContent = c.kind === 'time' ? c.unit.name : '';
+    units.appendChild(u);
+  }
+  for (const it of items) {
+    const tr = document.createElement('tr');
+    for (const c of cols) {
+      const td = document.createElement('td');
+      if (c.kind === 'text') { td.className = 'text'; td.textContent = c.text(it); }
+      else if (c.gpu && !gpuOn(snap)) td.textContent = 'off';
+      else if (c.kind === 'count') td.textContent = String(c.get(it));
+      else td.textContent = (c.get(it) / c.unit.ns).toFixed(c.unit.dec);
+      tr.appendChild(td);
+    }
+    body.appendChild(tr);
+  }
+}
+
 function showDetail(id) {
   state.selected = id;
   render();
@@ -468,38 +558,32 @@ function renderDetail(snap) {
     ? `CPU samples ${r.cpu_samples}, GPU samples ${r.gpu_samples} in the window` +
       (r.async ? `; in ${r.async_input_fps.toFixed(1)} fps, out ${r.async_rendered_fps.toFixed(1)} fps` : '')
     : 'no samples yet';
-  const cols = [
-    {label: 'pass', kind: 'text'},
+  const passCols = [
+    {label: 'pass', kind: 'text', text: p => p.name},
     {label: 'render', kind: 'time', get: p => p.render_avg_ns},
     {label: 'rend max', kind: 'time', get: p => p.render_max_ns},
     {label: 'GPU', kind: 'time', gpu: true, get: p => p.render_gpu_avg_ns},
     {label: 'GPU max', kind: 'time', gpu: true, get: p => p.render_gpu_max_ns},
   ];
-  const passes = r.passes || [];
-  const labels = $('pass-labels'), units = $('pass-units'), body = $('pass-rows');
-  labels.textContent = units.textContent = body.textContent = '';
-  for (const c of cols) {
-    let max = 0;
-    if (c.get) for (const p of passes) max = Math.max(max, c.get(p));
-    c.unit = timeUnit(max);
-    const th = document.createElement('th');
-    th.textContent = c.label;
-    th.className = c.kind === 'text' ? 'text' : '';
-    labels.appendChild(th);
-    const u = document.createElement('th');
-    u.textContent = c.get ? c.unit.name : '';
-    units.appendChild(u);
-  }
-  for (const p of passes) {
-    const tr = document.createElement('tr');
-    for (const c of cols) {
-      const td = document.createElement('td');
-      if (c.kind === 'text') { td.className = 'text'; td.textContent = p.name; }
-      else if (c.gpu && !gpuOn(snap)) td.textContent = 'off';
-      else td.textContent = (c.get(p) / c.unit.ns).toFixed(c.unit.dec);
-      tr.appendChild(td);
-    }
-    body.appendChild(tr);
+  if (severalQueues(snap))
+    passCols.splice(1, 0, {label: 'queue', kind: 'text', text: p => p.queue_name || ''});
+  figureTable($('pass-labels'), $('pass-units'), $('pass-rows'), passCols, r.passes || [], snap);
+  // Its GPU sum on each queue: busy time on each, added up to GPU sum.
+  const queues = severalQueues(snap) && r.have && r.queues ? r.queues : [];
+  $('queues').hidden = !queues.length;
+  $('detail-queues-caption').hidden = !queues.length;
+  if (queues.length) {
+    const u = timeUnit(r.render_gpu_sum_ns);
+    $('detail-queues-caption').textContent = !gpuOn(snap) ? 'GPU sum per queue: GPU timing is off'
+      : !r.gpu_samples ? 'GPU sum per queue: no GPU sample yet'
+      : `GPU sum ${(r.render_gpu_sum_ns / u.ns).toFixed(u.dec)} ${u.name} = ${queueSumsText(r)} ` +
+        '(busy time on each queue, added up: work on two queues at once counts on both)';
+    figureTable($('queue-labels'), $('queue-units'), $('queue-rows'), [
+      {label: 'queue', kind: 'text', text: q => q.name},
+      {label: 'GPU sum', kind: 'time', gpu: true, get: q => q.render_gpu_sum_ns},
+      {label: 'GPU max', kind: 'time', gpu: true, get: q => q.render_gpu_max_ns},
+      {label: 'GPU n', kind: 'count', gpu: true, get: q => q.gpu_samples},
+    ], queues, snap);
   }
   const h = state.hist.get(r.id) || {t: [], gpu: [], cpu: []};
   $('detail-caption').textContent =
@@ -575,7 +659,18 @@ const CSV_FIELDS = ['tick_avg_ns', 'tick_max_ns', 'render_avg_ns', 'render_max_n
   'async_input_best_ns', 'async_input_worst_ns', 'async_rendered_fps', 'async_rendered_best_ns',
   'async_rendered_worst_ns', 'gpu_mode', 'cpu_samples', 'gpu_samples', 'tick_p50_ns', 'render_p50_ns',
   'render_sum_p50_ns', 'render_gpu_p50_ns', 'render_gpu_sum_p50_ns', 'gpu_resolution_ns',
-  'render_sum_ci95_ns', 'render_gpu_sum_ci95_ns', 'type'];
+  'render_sum_ci95_ns', 'render_gpu_sum_ci95_ns', 'gpu_sum_by_queue_ns', 'type'];
+
+// The profiler's CSV column "graphics:5839000;compute:864800". With one
+// queue the snapshot carries no per-queue figures: that queue's sum is
+// the source's GPU sum (where it has passes; none: empty, as the
+// profiler writes it).
+function queueColumn(snap, r) {
+  if (r.queues) return r.queues.map(q => `${q.name}:${q.render_gpu_sum_ns}`).join(';');
+  if (!r.passes || !r.passes.length) return '';
+  const q0 = (snap.profiler.queues || []).find(q => q.queue === 0);
+  return `${q0 ? q0.name : '?'}:${r.render_gpu_sum_ns}`;
+}
 
 function csvField(v) {
   const s = String(v);
@@ -600,6 +695,7 @@ function snapshotCsv(snap) {
       if (f === 'gpu_mode') return mode;
       if (f === 'gpu_resolution_ns') return res;
       if (f === 'type') return r.type;
+      if (f === 'gpu_sum_by_queue_ns') return queueColumn(snap, r);
       if (f.endsWith('_fps')) return r[f].toFixed(3);
       return r[f] === undefined ? 0 : r[f];
     });

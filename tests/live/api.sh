@@ -3,7 +3,8 @@
 # the token (none, wrong, as ?token=, bearer, the cookie the page gets),
 # Host and Origin, methods, every endpoint's answer (JSON, CSV, SSE,
 # Prometheus text, a capture checked by trace_check), no CORS header
-# anywhere, and that the demo listens on loopback only.
+# anywhere, that the demo listens on loopback only, and (on Vulkan, with
+# record and tick threads and compute) the threads and queues.
 # usage: api.sh <srcprof-demo> <trace_check> <api>
 set -u
 demo="$1" trace_check="$2" api="$3"
@@ -20,7 +21,13 @@ fails=0
 fail() { echo "FAIL: $*"; fails=1; }
 ok() { echo "ok   $*"; }
 
-serve_demo "$demo" "$out/demo.txt" --api "$api" --headless --scene default --seconds 600 || exit 1
+# On Vulkan the scene is ticked and recorded by worker threads and its
+# particles simulate on the "compute" queue: threads and queues in every
+# answer.
+threads=()
+[[ "$api" == vulkan ]] && threads=(--record-threads 4 --tick-threads 2 --compute)
+serve_demo "$demo" "$out/demo.txt" --api "$api" --headless --scene default --seconds 600 \
+	"${threads[@]}" || exit 1
 auth=(-H "Authorization: Bearer $token")
 
 # code ARGS...: the HTTP status curl got (headers kept in $out/h).
@@ -56,6 +63,9 @@ expect 405 "GET of the capture" "${auth[@]}" "$base/api/v1/capture"
 expect 404 "an unknown path" "${auth[@]}" "$base/nothing"
 expect 404 "a path out of the tree" --path-as-is "${auth[@]}" "$base/../../etc/passwd"
 expect 413 "a body on a GET" "${auth[@]}" --data-binary 0123456789 -X GET "$base/api/v1/snapshot"
+expect 413 "a chunked body on a GET" "${auth[@]}" -H "Transfer-Encoding: chunked" --data-binary 0123456789 \
+	-X GET "$base/api/v1/snapshot"
+expect 413 "a chunked GET with no body yet" "${auth[@]}" -H "Transfer-Encoding: chunked" "$base/api/v1/snapshot"
 
 # The page: the token for a cookie, then the page with it.
 expect 303 "the printed URL" "$url"
@@ -76,11 +86,51 @@ if jq -e '.schema == "srcprof-live/1" and (.sources | length) >= 12 and
 	(.sources[0] | has("render_gpu_sum_ns") and has("type") and has("passes"))' "$out/body" >/dev/null
 then ok "the snapshot: $(jq '.sources | length' "$out/body") sources, typed, with passes"
 else fail "the snapshot's JSON:"; head -c 600 "$out/body"; echo; fi
+# Threads and queues: the profiler's queues, its threads and their
+# counters; on Vulkan both queues named, and the fountain's sum on each,
+# which add up to its GPU sum within rounding (an integer division each).
+if jq -e '.profiler | (.queues | type == "array") and (.threads | type == "number") and
+	(.thread_bytes | type == "number") and ([.threads_refused, .records_late, .records_dropped,
+	.gpu_timers_unavailable, .gpu_timers_misplaced, .gpu_timers_denied] | all(type == "number"))' \
+	"$out/body" >/dev/null
+then ok "the snapshot's profiler: queues $(jq -c '[.profiler.queues[].name]' "$out/body"), $(jq .profiler.threads "$out/body") threads"
+else fail "the snapshot's profiler has no threads and queues:"; jq -c .profiler "$out/body"; fi
+if [[ "$api" == vulkan ]]; then
+	cp "$out/body" "$out/snap.json"
+	# A source's GPU sum reaches both queues once the compute queue's
+	# first timed frame is collected: wait for it.
+	for _ in $(seq 60); do
+		jq -e '.sources[] | select(.source == "fountain") | .gpu_samples > 0 and (.queues | length) == 2' \
+			"$out/snap.json" >/dev/null 2>&1 && break
+		sleep 1
+		curl -s --max-time 60 "${auth[@]}" "$base/api/v1/snapshot" >"$out/snap.json"
+	done
+	if jq -e '[.profiler.queues[].name] == ["graphics", "compute"] and .profiler.gpu_queues == 2 and
+		.profiler.threads >= 6' "$out/snap.json" >/dev/null
+	then ok "the snapshot names both queues and counts $(jq .profiler.threads "$out/snap.json") recording threads"
+	else fail "queues and threads:"; jq -c '.profiler | {gpu_queues, queues, threads}' "$out/snap.json"; fi
+	if jq -e '.sources[] | select(.source == "fountain") |
+		([.queues[].name] == ["graphics", "compute"]) and
+		(([.queues[].render_gpu_sum_ns] | add) - .render_gpu_sum_ns | fabs <= 2) and
+		(.queues | all(.render_gpu_sum_ns > 0 and .gpu_samples == $f.gpu_samples))' \
+		--argjson f "$(jq '.sources[] | select(.source == "fountain")' "$out/snap.json")" \
+		"$out/snap.json" >/dev/null
+	then ok "fountain: $(jq -c '.sources[] | select(.source == "fountain") | [(.queues[] | "\(.name) \(.render_gpu_sum_ns)"), "sum \(.render_gpu_sum_ns)"]' "$out/snap.json")"
+	else fail "fountain's queues:"; jq -c '.sources[] | select(.source == "fountain") | {render_gpu_sum_ns, queues}' "$out/snap.json"; fi
+	if jq -e '[.sources[] | select(.source == "fountain") | .passes[] | select(.name == "simulate") | .queue_name] == ["compute"]' \
+		"$out/snap.json" >/dev/null
+	then ok "fountain's simulate pass is on the compute queue"
+	else fail "fountain's passes:"; jq -c '.sources[] | select(.source == "fountain") | .passes' "$out/snap.json"; fi
+fi
 expect 200 "the snapshot, 2 rows" "${auth[@]}" "$base/api/v1/snapshot?limit=2"
 [[ $(jq '.sources | length' "$out/body") == 2 ]] || fail "?limit=2 gave $(jq '.sources | length' "$out/body") rows"
 expect 400 "format=xml" "${auth[@]}" "$base/api/v1/snapshot?format=xml"
 expect 200 "the CSV snapshot" "${auth[@]}" "$base/api/v1/snapshot?format=csv&token=$token"
-grep -q '^source,tick_avg_ns,tick_max_ns,' "$out/body" || fail "the CSV has no header"
+grep -q '^source,tick_avg_ns,tick_max_ns,.*,render_gpu_sum_ci95_ns,gpu_sum_by_queue_ns,type$' "$out/body" ||
+	fail "the CSV has no header with gpu_sum_by_queue_ns before type"
+if [[ "$api" == vulkan ]] && ! grep -Eq '^fountain,.*,graphics:[0-9]+;compute:[0-9]+,particles$' "$out/body"; then
+	fail "the CSV's fountain has no per-queue sums:"; grep '^fountain,' "$out/body"
+fi
 grep -qi '^content-type: text/csv' "$out/h" || fail "the CSV is not text/csv"
 expect 200 "the history" "${auth[@]}" "$base/api/v1/history"
 jq -e '(.time_ms | length) >= 1 and (.sources | length) >= 12' "$out/body" >/dev/null ||
@@ -99,6 +149,23 @@ grep -qi '^content-type: text/plain; version=0.0.4' "$out/h" || fail "/metrics' 
 bad=$(grep -v '^#' "$out/body" | grep -Evc '^srcprof_[a-z0-9_]+(\{([a-z_]+="([^"\\]|\\.)*",?)*\})? -?[0-9.e+-]+$')
 if [[ $bad == 0 ]]; then ok "/metrics: $(grep -vc '^#' "$out/body") samples, every line well formed"
 else fail "/metrics: $bad malformed lines"; fi
+dups=$(grep -v '^#' "$out/body" | sed 's/ [^ ]*$//' | sort | uniq -d | head -3)
+if [[ -z "$dups" ]]; then ok "/metrics: each series once"; else fail "/metrics: series twice: $dups"; fi
+types=$(grep '^# TYPE ' "$out/body" | awk '{print $3}' | sort | uniq -d | head -3)
+[[ -z "$types" ]] || fail "/metrics: TYPE twice: $types"
+queue_series=('srcprof_source_queue_render_gpu_sum_seconds{source="fountain",type="particles",queue="graphics",stat="avg"}'
+	'srcprof_gpu_queue_info{queue="graphics",number="0"} 1' 'srcprof_threads_recording '
+	'srcprof_thread_buffer_bytes ' 'srcprof_threads_refused_total ' 'srcprof_records_late_total '
+	'srcprof_records_dropped_total ' 'srcprof_gpu_timers_unavailable_total '
+	'srcprof_gpu_timers_misplaced_total ' 'srcprof_gpu_timers_denied_total ')
+[[ "$api" == vulkan ]] && queue_series+=(
+	'srcprof_source_queue_render_gpu_sum_seconds{source="fountain",type="particles",queue="compute",stat="avg"}'
+	'srcprof_gpu_queue_info{queue="compute",number="1"} 1' 'srcprof_gpu_queues 2'
+	'srcprof_source_pass_render_gpu_seconds{source="fountain",type="particles",pass="simulate",queue="compute",stat="avg"}')
+for want in "${queue_series[@]}"; do
+	grep -qF "$want" "$out/body" || fail "/metrics lacks $want"
+done
+ok "/metrics: $(grep -c '^srcprof_source_queue_render_gpu_sum_seconds' "$out/body") queue-labelled source samples"
 for want in 'srcprof_source_render_gpu_sum_seconds{source="fountain",type="particles",stat="avg"}' \
 	'srcprof_source_samples{source="fountain",type="particles",kind="gpu"}' \
 	'srcprof_source_pass_render_cpu_seconds{source="blur-effect",type="effect",pass="' \

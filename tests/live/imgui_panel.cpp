@@ -1,12 +1,16 @@
 // The Dear ImGui panel (srcprof/live_imgui.h) compiled against Debian's
 // libimgui-dev and drawn in a real window (GLFW, OpenGL 3 backend; under
 // xvfb-run in ctest), over a small renderer whose sources are GPU-timed by
-// srcprof::gl: after the frames it checks that every source has a row, in
-// the default order (GPU p50, largest first) of what the profiler holds,
-// and writes the window as PNG (argv[1]) for docs/live.md.
+// srcprof::gl, the particles simulated on a second, "compute" queue (a
+// fake one whose stamps are the CPU clock's): after the frames it checks
+// that every source has a row, in the default order (GPU p50, largest
+// first) of what the profiler holds, that the header names both queues and
+// the particles' GPU sums per queue are there for their tooltips, and
+// writes the window as PNG (argv[1]) for docs/live.md.
 //
 //     imgui_panel OUT.png [FRAMES]
 #include "srcprof/gl.h"
+#include "srcprof/gpu_timer.h"
 #include "srcprof/live.h"
 #include "srcprof/live_imgui.h"
 #include "srcprof/source_profiler.h"
@@ -23,10 +27,12 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #if defined(__SANITIZE_ADDRESS__)
 #include <dlfcn.h>
 #include <link.h>
 #endif
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -39,13 +45,14 @@ struct Source {
 	const char *name, *type;
 	int clears; // its GPU work: this many full clears of its rectangle
 	int x, y, w, h;
+	int simulate_us; // its work on the compute queue (0: none)
 };
 
 Source g_sources[] = {
-	{"terrain", "mesh", 12, 0, 0, 640, 280},    {"water", "mesh", 6, 640, 0, 640, 280},
-	{"sparks", "particles", 3, 0, 280, 320, 280}, {"smoke", "particles", 2, 320, 280, 320, 280},
-	{"hud", "ui", 1, 640, 280, 320, 140},       {"minimap", "ui", 1, 960, 280, 320, 140},
-	{"bloom", "effect", 8, 640, 420, 640, 140},  {"logic", "logic", 0, 0, 0, 0, 0},
+	{"terrain", "mesh", 12, 0, 0, 640, 280, 0},    {"water", "mesh", 6, 640, 0, 640, 280, 0},
+	{"sparks", "particles", 3, 0, 280, 320, 280, 300}, {"smoke", "particles", 2, 320, 280, 320, 280, 150},
+	{"hud", "ui", 1, 640, 280, 320, 140, 0},       {"minimap", "ui", 1, 960, 280, 320, 140, 0},
+	{"bloom", "effect", 8, 640, 420, 640, 140, 0},  {"logic", "logic", 0, 0, 0, 0, 0, 0},
 };
 constexpr int kSources = sizeof g_sources / sizeof g_sources[0];
 
@@ -79,6 +86,38 @@ void spin_us(int us)
 	}
 }
 
+// The "compute" queue: its stamps are the CPU clock's (what a render
+// spins), written into the command buffer the graphics thread names.
+constexpr uint32_t kQueries = 256;
+uint64_t g_compute_stamps[SOURCE_PROFILER_MAX_FRAMES_IN_FLIGHT][kQueries];
+
+uint64_t cpu_ns()
+{
+	timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+sp_gpu_timer_backend compute_backend()
+{
+	sp_gpu_timer_backend b{};
+	b.mode = "cpu-clock";
+	b.reserve = [](void *, uint32_t, uint32_t queries) { return std::min(queries, kQueries); };
+	b.write = [](void *, uint32_t slot, uint32_t query, sp_gpu_stamp) {
+		if (query < kQueries)
+			g_compute_stamps[slot][query] = cpu_ns();
+	};
+	b.write_cmd = [](void *, void *, uint32_t slot, uint32_t query, sp_gpu_stamp) {
+		if (query < kQueries)
+			g_compute_stamps[slot][query] = cpu_ns();
+	};
+	b.read = [](void *, uint32_t slot, uint32_t count, uint64_t *ns) {
+		std::memcpy(ns, g_compute_stamps[slot], std::min(count, kQueries) * sizeof *ns);
+		return SP_GPU_READ_OK;
+	};
+	return b;
+}
+
 void profiled_frame()
 {
 	source_profiler_frame_begin();
@@ -88,6 +127,19 @@ void profiled_frame()
 		source_profiler_source_tick_end(&g_sources[i], t);
 	}
 	source_profiler_render_begin();
+	source_profiler_set_pass(source_profiler_pass_id("simulate"));
+	for (int i = 0; i < kSources; i++) {
+		const Source &s = g_sources[i];
+		if (!s.simulate_us)
+			continue;
+		source_profiler_set_command_buffer(1, (void *)&g_compute_stamps);
+		sp_gpu_timer *timer;
+		uint64_t t = source_profiler_source_render_begin(&timer);
+		spin_us(s.simulate_us);
+		source_profiler_source_render_end(&s, t, timer);
+		source_profiler_set_command_buffer(0, nullptr); // back to the GL timer
+	}
+	source_profiler_set_pass(source_profiler_pass_id("main"));
 	glEnable(GL_SCISSOR_TEST);
 	for (int i = 0; i < kSources; i++) {
 		const Source &s = g_sources[i];
@@ -134,6 +186,9 @@ int main(int argc, char **argv)
 	srcprof_gl_timer *timer = srcprof_gl_timer_create(&desc);
 	source_profiler_set_gpu_backend(srcprof_gl_timer_backend(timer));
 	source_profiler_gpu_set_budget(100.0); // every frame GPU-timed: full windows fast
+	sp_gpu_timer_backend compute = compute_backend();
+	if (source_profiler_add_gpu_queue(&compute, "compute") != 1)
+		return fail("the compute queue was not added");
 	for (Source &s : g_sources) {
 		source_profiler_set_source_name(&s, s.name);
 		srcprof_live_set_source_type(&s, s.type);
@@ -184,6 +239,17 @@ int main(int argc, char **argv)
 	std::printf("\n");
 	if (panel.RowCount() != (size_t)kSources)
 		status = fail("not one row per source");
+	// The header names both queues; the particles have a GPU sum on each.
+	std::printf("header: %s\n", panel.ThreadsLine());
+	if (!std::strstr(panel.ThreadsLine(), "queues: graphics, compute"))
+		status = fail("the header does not name the queues");
+	for (size_t i = 0; i < panel.RowCount(); i++) {
+		const char *q = panel.RowQueues(i);
+		bool particles = !std::strcmp(panel.RowName(i), "sparks") || !std::strcmp(panel.RowName(i), "smoke");
+		std::printf("  %-8s %s\n", panel.RowName(i), q);
+		if (particles != (std::strstr(q, "graphics ") && std::strstr(q, " + compute ")))
+			status = fail("a source's GPU sum per queue");
+	}
 	uint64_t prev = UINT64_MAX;
 	for (size_t i = 0; i < panel.RowCount(); i++) {
 		const Source *s = nullptr;
@@ -207,6 +273,7 @@ int main(int argc, char **argv)
 	if (inked < 2000)
 		status = fail("the panel drew almost nothing");
 
+	source_profiler_remove_gpu_queue(1);
 	source_profiler_set_gpu_backend(nullptr);
 	srcprof_gl_timer_destroy(timer);
 	source_profiler_shutdown();

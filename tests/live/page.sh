@@ -2,8 +2,9 @@
 # The live page in real headless Chromium against a running headless demo:
 # rows appear and update, sorting, filtering, sparklines, pause, a source's
 # detail, the CSV and JSON snapshot downloads, a 5 s capture downloaded as a
-# valid trace, and the Perfetto hand-off (tests/live/page_test.js, driven
-# by cdp_drive over the DevTools pipe). Skipped (77) without chromium.
+# valid trace, the Perfetto hand-off, and on Vulkan the threads and queues
+# of a run with record and tick threads and compute (tests/live/page_test.js,
+# driven by cdp_drive over the DevTools pipe). Skipped (77) without chromium.
 # SRCPROF_LIVE_SHOT=FILE keeps the page's screenshot.
 # usage: page.sh <srcprof-demo> <cdp_drive> <trace_check> <api>
 set -u
@@ -23,7 +24,13 @@ cleanup() {
 trap cleanup EXIT
 . "$here/serve_lib.sh"
 
-serve_demo "$demo" "$out/demo.txt" --api "$api" --headless --scene default --seconds 600 || exit 1
+# On Vulkan the scene is ticked and recorded by worker threads and its
+# particles simulate on the "compute" queue: the header's threads and
+# queues, a two-queue source's detail.
+threads=()
+[[ "$api" == vulkan ]] && threads=(--record-threads 4 --tick-threads 2 --compute)
+serve_demo "$demo" "$out/demo.txt" --api "$api" --headless --scene default --seconds 600 \
+	"${threads[@]}" || exit 1
 mkdir -p "$out/dl"
 "$drive" "$browser" "$url" "$here/page_test.js" "$out/dl" --size 1500x1000 \
 	--screenshot "$out/page.png" >"$out/drive.txt" 2>&1
@@ -39,6 +46,13 @@ if [[ -z "$csv" ]] || ! grep -q '^source,tick_avg_ns,' "$csv" || (($(grep -vc '^
 	echo "FAIL: no CSV snapshot with rows was downloaded"; fails=1
 else
 	echo "ok   CSV snapshot: $(grep -vc '^#' "$csv") lines"
+	if ! grep -q ',gpu_sum_by_queue_ns,type$' "$csv"; then
+		echo "FAIL: the CSV snapshot has no gpu_sum_by_queue_ns column before type"; fails=1
+	elif [[ "$api" == vulkan ]] && ! grep -Eq '^fountain,.*,graphics:[0-9]+;compute:[0-9]+,particles$' "$csv"; then
+		echo "FAIL: the CSV snapshot's fountain has no per-queue sums:"; grep '^fountain,' "$csv"; fails=1
+	else
+		echo "ok   CSV snapshot: per-queue sums ($(grep '^fountain,' "$csv" | awk -F, '{print $(NF-1)}'))"
+	fi
 fi
 if [[ -z "$json" ]] || ! jq -e '.schema == "srcprof-live/1" and (.sources | length) > 0' "$json" >/dev/null; then
 	echo "FAIL: no JSON snapshot with sources was downloaded"; fails=1

@@ -116,6 +116,74 @@
   document.getElementById('detail-close').click();
   if (!document.getElementById('detail').hidden) fail('the detail did not close');
 
+  // Threads and queues. The header names the queues and the recording
+  // threads when there are several; a source on two queues shows each
+  // queue's GPU sum in its detail and each pass's queue.
+  const threadsLine = document.getElementById('threads');
+  const several = (L.shown.profiler.gpu_queues || 0) > 1;
+  notes.queues = (L.shown.profiler.queues || []).map(q => q.name);
+  notes.threads = L.shown.profiler.threads;
+  notes.threads_line = threadsLine.hidden ? '' : threadsLine.textContent;
+  if (several) {
+    const names = L.shown.profiler.queues.map(q => q.name);
+    if (threadsLine.hidden || !threadsLine.textContent.includes('queues: ' + names.join(', ')))
+      fail('the header does not name the queues: ' + threadsLine.textContent);
+  }
+  if (L.shown.profiler.threads > 0 &&
+      (threadsLine.hidden || !threadsLine.textContent.includes(`${L.shown.profiler.threads} thread`)))
+    fail('the header does not count the recording threads: ' + threadsLine.textContent);
+  if (!several && !(L.shown.profiler.threads > 0) && !threadsLine.hidden)
+    fail('one queue and no thread, yet the header says: ' + threadsLine.textContent);
+  const lost = document.getElementById('lost');
+  const counters = ['threads_refused', 'records_late', 'records_dropped', 'gpu_timers_unavailable',
+                    'gpu_timers_misplaced', 'gpu_timers_denied'];
+  const anyLost = counters.some(k => L.shown.profiler[k] > 0);
+  if (lost.hidden === anyLost) fail(`the lost line is ${lost.hidden ? 'hidden' : 'shown'}: ${lost.textContent}`);
+  // The warning says each counter that is not 0, and only those (the page's
+  // own function, given the snapshot with two counters set).
+  {
+    const fake = JSON.parse(JSON.stringify(L.shown));
+    fake.profiler.records_late = 7;
+    fake.profiler.gpu_timers_denied = 3;
+    window.threadsLine(fake);
+    const text = lost.textContent;
+    if (lost.hidden || !/7 ticks and renders late/.test(text) || !/3 GPU timers denied/.test(text) ||
+        /threads refused|renders dropped|misplaced|unavailable/.test(text))
+      fail('the lost line for records_late 7, gpu_timers_denied 3: ' + text);
+    notes.lost_line = text;
+    window.threadsLine(L.shown);
+  }
+  if (several) {
+    const two = L.shown.sources.find(r => r.have && r.queues && r.queues.length > 1 && r.gpu_samples > 0);
+    if (!two) {
+      fail('several queues, yet no source with figures on two');
+    } else {
+      notes.two_queue_source = two.source;
+      // Its GPU sum cell's tooltip names both queues.
+      const td = rows().find(tr => tr.children[index('source')].textContent === two.source)
+        .children[index('gpu_sum')];
+      if (!two.queues.every(q => td.title.includes(q.name))) fail('GPU sum tooltip: ' + td.title);
+      const sum = two.queues.reduce((a, q) => a + q.render_gpu_sum_ns, 0);
+      if (Math.abs(sum - two.render_gpu_sum_ns) > two.queues.length)
+        fail(`${two.source}: queue sums ${sum} against GPU sum ${two.render_gpu_sum_ns}`);
+      rows().find(tr => tr.children[index('source')].textContent === two.source)
+        .querySelector('td.name').click();
+      const qrows = [...document.querySelectorAll('#queue-rows tr')].map(tr => tr.children[0].textContent);
+      notes.detail_queues = qrows;
+      if (document.getElementById('queues').hidden || !two.queues.every(q => qrows.includes(q.name)))
+        fail('the detail\'s queue table: ' + qrows.join(','));
+      const caption = document.getElementById('detail-queues-caption').textContent;
+      if (!two.queues.every(q => caption.includes(q.name))) fail('the detail\'s queue caption: ' + caption);
+      const labels = [...document.querySelectorAll('#pass-labels th')].map(th => th.textContent);
+      const qi = labels.indexOf('queue');
+      const passQueues = [...document.querySelectorAll('#pass-rows tr')].map(tr => tr.children[qi].textContent);
+      notes.detail_pass_queues = passQueues;
+      if (qi < 0 || !two.queues.every(q => passQueues.includes(q.name)))
+        fail('the passes\' queues: ' + labels.join(',') + ' / ' + passQueues.join(','));
+      document.getElementById('detail-close').click();
+    }
+  }
+
   // Downloads (the driver waits for them and the test checks the files).
   document.getElementById('dl-csv').click();
   document.getElementById('dl-json').click();

@@ -207,9 +207,11 @@ static int request(uint16_t port, const char *method, const char *path, const ch
 	int fd = dial(port);
 	if (fd < 0)
 		return 0;
-	char req[8192];
-	snprintf(req, sizeof req, "%s %s HTTP/1.1\r\n%sConnection: close\r\n\r\n", method, path,
-		 headers);
+	/* Sized to the request: a fixed buffer would cut an oversized header
+	 * short, and the server would wait for the rest of it. */
+	size_t cap = strlen(method) + strlen(path) + strlen(headers) + 64;
+	char *req = malloc(cap);
+	snprintf(req, cap, "%s %s HTTP/1.1\r\n%sConnection: close\r\n\r\n", method, path, headers);
 	int st = 0;
 	if (send_all(fd, req, strlen(req))) {
 		size_t n;
@@ -220,6 +222,7 @@ static int request(uint16_t port, const char *method, const char *path, const ch
 		else
 			free(r);
 	}
+	free(req);
 	close(fd);
 	return st;
 }
@@ -305,8 +308,16 @@ TEST(oversized_headers_are_refused)
 	char *a = NULL;
 	int st = request(srcprof_live_port(live), "GET", "/api/v1/snapshot", hdr, &a);
 	printf("100 KiB header: status %d\n", st);
-	CHECK(st == 0 || st == 413 || st == 431 || st == 400);
+	/* libmicrohttpd answers it itself: 431, its own page (no security
+	 * headers: nothing of the request in it). */
+	CHECK_EQ(st, 431);
 	free(a);
+	/* A header that fits the connection's memory is read, and answered. */
+	big[8 * 1024] = '\0';
+	snprintf(hdr, 110 * 1024, "%sX-Big: %s\r\n", good(live), big);
+	st = request(srcprof_live_port(live), "GET", "/api/v1/snapshot?limit=1", hdr, NULL);
+	printf("8 KiB header: status %d\n", st);
+	CHECK_EQ(st, 200);
 	/* A target beyond the policy's limit (but within the connection's). */
 	char path[3000] = "/api/v1/snapshot?x=";
 	memset(path + strlen(path), 'b', 2500);

@@ -13,11 +13,12 @@
  * source's tick, render and GPU figures in the demo's columns and units,
  * sample counts and sum +-, sortable by any column (GPU p50 first), a
  * filter by name and type, and per-source sparklines of GPU sum and rend
- * sum over the last minute. It reads the profiler through the same
- * any-thread calls as the server, on the thread that draws ImGui (the
- * render thread, usually), at most every refresh_seconds (0.25 s by
- * default): between refreshes a frame costs only the drawing. It needs no
- * server running.
+ * sum over the last minute. With several GPU queues or recording threads
+ * the header names them, and a source's GPU sum per queue is its GPU sum
+ * cell's tooltip. It reads the profiler through the same any-thread calls
+ * as the server, on the thread that draws ImGui (the render thread,
+ * usually), at most every refresh_seconds (0.25 s by default): between
+ * refreshes a frame costs only the drawing. It needs no server running.
  *
  *     #include <srcprof/live_imgui.h>
  *     static srcprof::LivePanel panel;          // keeps its history
@@ -56,6 +57,12 @@ public:
 	 * filtering): their count and each one's name. For tests and tools. */
 	size_t RowCount() const;
 	const char *RowName(size_t i) const;
+	/* The row's GPU sum per queue as its GPU sum cell's tooltip says it
+	 * ("graphics 5.895 + compute 0.590 ms"; "" while the profiler has one
+	 * queue or the row no GPU sample), and the header's line of queues
+	 * and recording threads ("" with one queue and no recording thread). */
+	const char *RowQueues(size_t i) const;
+	const char *ThreadsLine() const;
 
 private:
 	struct State;
