@@ -15,6 +15,7 @@
 #include "sp_stream.h"
 #include "sp_table.h"
 #include "sp_util.h"
+#include "sp_work.h"
 
 #include <string.h>
 
@@ -188,6 +189,7 @@ static void entry_release(sp_entry *e, uint32_t idx, bool reuse)
 	sp_spin_unlock(&e->async_lock);
 	if (a)
 		sp_retire(a, sp_async_size(a)); /* fill_result may be reading it */
+	sp_work_release(e, reuse);
 
 	sp_pass_block_free(e, ps, reuse);
 	/* Readers copying the rings (fill_medians) see the key change and
@@ -213,6 +215,7 @@ void sp_drop_all(void)
 	uint32_t hw = SP_LOAD(sp_core.high_water);
 	for (uint32_t i = 0; i < hw; i++)
 		entry_release(sp_entry_fast(i), i, false);
+	sp_work_reset_totals();
 	/* Retired rings go back to the arena before it is unmapped. */
 	sp_retire_drain();
 	for (uint32_t c = 0; c < SP_MAX_CHUNKS; c++) {

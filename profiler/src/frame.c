@@ -14,6 +14,7 @@
 #include "sp_util.h"
 #include "sp_window.h"
 #include "sp_window_push.h"
+#include "sp_work.h"
 
 #include <string.h>
 
@@ -241,6 +242,7 @@ typedef struct gpu_frame {
 	sp_gpu_frame f;
 	bool trace;
 	bool subtract[SP_MAX_QUEUES]; /* the queue's backend has empty timers subtracted */
+	bool work; /* some queue counted work in this frame */
 	uint32_t warmup; /* a source with fewer frames pushed keeps no GPU sample */
 } gpu_frame;
 
@@ -279,6 +281,34 @@ static bool gpu_sums(sp_entry *e, const sp_frame_acc *a, uint64_t frame, const g
 	return true;
 }
 
+/* The work counts of the source's renders in the collected frame, per
+ * pass column; false when one of its renders was not counted (nested, no
+ * timer, a queue that does not count, its set not there): then the source
+ * has no work sample for the frame. */
+static bool work_sums(const sp_frame_acc *a, const gpu_frame *gf, sp_work_frame *out)
+{
+	out->passes = 0;
+	for (uint32_t id = a->first_timer; id != SP_NO_ENTRY;) {
+		uint32_t q = id >> SP_TIMER_QUEUE_SHIFT, i = id & SP_TIMER_INDEX_MASK;
+		const sp_gpu_timer *t = &gf->f.timers[q][i];
+		const uint64_t *v = gf->f.work[q];
+		if (!t->work || !v || !gf->f.work_avail[q][i])
+			return false;
+		uint32_t p = t->pass_local;
+		if (p >= out->passes) {
+			for (uint32_t k = out->passes; k <= p; k++)
+				memset(out->v[k], 0, sizeof out->v[k]);
+			out->passes = p + 1;
+		}
+		for (uint32_t c = 0; c < SP_COUNTERS; c++) {
+			uint64_t sum = out->v[p][c] + v[(size_t)i * SP_COUNTERS + c];
+			out->v[p][c] = sum > UINT32_MAX ? UINT32_MAX : (uint32_t)sum;
+		}
+		id = t->next;
+	}
+	return out->passes != 0;
+}
+
 /* An entry's records sit kilobytes away from the next entry's, beyond the
  * hardware prefetcher: collect fetches the entry eight ahead, then the
  * records of the one four ahead, whose header has arrived by now. */
@@ -308,9 +338,12 @@ static inline void prefetch_records(const sp_entry *e, bool gpu)
 	}
 }
 
-/* Collects entry e's frame in `slot` if it has one; true when it did. */
+/* Collects entry e's frame in `slot` if it has one; true when it did.
+ * Its work counts, where the frame counted work, go to its work window
+ * and into `totals` (*counted set). */
 static inline bool collect_entry(sp_entry *e, unsigned slot, uint64_t frame,
-				 const gpu_frame *gf, uint32_t *min_gpu)
+				 const gpu_frame *gf, uint32_t *min_gpu, uint64_t *totals,
+				 bool *counted)
 {
 	sp_frame_acc *a = &e->acc[slot];
 	if (!SP_LOAD(e->key) || a->frame != (uint32_t)frame || a->collected)
@@ -323,6 +356,15 @@ static inline bool collect_entry(sp_entry *e, unsigned slot, uint64_t frame,
 	bool warming = gf && SP_LOAD(e->cpu_count) < gf->warmup;
 	if (gf && !a->gpu_missing && !warming && gpu_sums(e, a, frame, gf, &gpu_ns))
 		gpu = &gpu_ns;
+	/* Work is exact from the first frame: no warm-up. */
+	sp_work_frame wf;
+	if (SP_UNLIKELY(gf && gf->work) && !a->gpu_missing && a->rendered && work_sums(a, gf, &wf)) {
+		sp_work_push(e, &wf);
+		for (uint32_t p = 0; p < wf.passes; p++)
+			for (uint32_t c = 0; c < SP_COUNTERS; c++)
+				totals[c] += wf.v[p][c];
+		*counted = true;
+	}
 	if (SP_UNLIKELY(!e->rings) && !sp_window_rings(e, sp_capacity)) {
 		/* Out of memory (logged): no sample, and the sums go. */
 		sp_clear_pass_sums(e, slot);
@@ -368,8 +410,12 @@ void source_profiler_frame_collect(void)
 							      memory_order_relaxed),
 				.warmup = source_profiler_gpu_warmup()};
 		bool gpu = sp_gpu_collect(slot, frame, &gf.f);
-		for (uint32_t q = 0; q < SP_MAX_QUEUES; q++)
+		for (uint32_t q = 0; q < SP_MAX_QUEUES; q++) {
 			gf.subtract[q] = sp_gpu_subtracts(q);
+			gf.work |= gf.f.work[q] != NULL;
+		}
+		uint64_t totals[SP_COUNTERS] = {0};
+		bool counted = false;
 		if (gf.warmup > sp_capacity)
 			gf.warmup = sp_capacity;
 		bool any = false;
@@ -386,9 +432,12 @@ void source_profiler_frame_collect(void)
 					prefetch_entry(e + AHEAD_ENTRY);
 				if (j + AHEAD_RECORDS < n)
 					prefetch_records(e + AHEAD_RECORDS, gpu);
-				any |= collect_entry(e, slot, frame, gpu ? &gf : NULL, &min_gpu);
+				any |= collect_entry(e, slot, frame, gpu ? &gf : NULL, &min_gpu,
+						     totals, &counted);
 			}
 		}
+		if (counted)
+			sp_work_push_frame(totals);
 		frame_gpu = gpu && any;
 		sp_count_add(&sp_count.frames_collected, 1);
 		if (gpu)

@@ -12,6 +12,7 @@
  * pools never overrun and never grow in the middle of a frame.
  * gpu_collect.c reads the slots back, gpu_empty.c measures empty timers. */
 #include "sp_gpu_state.h"
+#include "sp_work.h"
 #include "sp_profiler.h"
 #include "sp_util.h"
 
@@ -100,6 +101,14 @@ static void install(uint32_t qi, const sp_gpu_timer_backend *backend)
 	else
 		memset(&q->b, 0, sizeof q->b);
 	q->measure_empty = q->b.subtract_empty_timer || q->b.costly;
+	/* Work counters need all three functions. */
+	if (!q->b.work_begin || !q->b.work_end || !q->b.read_work)
+		q->b.work_counters = 0;
+	uint32_t counted = 0;
+	for (uint32_t i = 0; i < SP_MAX_QUEUES; i++)
+		if (sp_gpu.q[i].installed)
+			counted |= sp_gpu.q[i].b.work_counters;
+	sp_work_set_counted(counted);
 	q->backend_gen++;
 	for (unsigned i = 0; i < SP_MAX_FIF; i++) {
 		q->slots[i].on = false;
@@ -356,13 +365,14 @@ void sp_gpu_frame_begin(unsigned slot, uint64_t frame, bool gpu_on, uint32_t sou
 		sp_gpu_queue *q = &sp_gpu.q[qi];
 		sp_gpu_slot *s = &q->slots[slot];
 		s->frame = frame;
-		s->on = s->closed = s->overflow = s->forced = false;
+		s->on = s->closed = s->overflow = s->forced = s->work = false;
 		s->used = s->open = s->denied = 0;
 		atomic_store_explicit(&s->chunk_next, 0, memory_order_relaxed);
 		atomic_store_explicit(&s->stream_denied, 0, memory_order_relaxed);
 		if (!gpu_on || !q->installed || !ensure_capacity(q, qi, slot, sources))
 			continue;
 		s->on = true;
+		s->work = q->b.work_counters && sp_work_wanted();
 		if (qi == 0) {
 			/* Asked between frames: this frame's results, the first
 			 * timed one's (an untimed frame has none to drop). */
@@ -419,8 +429,12 @@ sp_gpu_timer *sp_gpu_timer_begin(unsigned slot, uint32_t pass)
 	uint32_t i = s->used++;
 	sp_gpu_timer *t = &s->timers[i];
 	*t = (sp_gpu_timer){.next = sp_gpu.bound_gen, .lead = lead,
-			    .named = cmd && q->b.write_cmd, .state = SP_TIMER_BEGUN};
+			    .named = cmd && q->b.write_cmd, .state = SP_TIMER_BEGUN,
+			    /* Not nested: one set open at a time in a command buffer. */
+			    .work = s->work && !s->open};
 	sp_gpu_write(q, slot, cmd, 2u + 2u * i, SP_GPU_STAMP_TIMER_BEGIN);
+	if (t->work)
+		q->b.work_begin(q->b.user, t->named ? cmd : NULL, slot, i);
 	s->open++;
 	return t;
 }
@@ -435,6 +449,8 @@ uint32_t sp_gpu_timer_end(unsigned slot, sp_gpu_timer *t)
 	    t->state != SP_TIMER_BEGUN || t->next != sp_gpu.bound_gen)
 		return SP_NO_ENTRY;
 	uint32_t i = (uint32_t)((p - lo) / sizeof *t);
+	if (t->work)
+		q->b.work_end(q->b.user, t->named ? sp_gpu.bound_cmd : NULL, slot, i);
 	sp_gpu_write(q, slot, sp_gpu.bound_cmd, 3u + 2u * i, SP_GPU_STAMP_TIMER_END);
 	t->state = SP_TIMER_ENDED;
 	t->next = SP_NO_ENTRY;
@@ -457,9 +473,12 @@ void sp_gpu_frame_end(unsigned slot)
 			sp_gpu_timer *t = &s->timers[i];
 			if (t->state != SP_TIMER_BEGUN)
 				continue;
-			if (!t->named || (t->next == sp_gpu.bound_gen && qi == sp_gpu.bound_queue))
-				sp_gpu_write(q, slot, t->named ? sp_gpu.bound_cmd : NULL, 3u + 2u * i,
-					     SP_GPU_STAMP_TIMER_END);
+			if (!t->named || (t->next == sp_gpu.bound_gen && qi == sp_gpu.bound_queue)) {
+				void *cmd = t->named ? sp_gpu.bound_cmd : NULL;
+				if (t->work)
+					q->b.work_end(q->b.user, cmd, slot, i);
+				sp_gpu_write(q, slot, cmd, 3u + 2u * i, SP_GPU_STAMP_TIMER_END);
+			}
 			t->state = SP_TIMER_ORPHAN;
 			s->open--;
 		}
@@ -561,8 +580,10 @@ sp_gpu_timer *sp_gpu_stream_begin(sp_gpu_stream *g, uint64_t frame, unsigned slo
 	}
 	sp_gpu_timer *t = &s->timers[i];
 	*t = (sp_gpu_timer){.next = g->cmd_gen, .lead = lead, .named = 1,
-			    .state = SP_TIMER_BEGUN};
+			    .state = SP_TIMER_BEGUN, .work = s->work && !g->open};
 	q->b.write_cmd(q->b.user, g->cmd, slot, 2u + 2u * i, SP_GPU_STAMP_TIMER_BEGIN);
+	if (t->work)
+		q->b.work_begin(q->b.user, g->cmd, slot, i);
 	g->open++;
 	publish_chunk(g, s);
 	return t;
@@ -587,6 +608,8 @@ uint32_t sp_gpu_stream_end(sp_gpu_stream *g, unsigned slot, sp_gpu_timer *t)
 		    atomic_load_explicit(&s->chunk[c].used, memory_order_relaxed) ||
 	    t->state != SP_TIMER_BEGUN || t->next != g->cmd_gen)
 		return SP_NO_ENTRY;
+	if (t->work)
+		q->b.work_end(q->b.user, g->cmd, slot, i);
 	q->b.write_cmd(q->b.user, g->cmd, slot, 3u + 2u * i, SP_GPU_STAMP_TIMER_END);
 	t->state = SP_TIMER_ENDED;
 	t->next = SP_NO_ENTRY;
@@ -630,6 +653,11 @@ void sp_gpu_shutdown(void)
 		q->ns = NULL;
 		q->avail = NULL;
 		q->ns_cap = 0;
+		sp_free(q->work, (size_t)q->work_cap * SOURCE_PROFILER_COUNTERS * sizeof *q->work);
+		sp_free(q->work_avail, q->work_cap);
+		q->work = NULL;
+		q->work_avail = NULL;
+		q->work_cap = 0;
 		if (qi)
 			install(qi, NULL);
 		atomic_store(&g_queue_name[qi], NULL);

@@ -168,6 +168,33 @@ static sp_gpu_read read_slot(sp_gpu_queue *q, unsigned slot, uint32_t count)
 	return r;
 }
 
+/* The work counters of a queue's slot, when its frame counted them: into
+ * q->work, exported in out where the backend read them. */
+static void read_work(sp_gpu_queue *q, const sp_gpu_slot *s, unsigned slot, uint32_t qi,
+		      sp_gpu_frame *out)
+{
+	uint32_t n = (stamps_used(s) - 2) / 2;
+	if (n > q->work_cap) {
+		uint64_t *v = sp_alloc((size_t)n * SOURCE_PROFILER_COUNTERS * sizeof *v);
+		uint8_t *avail = sp_alloc(n);
+		if (!v || !avail) {
+			sp_free(v, (size_t)n * SOURCE_PROFILER_COUNTERS * sizeof *v);
+			sp_free(avail, n);
+			return;
+		}
+		sp_free(q->work, (size_t)q->work_cap * SOURCE_PROFILER_COUNTERS * sizeof *q->work);
+		sp_free(q->work_avail, q->work_cap);
+		q->work = v;
+		q->work_avail = avail;
+		q->work_cap = n;
+	}
+	memset(q->work_avail, 0, n);
+	if (q->b.read_work(q->b.user, slot, n, q->work, q->work_avail) != SP_GPU_READ_OK)
+		return;
+	out->work[qi] = q->work;
+	out->work_avail[qi] = q->work_avail;
+}
+
 /* Marks the timers that cannot be used on their own (a stamp not
  * available, out of order, or longer than 32 bits of ns) and counts them;
  * returns how many. The frame-level checks come first, for the first
@@ -370,6 +397,8 @@ bool sp_gpu_collect(unsigned slot, uint64_t frame, sp_gpu_frame *out)
 		unusable += mark_unusable(q, s);
 		out->timers[qi] = s->timers;
 		out->ns[qi] = q->ns;
+		if (s->work)
+			read_work(q, s, slot, qi, out);
 		measured(qi, q, s, frame, trace);
 	}
 	if (unusable) {

@@ -30,6 +30,7 @@ struct sp_gpu_timer { /* 8 bytes: a pool holds ~4 a source */
 	uint8_t first : 1;  /* the owner's first render of the frame */
 	uint8_t lead : 1;   /* its pass's first timer of the frame */
 	uint8_t named : 1;  /* in a command buffer the renderer named */
+	uint8_t work : 1;   /* its render's work is counted (set `index`) */
 	uint8_t state;
 };
 /* Where in a pass an empty timer is measured: its first timer of the
@@ -141,6 +142,10 @@ const char *sp_gpu_queue_mode(uint32_t queue);
 typedef struct sp_gpu_frame {
 	const sp_gpu_timer *timers[SP_MAX_QUEUES];
 	const uint64_t *ns[SP_MAX_QUEUES];
+	/* Work counters where the frame counted them: timer i's set at
+	 * work[q][i * SOURCE_PROFILER_COUNTERS], there when work_avail[q][i]. */
+	const uint64_t *work[SP_MAX_QUEUES];
+	const uint8_t *work_avail[SP_MAX_QUEUES];
 } sp_gpu_frame;
 
 /* Reads slot's results for frame `frame` on every queue and checks them;

@@ -26,6 +26,7 @@ typedef struct sp_gpu_slot {
 	bool closed;         /* render_end closed its range */
 	bool overflow;       /* a render found the pool full */
 	bool forced;         /* test hook: treat as disjoint */
+	bool work;           /* its renders' work is counted */
 	uint32_t used;       /* the graphics thread's timers handed out: [0, used) */
 	uint32_t open;       /* of those, begun and not ended */
 	uint32_t denied;     /* renders that found the pool full */
@@ -62,6 +63,9 @@ typedef struct sp_gpu_queue {
 	uint64_t *ns;                      /* read-back buffer */
 	uint8_t *avail;
 	uint32_t ns_cap;
+	uint64_t *work;                    /* work counters' read-back, per timer */
+	uint8_t *work_avail;
+	uint32_t work_cap;                 /* timers they hold */
 } sp_gpu_queue;
 
 typedef struct sp_gpu_state {

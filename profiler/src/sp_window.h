@@ -23,6 +23,8 @@ typedef struct sp_pass {
 	sp_column cpu, gpu;
 } sp_pass;
 
+struct sp_work_ring; /* work.c */
+
 typedef struct sp_frame_acc { /* graphics thread: one frame of one source */
 	uint32_t frame; /* low bits of the frame number; `collected` guards a wrap */
 	uint32_t tick_ns;
@@ -95,9 +97,12 @@ typedef struct sp_entry {
 	_Atomic(const char *) name;
 	_Atomic(sp_async *) async;
 	const char *trace_name; /* graphics thread */
+	/* Work counters' window (work.c), made with its first counted frame;
+	 * replaced and freed through sp_retire. */
+	_Atomic(struct sp_work_ring *) work;
 } sp_entry;
-/* 352 bytes: with its rings, what a source costs in memory. */
-_Static_assert(sizeof(sp_entry) == 352, "an entry's size is part of what a source costs");
+/* 360 bytes: with its rings, what a source costs in memory. */
+_Static_assert(sizeof(sp_entry) == 360, "an entry's size is part of what a source costs");
 
 /* An entry's seqlock, graphics thread: the odd sequence number, then the
  * published fields (SP_PUBLISH), then the even one (release); see

@@ -114,6 +114,7 @@ void source_profiler_shutdown(void)
 	atomic_store(&sp_core.gpu_live, false);
 	atomic_store(&sp_core.enable_next, false);
 	atomic_store(&sp_core.gpu_enable_next, false);
+	source_profiler_work_enable(false);
 	sp_core.on = sp_core.gpu_frame = false;
 	sp_fast_paths();
 	sp_gpu_shutdown();

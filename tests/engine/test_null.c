@@ -15,8 +15,9 @@
 
 /* A null engine with these costs, `views` views and these tick and record
  * threads (0: the graphics thread alone). */
-static eng_engine *null_engine_full(const eng_null_desc *costs, uint32_t views,
-				    uint32_t tick_threads, uint32_t record_threads, bool compute)
+static eng_engine *null_engine_work(const eng_null_desc *costs, uint32_t views,
+				    uint32_t tick_threads, uint32_t record_threads, bool compute,
+				    bool work)
 {
 	eng_pin_allocator();
 	source_profiler_shutdown();
@@ -25,7 +26,8 @@ static eng_engine *null_engine_full(const eng_null_desc *costs, uint32_t views,
 						       .width = 320,
 						       .height = 180,
 						       .null_device = costs,
-						       .compute = compute},
+						       .compute = compute,
+						       .work_counters = work},
 					 .views = views,
 					 .fixed_dt = 1.0 / 60.0,
 					 .tick_threads = tick_threads,
@@ -36,6 +38,12 @@ static eng_engine *null_engine_full(const eng_null_desc *costs, uint32_t views,
 		return NULL;
 	}
 	return e;
+}
+
+static eng_engine *null_engine_full(const eng_null_desc *costs, uint32_t views,
+				    uint32_t tick_threads, uint32_t record_threads, bool compute)
+{
+	return null_engine_work(costs, views, tick_threads, record_threads, compute, false);
 }
 
 static eng_engine *null_engine_threads(const eng_null_desc *costs, uint32_t views,
@@ -737,5 +745,121 @@ TEST(compute_misuse_is_refused_and_the_frame_goes_on)
 	eng_gfx_destroy_buffer(sb);
 	eng_gfx_destroy_buffer(vb);
 	CHECK(tfx_frames(e, 2));
+	CHECK_EQ(tfx_finish(e), 0);
+}
+
+/* --- work counters ----------------------------------------------------------- */
+
+#define NULL_COUNTED                                                                        \
+	((1u << SOURCE_PROFILER_INPUT_VERTICES) | (1u << SOURCE_PROFILER_INPUT_PRIMITIVES) |  \
+	 (1u << SOURCE_PROFILER_VS_INVOCATIONS) |                                           \
+	 (1u << SOURCE_PROFILER_CLIPPING_INVOCATIONS) |                                     \
+	 (1u << SOURCE_PROFILER_CLIPPING_PRIMITIVES))
+
+/* Three meshes in two views, on the graphics thread alone and on four
+ * record threads: each source's counts are its draws' (indices x
+ * instances vertices, a third of them triangles) in both views, every
+ * frame alike; fragments n/a (the null device rasterizes nothing); the
+ * frame's totals are the sources' sums. */
+TEST(work_counters_are_each_sources_draws_exactly_on_any_thread)
+{
+	for (uint32_t threads = 0; threads <= 4; threads += 4) {
+		eng_engine *e = null_engine_work(&(eng_null_desc){.draw_ns = 1000}, 2, 0, threads,
+						 false, true);
+		CHECK(e != NULL);
+		eng_source *m[3];
+		for (int i = 0; i < 3; i++) {
+			m[i] = mesh(i);
+			eng_add_source(e, m[i]);
+		}
+		CHECK(tfx_frames(e, 30));
+		eng_null_clear_record();
+		CHECK(tfx_frames(e, 1));
+		eng_null_record r = record();
+		uint32_t counts[3], n = 0;
+		for (uint32_t i = 0; i < r.n_events && n < 3; i++)
+			if (r.events[i].call == ENG_NULL_DRAW) {
+				CHECK_EQ(r.events[i].c, 1); /* one instance */
+				counts[n++] = r.events[i].b;
+			}
+		CHECK_EQ(n, 3);
+		/* Every frame collected was counted: no warm-up for work. */
+		uint64_t frames = tfx_stats().gpu_frames_collected;
+		CHECK(frames >= 29);
+		uint64_t total[SOURCE_PROFILER_COUNTERS] = {0};
+		for (int i = 0; i < 3; i++) {
+			source_profiler_work_t w;
+			CHECK(source_profiler_fill_work(m[i], &w));
+			CHECK_EQ(w.counted, NULL_COUNTED);
+			CHECK_EQ(w.samples, frames);
+			uint64_t v = 2ull * counts[i], p = 2ull * (counts[i] / 3);
+			uint64_t want[SOURCE_PROFILER_COUNTERS] = {v, p, v, p, p, 0, 0};
+			for (int c = 0; c < SOURCE_PROFILER_COUNTERS; c++) {
+				CHECK_EQ(w.avg[c], want[c]);
+				CHECK_EQ(w.max[c], want[c]);
+				CHECK_EQ(w.last[c], want[c]);
+				total[c] += want[c];
+			}
+			/* Per view: half each. */
+			source_profiler_work_t pw[4];
+			CHECK_EQ(source_profiler_fill_pass_work(m[i], pw, 4), 2);
+			for (int k = 0; k < 2; k++) {
+				CHECK_EQ(pw[k].samples, frames);
+				CHECK_EQ(pw[k].avg[SOURCE_PROFILER_INPUT_VERTICES], counts[i]);
+				CHECK_EQ(pw[k].max[SOURCE_PROFILER_CLIPPING_PRIMITIVES], counts[i] / 3);
+			}
+		}
+		source_profiler_work_t f;
+		CHECK(source_profiler_frame_work(&f));
+		CHECK_EQ(f.samples, frames);
+		for (int c = 0; c < SOURCE_PROFILER_COUNTERS; c++) {
+			CHECK_EQ(f.avg[c], total[c]);
+			CHECK_EQ(f.last[c], total[c]);
+		}
+		CHECK_STR(source_profiler_counter_name(SOURCE_PROFILER_FS_INVOCATIONS), "FS invocations");
+		CHECK_STR(source_profiler_counter_name(SOURCE_PROFILER_COUNTERS), "?");
+		CHECK_EQ(tfx_stats().gpu_frames_disjoint, 0);
+		CHECK_EQ(tfx_finish(e), 0);
+	}
+}
+
+/* A dispatch of 10 workgroups of 64 counts 640 compute invocations on
+ * the compute queue, its draws on the graphics one; off (the default),
+ * nothing is counted and fill_work says so. */
+TEST(work_counters_count_compute_invocations_and_are_off_by_default)
+{
+	eng_engine *e = null_engine_work(&(eng_null_desc){.draw_ns = 1000, .dispatch_ns = 50}, 1,
+					 0, 0, true, true);
+	CHECK(e != NULL);
+	eng_source *p = gpu_particles(640);
+	CHECK(p != NULL);
+	eng_add_source(e, p);
+	CHECK(tfx_frames(e, 20));
+	source_profiler_work_t w;
+	CHECK(source_profiler_fill_work(p, &w));
+	CHECK_EQ(w.counted, NULL_COUNTED | (1u << SOURCE_PROFILER_CS_INVOCATIONS));
+	CHECK_EQ(w.avg[SOURCE_PROFILER_CS_INVOCATIONS], 640);
+	CHECK_EQ(w.max[SOURCE_PROFILER_CS_INVOCATIONS], 640);
+	CHECK(w.avg[SOURCE_PROFILER_INPUT_VERTICES] > 0);
+	/* The simulate pass is all compute, the view's all draws. */
+	source_profiler_work_t pw[4];
+	source_profiler_pass_result_t pr[4];
+	size_t np = source_profiler_fill_pass_results(p, pr, 4);
+	CHECK_EQ(source_profiler_fill_pass_work(p, pw, 4), np);
+	for (size_t i = 0; i < np; i++) {
+		bool sim = strcmp(source_profiler_pass_name(pr[i].pass), "simulate") == 0;
+		CHECK_EQ(pw[i].avg[SOURCE_PROFILER_CS_INVOCATIONS], sim ? 640u : 0u);
+		CHECK_EQ(pw[i].avg[SOURCE_PROFILER_INPUT_VERTICES] == 0, sim);
+	}
+	CHECK_EQ(tfx_finish(e), 0);
+
+	e = null_engine_full(&(eng_null_desc){.draw_ns = 1000}, 1, 0, 0, false);
+	CHECK(e != NULL);
+	eng_source *m = mesh(0);
+	eng_add_source(e, m);
+	CHECK(tfx_frames(e, 10));
+	CHECK(!source_profiler_fill_work(m, &w));
+	CHECK(!source_profiler_frame_work(&w));
+	CHECK_EQ(source_profiler_fill_pass_work(m, pw, 4), 0);
 	CHECK_EQ(tfx_finish(e), 0);
 }

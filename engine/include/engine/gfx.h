@@ -94,6 +94,14 @@ typedef struct eng_gfx_desc {
 	/* Compute work (eng_gfx_begin_compute) in a command buffer of its
 	 * own each frame, with a GPU timer of its own: Vulkan and null. */
 	bool compute;
+	/* Work counters (source_profiler_work_enable): the GPU timers count
+	 * each render's pipeline statistics. Vulkan: where the device has
+	 * pipelineStatisticsQuery (enabled then; else one line says it is
+	 * not there and nothing is counted). Null: vertices, primitives,
+	 * vertex shader invocations, clipping in and out as the draws
+	 * define them and compute invocations as the dispatches do; no
+	 * fragments (n/a: it rasterizes nothing). */
+	bool work_counters;
 } eng_gfx_desc;
 
 /* The most raster_threads accepted; the driver caps it further

@@ -83,6 +83,8 @@ typedef enum eng_null_call {
 	ENG_NULL_ISOLATED,  /* an eng_gfx_time_isolated submission; gpu_ns: what it returned */
 	ENG_NULL_EXECUTE,   /* a recorder's commands run (its calls follow): a = recorder, b = calls */
 	ENG_NULL_DISPATCH,  /* a = compute pipeline id, b = workgroups; gpu_ns: the compute clock */
+	ENG_NULL_WORK_BEGIN, /* a GPU timer's work counting starts: a = frame slot, b = set */
+	ENG_NULL_WORK_END,   /* ... and ends */
 } eng_null_call;
 
 /* One call, with the GPU clock after it. */

@@ -152,6 +152,28 @@ static void faulty_frame_open(void *user, uint32_t slot)
 	g_gfx.timer_to.frame_open(g_gfx.timer_to.user, slot);
 }
 
+static void faulty_work_begin(void *user, void *cmd, uint32_t slot, uint32_t index)
+{
+	(void)user;
+	g_gfx.timer_to.work_begin(g_gfx.timer_to.user, cmd, slot, index);
+}
+
+static void faulty_work_end(void *user, void *cmd, uint32_t slot, uint32_t index)
+{
+	(void)user;
+	g_gfx.timer_to.work_end(g_gfx.timer_to.user, cmd, slot, index);
+}
+
+/* ENG_FAULT_TIMER_UNAVAILABLE: no count is there either. */
+static sp_gpu_read faulty_read_work(void *user, uint32_t slot, uint32_t count, uint64_t *values,
+				    uint8_t *avail)
+{
+	(void)user;
+	if (g_gfx.faults & ENG_FAULT_TIMER_UNAVAILABLE)
+		return SP_GPU_READ_OK;
+	return g_gfx.timer_to.read_work(g_gfx.timer_to.user, slot, count, values, avail);
+}
+
 static int64_t faulty_offset(void *user)
 {
 	(void)user;
@@ -174,6 +196,11 @@ const sp_gpu_timer_backend *eng_gfx_gpu_timer(void)
 	g_gfx.timer.write_cmd = real->write_cmd ? faulty_write_cmd : NULL;
 	g_gfx.timer.read_each = real->read_each ? faulty_read_each : NULL;
 	g_gfx.timer.frame_open = real->frame_open ? faulty_frame_open : NULL;
+	bool work = real->work_counters && real->work_begin && real->work_end && real->read_work;
+	g_gfx.timer.work_counters = work ? real->work_counters : 0;
+	g_gfx.timer.work_begin = work ? faulty_work_begin : NULL;
+	g_gfx.timer.work_end = work ? faulty_work_end : NULL;
+	g_gfx.timer.read_work = work ? faulty_read_work : NULL;
 	return &g_gfx.timer;
 }
 

@@ -16,6 +16,11 @@
 
 #define NULL_SLOTS SOURCE_PROFILER_MAX_FRAMES_IN_FLIGHT
 #define NULL_MAX_CLEARS 16
+/* What the graphics timer counts: everything but fragments. */
+#define NULL_GFX_COUNTERS                                                                      \
+	((1u << SOURCE_PROFILER_INPUT_VERTICES) | (1u << SOURCE_PROFILER_INPUT_PRIMITIVES) |     \
+	 (1u << SOURCE_PROFILER_VS_INVOCATIONS) | (1u << SOURCE_PROFILER_CLIPPING_INVOCATIONS) | \
+	 (1u << SOURCE_PROFILER_CLIPPING_PRIMITIVES))
 
 typedef struct null_image {
 	uint32_t width, height;
@@ -44,6 +49,19 @@ typedef struct null_recorder {
 	uint64_t draws_outside_pass;
 	bool overflow; /* a command could not be kept (out of memory) */
 } null_recorder;
+
+/* A GPU timer's work counters (eng_gfx_desc.work_counters), per frame
+ * slot: set i counts between work_begin and work_end of timer i as the
+ * commands run; every open set counts what runs (as each active query
+ * of a device does). */
+#define NULL_WORK_OPEN 8
+typedef struct null_work {
+	uint64_t *v[NULL_SLOTS]; /* cap x SOURCE_PROFILER_COUNTERS */
+	uint8_t *done[NULL_SLOTS];
+	uint32_t cap[NULL_SLOTS];
+	uint64_t *open[NULL_WORK_OPEN]; /* the sets counting now */
+	uint32_t n_open;
+} null_work;
 
 /* The recorder this thread records into (NULL: the frame's stream). */
 static _Thread_local null_recorder *t_rec;
@@ -76,6 +94,11 @@ typedef struct null_ctx {
 
 	sp_gpu_timer_backend timer;
 	null_stamps gfx;
+	null_work gfx_work;
+	bool work; /* eng_gfx_desc.work_counters */
+	uint32_t run_pipeline; /* the pipeline applied last, in the order commands run */
+	uint8_t strip[ENG_GFX_MAX_PIPELINES];     /* 1: a triangle strip (sprite layout) */
+	uint32_t local_size[ENG_GFX_MAX_PIPELINES]; /* compute: invocations per workgroup */
 
 	/* Compute (eng_gfx_desc.compute): its own clock, timer and stamps. */
 	bool compute, compute_open;
@@ -83,6 +106,7 @@ typedef struct null_ctx {
 	char compute_cmd; /* what eng_gfx_compute_cmd names: its address */
 	sp_gpu_timer_backend compute_timer;
 	null_stamps compute_stamps;
+	null_work compute_work;
 
 	null_clear clears[NULL_MAX_CLEARS];
 	uint32_t n_clears;
@@ -160,17 +184,100 @@ static void stamps_free(null_stamps *t)
 	}
 }
 
+/* Sets for the timers of `queries` stamps: (queries - 2) / 2. */
+static void work_reserve(null_work *w, uint32_t slot, uint32_t queries)
+{
+	uint32_t sets = queries > 2 ? (queries - 2) / 2 : 0;
+	if (slot >= NULL_SLOTS || sets <= w->cap[slot])
+		return;
+	uint64_t *v = realloc(w->v[slot], (size_t)sets * SOURCE_PROFILER_COUNTERS * sizeof *v);
+	if (v)
+		w->v[slot] = v;
+	uint8_t *d = v ? realloc(w->done[slot], sets) : NULL;
+	if (!d)
+		return;
+	memset(d + w->cap[slot], 0, sets - w->cap[slot]);
+	w->done[slot] = d;
+	w->cap[slot] = sets;
+	w->n_open = 0; /* the sets may have moved */
+}
+
+/* A slot's frame starts over: its sets are not there. */
+static void work_clear(null_work *w, uint32_t slot)
+{
+	if (slot < NULL_SLOTS && w->cap[slot])
+		memset(w->done[slot], 0, w->cap[slot]);
+}
+
+static void work_run_begin(null_work *w, uint32_t slot, uint32_t set)
+{
+	if (slot >= NULL_SLOTS || set >= w->cap[slot] || w->n_open == NULL_WORK_OPEN)
+		return;
+	uint64_t *v = w->v[slot] + (size_t)set * SOURCE_PROFILER_COUNTERS;
+	memset(v, 0, SOURCE_PROFILER_COUNTERS * sizeof *v);
+	w->done[slot][set] = 0;
+	w->open[w->n_open++] = v;
+}
+
+static void work_run_end(null_work *w, uint32_t slot, uint32_t set)
+{
+	if (slot >= NULL_SLOTS || set >= w->cap[slot])
+		return;
+	uint64_t *v = w->v[slot] + (size_t)set * SOURCE_PROFILER_COUNTERS;
+	for (uint32_t i = 0; i < w->n_open; i++)
+		if (w->open[i] == v) {
+			w->open[i] = w->open[--w->n_open];
+			w->done[slot][set] = 1;
+			return;
+		}
+}
+
+/* Counts `n` of counter c into every open set. */
+static void work_add(null_work *w, source_profiler_counter c, uint64_t n)
+{
+	for (uint32_t i = 0; i < w->n_open; i++)
+		w->open[i][c] += n;
+}
+
+static sp_gpu_read work_read(const null_work *w, uint32_t slot, uint32_t count, uint64_t *values,
+			     uint8_t *avail)
+{
+	if (slot >= NULL_SLOTS)
+		return SP_GPU_READ_OK;
+	for (uint32_t i = 0; i < count && i < w->cap[slot]; i++)
+		if (w->done[slot][i]) {
+			avail[i] = 1;
+			memcpy(values + (size_t)i * SOURCE_PROFILER_COUNTERS,
+			       w->v[slot] + (size_t)i * SOURCE_PROFILER_COUNTERS,
+			       SOURCE_PROFILER_COUNTERS * sizeof *values);
+		}
+	return SP_GPU_READ_OK;
+}
+
+static void work_free(null_work *w)
+{
+	for (int i = 0; i < NULL_SLOTS; i++) {
+		free(w->v[i]);
+		free(w->done[i]);
+	}
+}
+
 static uint32_t timer_reserve(void *user, uint32_t slot, uint32_t queries)
 {
-	return stamps_reserve(&((null_ctx *)user)->gfx, slot, queries);
+	null_ctx *c = user;
+	if (c->work)
+		work_reserve(&c->gfx_work, slot, queries);
+	return stamps_reserve(&c->gfx, slot, queries);
 }
 
 /* A stamp reaching the GPU: it takes the clock now. Query 0 opens the
  * slot's frame: the slot's earlier stamps are no longer available. */
 static void run_stamp(null_ctx *c, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
 {
-	if (query == 0 && slot < NULL_SLOTS && c->gfx.cap[slot])
+	if (query == 0 && slot < NULL_SLOTS && c->gfx.cap[slot]) {
 		memset(c->gfx.written[slot], 0, c->gfx.cap[slot]);
+		work_clear(&c->gfx_work, slot);
+	}
 	if (!stamps_put(&c->gfx, slot, query, c->gpu_ns))
 		return;
 	c->gpu_ns += c->costs.stamp_ns;
@@ -186,6 +293,7 @@ static void timer_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp 
 }
 
 static void keep(null_recorder *r, null_cmd cmd);
+static void run(null_ctx *c, null_cmd k);
 
 /* A stamp recorded into recorder `cmd` (eng_gfx_recorder_cmd) on its
  * thread: it takes the GPU clock when the recorder's commands run. */
@@ -215,6 +323,33 @@ static sp_gpu_read timer_read(void *user, uint32_t slot, uint32_t count, uint64_
 	return SP_GPU_READ_OK;
 }
 
+/* Work counting: on the graphics stream now, or kept by the recorder
+ * `cmd` names and run with its commands. */
+static void timer_work(null_ctx *c, void *cmd, eng_null_call call, uint32_t slot, uint32_t set)
+{
+	null_recorder *r = cmd;
+	if (!cmd)
+		run(c, (null_cmd){call, slot, set, 0});
+	else if (r >= c->recorders && r < c->recorders + ENG_GFX_MAX_RECORDERS && r->begun)
+		keep(r, (null_cmd){call, slot, set, 0});
+}
+
+static void timer_work_begin(void *user, void *cmd, uint32_t slot, uint32_t set)
+{
+	timer_work(user, cmd, ENG_NULL_WORK_BEGIN, slot, set);
+}
+
+static void timer_work_end(void *user, void *cmd, uint32_t slot, uint32_t set)
+{
+	timer_work(user, cmd, ENG_NULL_WORK_END, slot, set);
+}
+
+static sp_gpu_read timer_read_work(void *user, uint32_t slot, uint32_t count, uint64_t *values,
+				   uint8_t *avail)
+{
+	return work_read(&((null_ctx *)user)->gfx_work, slot, count, values, avail);
+}
+
 static const sp_gpu_timer_backend *null_gpu_timer(void *ctx)
 {
 	return &((null_ctx *)ctx)->timer;
@@ -231,7 +366,36 @@ static null_ctx *compute_owner(void *user)
 
 static uint32_t compute_reserve(void *user, uint32_t slot, uint32_t queries)
 {
+	null_ctx *c = compute_owner(user);
+	if (c->work)
+		work_reserve(&c->compute_work, slot, queries);
 	return stamps_reserve(user, slot, queries);
+}
+
+/* The compute command buffer's sets count as its commands are recorded
+ * (they run in that order). */
+static void compute_work_begin(void *user, void *cmd, uint32_t slot, uint32_t set)
+{
+	null_ctx *c = compute_owner(user);
+	if (cmd == &c->compute_cmd && c->compute_open) {
+		work_run_begin(&c->compute_work, slot, set);
+		note_at(c, ENG_NULL_WORK_BEGIN, slot, set, 0, c->compute_ns);
+	}
+}
+
+static void compute_work_end(void *user, void *cmd, uint32_t slot, uint32_t set)
+{
+	null_ctx *c = compute_owner(user);
+	if (cmd == &c->compute_cmd && c->compute_open) {
+		work_run_end(&c->compute_work, slot, set);
+		note_at(c, ENG_NULL_WORK_END, slot, set, 0, c->compute_ns);
+	}
+}
+
+static sp_gpu_read compute_read_work(void *user, uint32_t slot, uint32_t count, uint64_t *values,
+				     uint8_t *avail)
+{
+	return work_read(&compute_owner(user)->compute_work, slot, count, values, avail);
 }
 
 static void compute_stamp(null_ctx *c, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
@@ -277,6 +441,7 @@ static void compute_frame_open(void *user, uint32_t slot)
 	null_stamps *t = user;
 	if (slot < NULL_SLOTS && t->cap[slot])
 		memset(t->written[slot], 0, t->cap[slot]);
+	work_clear(&compute_owner(user)->compute_work, slot);
 }
 
 /* --- device --------------------------------------------------------------------- */
@@ -307,11 +472,16 @@ static eng_result null_init(const eng_gfx_desc *desc, eng_window *window, void *
 		.read = timer_read,
 		.write_cmd = timer_write_cmd,
 		.read_each = timer_read_each,
+		.work_counters = desc->work_counters ? NULL_GFX_COUNTERS : 0,
+		.work_begin = timer_work_begin,
+		.work_end = timer_work_end,
+		.read_work = timer_read_work,
 		.costly = c->costs.costly_timers,
 		.subtract_empty_timer = c->costs.subtract_empty_timer,
 		.tick_ns = 1,
 	};
 	c->compute = desc->compute;
+	c->work = desc->work_counters;
 	c->compute_ns = ENG_NULL_COMPUTE_CLOCK_START;
 	c->compute_timer = (sp_gpu_timer_backend){
 		.mode = "null",
@@ -322,6 +492,10 @@ static eng_result null_init(const eng_gfx_desc *desc, eng_window *window, void *
 		.write_cmd = compute_write_cmd,
 		.read_each = compute_read_each,
 		.frame_open = compute_frame_open,
+		.work_counters = desc->work_counters ? 1u << SOURCE_PROFILER_CS_INVOCATIONS : 0,
+		.work_begin = compute_work_begin,
+		.work_end = compute_work_end,
+		.read_work = compute_read_work,
 		.costly = c->costs.costly_timers,
 		.subtract_empty_timer = c->costs.subtract_empty_timer,
 		.tick_ns = 1,
@@ -337,6 +511,8 @@ static uint32_t null_shutdown(void *ctx)
 	null_ctx *c = ctx;
 	stamps_free(&c->gfx);
 	stamps_free(&c->compute_stamps);
+	work_free(&c->gfx_work);
+	work_free(&c->compute_work);
 	for (int i = 0; i < ENG_GFX_MAX_RECORDERS; i++)
 		free(c->recorders[i].cmds);
 	free(c->screenshot);
@@ -426,6 +602,7 @@ static eng_result null_make_pipeline(void *ctx, eng_pipeline h, const eng_pipeli
 			return ENG_ERR_SHADER;
 		free(code);
 	}
+	c->strip[eng_handle_slot(h.id) % ENG_GFX_MAX_PIPELINES] = desc->layout == ENG_LAYOUT_SPRITE;
 	c->rec.pipelines_made++;
 	return ENG_OK;
 }
@@ -547,6 +724,22 @@ static void null_begin_pass(void *ctx, const eng_pass_desc *desc)
 	note(c, ENG_NULL_PASS, desc->target.id, a.w, a.h);
 }
 
+/* A draw's work as the APIs define it: every vertex of every instance
+ * fetched and shaded (no post-transform cache), triangles of a list or a
+ * strip, each clipped into one (the null device clips nothing away). */
+static void count_draw(null_ctx *c, uint32_t count, uint32_t instances)
+{
+	bool strip = c->strip[eng_handle_slot(c->run_pipeline) % ENG_GFX_MAX_PIPELINES];
+	uint64_t verts = (uint64_t)count * instances;
+	uint64_t prims = (uint64_t)(strip ? (count >= 3 ? count - 2 : 0) : count / 3) * instances;
+	null_work *w = &c->gfx_work;
+	work_add(w, SOURCE_PROFILER_INPUT_VERTICES, verts);
+	work_add(w, SOURCE_PROFILER_INPUT_PRIMITIVES, prims);
+	work_add(w, SOURCE_PROFILER_VS_INVOCATIONS, verts);
+	work_add(w, SOURCE_PROFILER_CLIPPING_INVOCATIONS, prims);
+	work_add(w, SOURCE_PROFILER_CLIPPING_PRIMITIVES, prims);
+}
+
 /* Runs one command on the GPU clock: what the frame's stream does at
  * once, and a recorder's commands at the end of their pass. */
 static void run(null_ctx *c, null_cmd k)
@@ -559,6 +752,17 @@ static void run(null_ctx *c, null_cmd k)
 		c->gpu_ns += c->costs.draw_ns + c->costs.vertex_ns * k.b * k.d;
 		c->rec.draws++;
 		c->rec.vertices += (uint64_t)k.b * k.d;
+		if (c->gfx_work.n_open)
+			count_draw(c, k.b, k.d);
+		break;
+	case ENG_NULL_PIPELINE:
+		c->run_pipeline = k.a;
+		break;
+	case ENG_NULL_WORK_BEGIN:
+		work_run_begin(&c->gfx_work, k.a, k.b);
+		break;
+	case ENG_NULL_WORK_END:
+		work_run_end(&c->gfx_work, k.a, k.b);
 		break;
 	default:
 		break;
@@ -726,6 +930,41 @@ static eng_result null_make_storage(void *ctx, eng_buffer h, const void *data, s
 	return ENG_OK;
 }
 
+/* The value of SPIR-V constant `id` (OpConstant 43, OpSpecConstant 50 at
+ * its default); 1 when there is none. */
+static uint32_t spirv_constant(const uint32_t *code, size_t words, uint32_t id)
+{
+	for (size_t i = 5; i < words;) {
+		uint32_t n = code[i] >> 16, op = code[i] & 0xffffu;
+		if (!n || i + n > words)
+			break;
+		if ((op == 43 || op == 50) && n >= 4 && code[i + 2] == id)
+			return code[i + 3];
+		i += n;
+	}
+	return 1;
+}
+
+/* A compute shader's invocations per workgroup: the product of its local
+ * size, OpExecutionMode (16) LocalSize (17) or OpExecutionModeId (331)
+ * LocalSizeId (38) of constants; 1 when it has neither. */
+static uint32_t spirv_local_size(const uint32_t *code, size_t words)
+{
+	for (size_t i = 5; i < words;) {
+		uint32_t n = code[i] >> 16, op = code[i] & 0xffffu;
+		if (!n || i + n > words)
+			break;
+		if (op == 16 && n >= 6 && code[i + 2] == 17)
+			return code[i + 3] * code[i + 4] * code[i + 5];
+		if (op == 331 && n >= 6 && code[i + 2] == 38)
+			return spirv_constant(code, words, code[i + 3]) *
+			       spirv_constant(code, words, code[i + 4]) *
+			       spirv_constant(code, words, code[i + 5]);
+		i += n;
+	}
+	return 1;
+}
+
 static eng_result null_make_compute(void *ctx, eng_pipeline h, const char *cs)
 {
 	(void)h;
@@ -734,6 +973,8 @@ static eng_result null_make_compute(void *ctx, eng_pipeline h, const char *cs)
 	uint32_t *code = eng_shader_load(c->shader_dir, cs, "vk", &size);
 	if (!code)
 		return ENG_ERR_SHADER;
+	c->local_size[eng_handle_slot(h.id) % ENG_GFX_MAX_PIPELINES] =
+		spirv_local_size(code, size / sizeof *code);
 	free(code);
 	c->rec.pipelines_made++;
 	return ENG_OK;
@@ -760,6 +1001,11 @@ static void null_dispatch(void *ctx, eng_pipeline pip, eng_buffer a, eng_buffer 
 	if (!c->compute_open)
 		return;
 	uint64_t cost = c->costs.dispatch_ns * groups;
+	uint64_t invocations =
+		(uint64_t)groups * c->local_size[eng_handle_slot(pip.id) % ENG_GFX_MAX_PIPELINES];
+	/* An isolated timing runs it on the graphics stream. */
+	work_add(c->isolating ? &c->gfx_work : &c->compute_work, SOURCE_PROFILER_CS_INVOCATIONS,
+		 invocations);
 	c->rec.dispatches++;
 	c->rec.groups += groups;
 	if (c->isolating) {

@@ -155,6 +155,30 @@ typedef struct sp_gpu_timer_backend {
 	 * render_begin, on the graphics thread) - what the first queue learns
 	 * from its FRAME_BEGIN stamp. */
 	void (*frame_open)(void *user, uint32_t slot);
+
+	/* --- Work counters (source_profiler_work_enable) ------------------ */
+
+	/* Optional: the counters the backend counts, bit c for
+	 * source_profiler_counter c; 0 (older code): none, and the three
+	 * functions below are not called. */
+	uint32_t work_counters;
+
+	/* Starts counting into set `index` of slot `slot` - one set per
+	 * render timer, set i for the timer of queries 2 + 2i and 3 + 2i -
+	 * right after that timer's begin stamp, in the command buffer of its
+	 * stamps (`cmd`: what write_cmd gets; NULL: where write stamps).
+	 * work_end ends it right before the end stamp, in the same command
+	 * buffer. Never two sets open at once in one command buffer. reserve
+	 * sizes the sets with the stamps: (queries - 2) / 2 of them. */
+	void (*work_begin)(void *user, void *cmd, uint32_t slot, uint32_t index);
+	void (*work_end)(void *user, void *cmd, uint32_t slot, uint32_t index);
+
+	/* Reads sets 0..count-1 of `slot` without waiting:
+	 * values[i * SOURCE_PROFILER_COUNTERS + c] for counter c of set i
+	 * (counters not counted: anything), avail[i] (zeroed by the caller)
+	 * set to 1 where set i is there. A set never begun is not there. */
+	sp_gpu_read (*read_work)(void *user, uint32_t slot, uint32_t count, uint64_t *values,
+				 uint8_t *avail);
 } sp_gpu_timer_backend;
 
 /* Installs the backend (copied) the profiler times renders with; NULL

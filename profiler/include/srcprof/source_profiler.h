@@ -588,6 +588,69 @@ size_t source_profiler_fill_queue_results(const void *source,
  * how many passes the source has. Any thread. */
 size_t source_profiler_fill_pass_queues(const void *source, uint32_t *queues, size_t max_out);
 
+/* --- Work counters (srcprof extension) --------------------------------------
+ * What each source asks of the GPU, counted by the device: the pipeline
+ * statistics of its renders (Vulkan VK_QUERY_TYPE_PIPELINE_STATISTICS,
+ * OpenGL ARB_pipeline_statistics_query), beside its time. Time is noisy,
+ * work is exact: the same frames give the same counts. Counted in the
+ * frames that are GPU-timed, each render's commands between its timer's
+ * stamps, where the GPU timer backend counts them (work_counters in
+ * srcprof/gpu_timer.h; srcprof/vulkan.h and srcprof/gl.h when their desc
+ * asks) and work_enable is on. A render begun while another is open on
+ * the same thread (nested) counts nothing of its own: its work is in the
+ * outer render's figures and its source has no work sample that frame.
+ * Kept over the same window as the GPU times, in a ring per source
+ * allocated with its first counted frame (4 bytes per counter, pass and
+ * frame). */
+
+typedef enum source_profiler_counter {
+	SOURCE_PROFILER_INPUT_VERTICES,       /* vertices the input assembler fetched */
+	SOURCE_PROFILER_INPUT_PRIMITIVES,     /* primitives it assembled */
+	SOURCE_PROFILER_VS_INVOCATIONS,       /* vertex shader invocations */
+	SOURCE_PROFILER_CLIPPING_INVOCATIONS, /* primitives into clipping */
+	SOURCE_PROFILER_CLIPPING_PRIMITIVES,  /* primitives out of clipping */
+	SOURCE_PROFILER_FS_INVOCATIONS,       /* fragment shader invocations */
+	SOURCE_PROFILER_CS_INVOCATIONS,       /* compute shader invocations */
+	SOURCE_PROFILER_COUNTERS
+} source_profiler_counter;
+
+/* A short name for counter c ("vertices", "primitives", "VS invocations",
+ * "clip in", "clip out", "FS invocations", "CS invocations"), "?" for
+ * another value. */
+const char *source_profiler_counter_name(source_profiler_counter c);
+
+/* Turns work counting on or off from the next frame_begin (default off;
+ * source_profiler_shutdown turns it off).
+ * Counting costs what the backend's queries cost; it needs GPU timing on.
+ * Any thread. */
+void source_profiler_work_enable(bool enable);
+
+/* Work per frame over the window's counted frames. A counter whose bit is
+ * not in `counted` is one the device cannot count: "n/a", not 0. Counts
+ * of a frame above 4,294,967,295 are kept as that (saturated). */
+typedef struct source_profiler_work {
+	uint32_t counted;  /* bit c: counter c is counted */
+	uint32_t samples;  /* frames of the window with counts */
+	uint64_t avg[SOURCE_PROFILER_COUNTERS];  /* per frame, all renders summed */
+	uint64_t max[SOURCE_PROFILER_COUNTERS];  /* the largest frame */
+	uint64_t last[SOURCE_PROFILER_COUNTERS]; /* the newest counted frame */
+} source_profiler_work_t;
+
+/* Fills *out with `source`'s work over all its passes and returns true;
+ * false (out untouched) while the profiler is off, the source has no
+ * entry, or no frame of it was counted yet. Any thread. */
+bool source_profiler_fill_work(const void *source, source_profiler_work_t *out);
+
+/* Fills up to `max_out` per-pass figures of `source`, in
+ * source_profiler_fill_pass_results' order, and returns how many passes
+ * its work window holds (0 as fill_work's false). Any thread. */
+size_t source_profiler_fill_pass_work(const void *source, source_profiler_work_t *out,
+				      size_t max_out);
+
+/* The frame's totals: every counted source's work summed per frame, over
+ * the window's counted frames. false before the first. Any thread. */
+bool source_profiler_frame_work(source_profiler_work_t *out);
+
 /* Calls `fn` for every source with an entry, with its name (or
  * "0x<address>"). Any thread; `fn` must not call back into the profiler's
  * engine-side functions. Returns the number of sources visited. */
