@@ -383,6 +383,12 @@ static int run(demo_run *r)
 {
 	demo_options *o = &r->o;
 	eng_result res;
+	/* Counting work: the scene's time advances a frame's worth a frame, so
+	 * that frame N draws the same pixels in every run and the counts
+	 * repeat exactly (videos' pictures and the overlay's text still
+	 * follow the clock). */
+	if (o->engine.gfx.work_counters && !(o->engine.fixed_dt > 0))
+		o->engine.fixed_dt = 1.0 / (o->engine.fps ? o->engine.fps : 60);
 	r->e = eng_create(&o->engine, &res);
 	if (!r->e && res == ENG_ERR_SURFACE && !o->engine.gfx.headless) {
 		/* A display that opens but gives no window: still show the numbers. */

@@ -20,6 +20,13 @@ extern const int gfx_args_timing_values[];
 	"command buffer of its own (Vulkan: secondary command\n"             \
 	"buffers; OpenGL records on one thread); 1 to 16, default 1"
 
+/* --work / --no-work. */
+#define GFX_ARGS_WORK_HELP                                                         \
+	"count each source's GPU work beside its time: vertices, primitives,\n"     \
+	"vertex/fragment/compute shader invocations, clipping in and out\n"         \
+	"(pipeline statistics queries; Vulkan and null; n/a where the device\n"     \
+	"cannot count); --no-work: time only (the default)"
+
 /* --compute. */
 #define GFX_ARGS_COMPUTE_HELP                                                 \
 	"particle sources simulate on the GPU: compute dispatches in\n"     \

@@ -3,6 +3,7 @@
 
 #include "sp_gpu.h"
 #include "sp_profiler.h"
+#include "sp_work.h"
 #include "srcprof/gpu_timer.h"
 
 #include <errno.h>
@@ -23,6 +24,31 @@ static void put_field(FILE *f, const char *s)
 		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+/* The work columns' names: counted frames, then each counter's average
+ * per frame. */
+#define WORK_HEADER                                                                           \
+	"work_frames,input_vertices_per_frame,input_primitives_per_frame,"                    \
+	"vs_invocations_per_frame,clipping_invocations_per_frame,"                            \
+	"clipping_primitives_per_frame,fs_invocations_per_frame,cs_invocations_per_frame"
+
+/* ",frames,avg,..." for a source or pass with counts; a counter the
+ * device cannot count reads n/a. Without counts: 0 frames and n/a while
+ * work counting is on (nothing counted it: GPU timing off, no device
+ * that counts, nested renders), empty fields while it is off. */
+static void put_work(FILE *f, const source_profiler_work_t *w)
+{
+	if (!w) {
+		fputs(sp_work_wanted() ? ",0,n/a,n/a,n/a,n/a,n/a,n/a,n/a" : ",,,,,,,,", f);
+		return;
+	}
+	fprintf(f, ",%u", w->samples);
+	for (int c = 0; c < SOURCE_PROFILER_COUNTERS; c++)
+		if (w->counted & (1u << c))
+			fprintf(f, ",%llu", (unsigned long long)w->avg[c]);
+		else
+			fputs(",n/a", f);
 }
 
 typedef struct csv_ctx {
@@ -71,6 +97,8 @@ static void result_row(const void *source, const char *name, void *user)
 		len += (size_t)w;
 	}
 	put_field(c->f, queues);
+	source_profiler_work_t w;
+	put_work(c->f, source_profiler_fill_work(source, &w) ? &w : NULL);
 	fputc('\n', c->f);
 	c->rows++;
 }
@@ -89,7 +117,7 @@ int source_profiler_write_csv(FILE *f)
 	      "async_rendered_best_ns,async_rendered_worst_ns,gpu_mode,cpu_samples,gpu_samples,"
 	      "tick_p50_ns,render_p50_ns,render_sum_p50_ns,render_gpu_p50_ns,"
 	      "render_gpu_sum_p50_ns,gpu_resolution_ns,render_sum_ci95_ns,render_gpu_sum_ci95_ns,"
-	      "gpu_sum_by_queue_ns\n",
+	      "gpu_sum_by_queue_ns," WORK_HEADER "\n",
 	      f);
 	source_profiler_enum_sources(result_row, &c);
 	fflush(f);
@@ -103,6 +131,8 @@ static void pass_rows(const void *source, const char *name, void *user)
 	uint32_t queue[SOURCE_PROFILER_MAX_SOURCE_PASSES] = {0};
 	size_t n = source_profiler_fill_pass_results(source, pr, SOURCE_PROFILER_MAX_SOURCE_PASSES);
 	source_profiler_fill_pass_queues(source, queue, SOURCE_PROFILER_MAX_SOURCE_PASSES);
+	source_profiler_work_t w[SOURCE_PROFILER_MAX_SOURCE_PASSES];
+	size_t nw = source_profiler_fill_pass_work(source, w, SOURCE_PROFILER_MAX_SOURCE_PASSES);
 	for (size_t i = 0; i < n && i < SOURCE_PROFILER_MAX_SOURCE_PASSES; i++) {
 		const char *pass = source_profiler_pass_name(pr[i].pass);
 		put_field(c->f, name);
@@ -115,6 +145,7 @@ static void pass_rows(const void *source, const char *name, void *user)
 		fputc(',', c->f);
 		const char *qn = source_profiler_queue_name(queue[i]);
 		put_field(c->f, qn ? qn : "");
+		put_work(c->f, i < nw ? &w[i] : NULL);
 		fputc('\n', c->f);
 		c->rows++;
 	}
@@ -129,7 +160,7 @@ int source_profiler_write_pass_csv(FILE *f)
 	csv_ctx c = {f, 0, sp_gpu_live() ? sp_gpu_mode() : "off",
 		     sp_gpu_live() ? (unsigned long long)sp_gpu_resolution() : 0};
 	fputs("source,pass,render_avg_ns,render_max_ns,render_gpu_avg_ns,render_gpu_max_ns,"
-	      "gpu_mode,queue\n",
+	      "gpu_mode,queue," WORK_HEADER "\n",
 	      f);
 	source_profiler_enum_sources(pass_rows, &c);
 	fflush(f);

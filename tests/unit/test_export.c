@@ -29,11 +29,15 @@ TEST(csv_has_units_in_the_header_and_one_row_per_source)
 			     "async_rendered_fps,async_rendered_best_ns,async_rendered_worst_ns,"
 			     "gpu_mode,cpu_samples,gpu_samples,tick_p50_ns,render_p50_ns,"
 			     "render_sum_p50_ns,render_gpu_p50_ns,render_gpu_sum_p50_ns,gpu_resolution_ns,"
-			     "render_sum_ci95_ns,render_gpu_sum_ci95_ns,gpu_sum_by_queue_ns\n";
+			     "render_sum_ci95_ns,render_gpu_sum_ci95_ns,gpu_sum_by_queue_ns,work_frames,"
+			     "input_vertices_per_frame,input_primitives_per_frame,"
+			     "vs_invocations_per_frame,clipping_invocations_per_frame,"
+			     "clipping_primitives_per_frame,fs_invocations_per_frame,"
+			     "cs_invocations_per_frame\n";
 	CHECK(strncmp(g_buf, header, strlen(header)) == 0);
 	CHECK(strstr(g_buf,
 		     "\nalpha,10,10,20,20,20,30,30,30,0.000,0,0,0.000,0,0,fake,2,2,10,20,20,30,30,1,0,0,"
-		     "graphics:30\n"));
+		     "graphics:30,,,,,,,,\n")); /* no work counted: empty */
 	CHECK(strstr(g_buf, "\n\"b, \"\"quoted\"\"\",10,10,20,20,20,30,30,30,"));
 	free(g_buf);
 }
@@ -73,8 +77,8 @@ TEST(pass_csv_has_one_row_per_source_and_pass)
 	fclose(f);
 	/* The queue its renders went to: the first (a backend is installed,
 	 * GPU timing off). */
-	CHECK(strstr(g_buf, ",main,7,7,0,0,off,graphics\n"));
-	CHECK(strstr(g_buf, ",blur-h,9,9,0,0,off,graphics\n"));
+	CHECK(strstr(g_buf, ",main,7,7,0,0,off,graphics,,,,,,,,\n"));
+	CHECK(strstr(g_buf, ",blur-h,9,9,0,0,off,graphics,,,,,,,,\n"));
 	free(g_buf);
 }
 

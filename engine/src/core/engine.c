@@ -139,12 +139,14 @@ eng_engine *eng_create(const eng_desc *desc, eng_result *result)
 	/* Counted where a queue's timer counts; else one line, and the work
 	 * columns read n/a. */
 	bool counts = (timer && timer->work_counters) || (compute && compute->work_counters);
-	source_profiler_work_enable(e->desc.gfx.work_counters && counts);
+	source_profiler_work_enable(e->desc.gfx.work_counters);
 	if (e->desc.gfx.work_counters) {
 		if (!counts)
-			eng_info("%s cannot count work here (%s): work counters are n/a",
-				 eng_gfx_api() == ENG_API_GL ? "OpenGL" : eng_gfx_api() == ENG_API_NULL ? "null" : "Vulkan",
-				 timer ? "no pipeline statistics queries" : "no GPU timer");
+			eng_info("work counters are n/a: %s",
+				 !timer ? "no GPU timer"
+				 : eng_gfx_api() == ENG_API_GL
+					 ? "the OpenGL timer (srcprof/gl.h) does not count work yet"
+					 : "the device has no pipeline statistics queries");
 	}
 	source_profiler_enable(!e->desc.no_profile);
 	source_profiler_gpu_enable(!e->desc.no_profile && !e->desc.no_gpu_profile && timer);

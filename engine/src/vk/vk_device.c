@@ -486,9 +486,18 @@ eng_result vk_device_init(vk_device *dev, const eng_gfx_desc *desc, eng_window *
 		 * it enabled. */
 		.maintenance4 = VK_TRUE,
 	};
+	/* Work counters: pipeline statistics queries where the device has
+	 * them (the timer says when it has not). */
+	VkPhysicalDeviceFeatures have = {0};
+	vkGetPhysicalDeviceFeatures(dev->physical, &have);
+	VkPhysicalDeviceFeatures2 f2 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+		.pNext = &f13,
+		.features.pipelineStatisticsQuery = desc->work_counters && have.pipelineStatisticsQuery,
+	};
 	VkDeviceCreateInfo dci = {
 		.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-		.pNext = &f13,
+		.pNext = &f2,
 		.queueCreateInfoCount = 1,
 		.pQueueCreateInfos = &qci,
 		.enabledExtensionCount = n_exts,

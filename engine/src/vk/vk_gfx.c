@@ -119,6 +119,7 @@ static eng_result vk_init(const eng_gfx_desc *desc, eng_window *window, void **c
 		.timing = timing_mode(desc->gpu_timing),
 		.host_query_reset = true, /* vk_device_init enables it */
 		.calibrated_timestamps = c->dev.calibrated_timestamps,
+		.work_counters = desc->work_counters,
 	};
 	c->timer = srcprof_vk_timer_create(&td);
 	vk_init_compute_timer(c, &td);

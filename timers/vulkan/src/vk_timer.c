@@ -67,6 +67,9 @@ typedef struct vk_fns {
 	PFN_vkDestroyEvent DestroyEvent;
 	PFN_vkCmdSetEvent CmdSetEvent;
 	PFN_vkCmdWaitEvents CmdWaitEvents;
+	PFN_vkGetPhysicalDeviceFeatures GetPhysicalDeviceFeatures; /* work counters */
+	PFN_vkCmdBeginQuery CmdBeginQuery;
+	PFN_vkCmdEndQuery CmdEndQuery;
 } vk_fns;
 
 typedef struct vk_slot {
@@ -78,6 +81,8 @@ typedef struct vk_slot {
 	bool opened;        /* its last frame range opened: it has stamps to read */
 	uint64_t cpu_open_ns; /* profiler clock when the frame range opened */
 	uint64_t opened_frame; /* armed_frame of that frame */
+	VkQueryPool work_pool; /* pipeline statistics, a query per timer; 0: none */
+	uint32_t work_sets;    /* its queries */
 } vk_slot;
 
 struct srcprof_vk_timer {
@@ -102,6 +107,14 @@ struct srcprof_vk_timer {
 	int64_t window_max; /* uncalibrated: the largest bound this window */
 	bool have_offset, have_window;
 	bool warned_unarmed, warned_slots;
+	/* Work counters: the statistics a query counts (work_stats, in the
+	 * order of source_profiler_counter's bits in work_map), and the
+	 * read-back of a slot's queries, each its values then availability. */
+	VkQueryPipelineStatisticFlags work_stats;
+	uint32_t work_n;                          /* statistics per query */
+	uint8_t work_map[SOURCE_PROFILER_COUNTERS]; /* value i: counter work_map[i] */
+	uint64_t *work_results;
+	uint32_t work_results_cap; /* queries */
 	sp_gpu_timer_backend backend;
 };
 
@@ -115,6 +128,38 @@ static PFN_vkGetInstanceProcAddr find_loader(void)
 	PFN_vkGetInstanceProcAddr f;
 	memcpy(&f, &p, sizeof f); /* object to function pointer, as dlsym's users must */
 	return f;
+}
+
+/* A pool of `sets` pipeline statistics queries and their read-back. */
+static bool make_work_pool(srcprof_vk_timer *t, uint32_t sets, VkQueryPool *pool)
+{
+	if (!sets)
+		return true;
+	if (sets > t->work_results_cap) {
+		uint64_t *r = realloc(t->work_results, (size_t)sets * (t->work_n + 1) * sizeof *r);
+		if (!r) {
+			source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
+					    "vulkan timer: out of memory for %u work counter results",
+					    sets);
+			return false;
+		}
+		t->work_results = r;
+		t->work_results_cap = sets;
+	}
+	VkQueryPoolCreateInfo ci = {
+		.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+		.queryType = VK_QUERY_TYPE_PIPELINE_STATISTICS,
+		.queryCount = sets,
+		.pipelineStatistics = t->work_stats,
+	};
+	if (t->fn.CreateQueryPool(t->device, &ci, t->alloc, pool) != VK_SUCCESS) {
+		source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
+				    "vulkan timer: cannot create a pool of %u pipeline statistics "
+				    "queries",
+				    sets);
+		return false;
+	}
+	return true;
 }
 
 static uint32_t timer_reserve(void *user, uint32_t slot, uint32_t queries)
@@ -162,11 +207,25 @@ static uint32_t timer_reserve(void *user, uint32_t slot, uint32_t queries)
 				    ci.queryCount);
 		return s->capacity;
 	}
+	/* The work queries beside: a set per timer. */
+	uint32_t sets = (want - 2) / 2;
+	VkQueryPool work_pool = VK_NULL_HANDLE;
+	if (t->work_stats && !make_work_pool(t, sets, &work_pool)) {
+		t->fn.DestroyQueryPool(t->device, pool, t->alloc);
+		return s->capacity;
+	}
 	if (s->pool)
 		t->fn.DestroyQueryPool(t->device, s->pool, t->alloc);
+	if (s->work_pool)
+		t->fn.DestroyQueryPool(t->device, s->work_pool, t->alloc);
 	s->pool = pool;
-	if (t->host_reset)
+	s->work_pool = work_pool;
+	s->work_sets = work_pool ? sets : 0;
+	if (t->host_reset) {
 		t->fn.ResetQueryPool(t->device, s->pool, 0, ci.queryCount);
+		if (s->work_pool)
+			t->fn.ResetQueryPool(t->device, s->work_pool, 0, s->work_sets);
+	}
 	s->reset_pending = !t->host_reset;
 	s->capacity = want;
 	return want;
@@ -196,8 +255,11 @@ static bool open_range(srcprof_vk_timer *t, uint32_t slot)
 		t->warned_unarmed = true;
 		return false;
 	}
-	if (t->host_reset) /* the slot's last frame was collected: free */
+	if (t->host_reset) { /* the slot's last frame was collected: free */
 		t->fn.ResetQueryPool(t->device, s->pool, 0, s->capacity);
+		if (s->work_pool)
+			t->fn.ResetQueryPool(t->device, s->work_pool, 0, s->work_sets);
+	}
 	s->cpu_open_ns = srcprof_clock_ns();
 	s->opened_frame = t->armed_frame;
 	t->opened_frame = t->armed_frame;
@@ -260,6 +322,73 @@ static void timer_frame_open(void *user, uint32_t slot)
 	srcprof_vk_timer *t = user;
 	if (slot < t->n_slots)
 		open_range(t, slot);
+}
+
+/* The command buffer a render's work query goes into: the one named
+ * (any recording thread), else the graphics thread's; NULL when the
+ * slot's frame is not open there (its timestamps are left out too). */
+static VkCommandBuffer work_cmd(const srcprof_vk_timer *t, void *cmd, uint32_t slot,
+				uint32_t index)
+{
+	if (slot >= t->n_slots || slot != t->armed_slot)
+		return VK_NULL_HANDLE;
+	const vk_slot *s = &t->slots[slot];
+	if (!s->work_pool || index >= s->work_sets)
+		return VK_NULL_HANDLE;
+	if (cmd)
+		return s->opened && s->opened_frame == t->armed_frame ? (VkCommandBuffer)cmd
+								      : VK_NULL_HANDLE;
+	return t->frame_open ? t->cmd : VK_NULL_HANDLE;
+}
+
+static void timer_work_begin(void *user, void *cmd, uint32_t slot, uint32_t index)
+{
+	const srcprof_vk_timer *t = user;
+	VkCommandBuffer c = work_cmd(t, cmd, slot, index);
+	if (c)
+		t->fn.CmdBeginQuery(c, t->slots[slot].work_pool, index, 0);
+}
+
+static void timer_work_end(void *user, void *cmd, uint32_t slot, uint32_t index)
+{
+	const srcprof_vk_timer *t = user;
+	VkCommandBuffer c = work_cmd(t, cmd, slot, index);
+	if (c)
+		t->fn.CmdEndQuery(c, t->slots[slot].work_pool, index);
+}
+
+/* Without waiting: the queries there now; a query never begun this frame
+ * stays unavailable (reset with the slot). */
+static sp_gpu_read timer_read_work(void *user, uint32_t slot, uint32_t count, uint64_t *values,
+				   uint8_t *avail)
+{
+	srcprof_vk_timer *t = user;
+	if (slot >= t->n_slots || !t->slots[slot].opened || !t->slots[slot].work_pool)
+		return SP_GPU_READ_OK;
+	vk_slot *s = &t->slots[slot];
+	if (count > s->work_sets)
+		count = s->work_sets;
+	if (!count)
+		return SP_GPU_READ_OK;
+	uint32_t stride = t->work_n + 1;
+	VkResult r = t->fn.GetQueryPoolResults(
+		t->device, s->work_pool, 0, count, (size_t)count * stride * sizeof(uint64_t),
+		t->work_results, stride * sizeof(uint64_t),
+		VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+	if (r == VK_ERROR_DEVICE_LOST)
+		return SP_GPU_READ_DISJOINT;
+	if (r != VK_SUCCESS && r != VK_NOT_READY)
+		return SP_GPU_READ_OK;
+	for (uint32_t i = 0; i < count; i++) {
+		const uint64_t *q = t->work_results + (size_t)i * stride;
+		if (!q[t->work_n])
+			continue;
+		avail[i] = 1;
+		uint64_t *v = values + (size_t)i * SOURCE_PROFILER_COUNTERS;
+		for (uint32_t k = 0; k < t->work_n; k++)
+			v[t->work_map[k]] = q[k];
+	}
+	return SP_GPU_READ_OK;
 }
 
 /* A counter reading in ns. The product wraps modulo 2^64 as the profiler's
@@ -499,6 +628,11 @@ static bool load(srcprof_vk_timer *t, const srcprof_vk_timer_desc *d)
 	DEVICE_FN(DestroyEvent);
 	DEVICE_FN(CmdSetEvent);
 	DEVICE_FN(CmdWaitEvents);
+	if (d->work_counters) {
+		INSTANCE_FN(GetPhysicalDeviceFeatures);
+		DEVICE_FN(CmdBeginQuery);
+		DEVICE_FN(CmdEndQuery);
+	}
 	if (d->host_query_reset) {
 		DEVICE_FN(ResetQueryPool);
 		if (!t->fn.ResetQueryPool)
@@ -523,6 +657,56 @@ static bool load(srcprof_vk_timer *t, const srcprof_vk_timer_desc *d)
 	return t->fn.GetPhysicalDeviceProperties && t->fn.GetPhysicalDeviceQueueFamilyProperties &&
 	       t->fn.CreateQueryPool && t->fn.DestroyQueryPool && t->fn.CmdResetQueryPool &&
 	       t->fn.CmdWriteTimestamp && t->fn.GetQueryPoolResults;
+}
+
+/* The statistics the work queries count, where the device can: all seven
+ * on a graphics queue family, compute invocations alone on a compute-only
+ * one; none (said) without pipelineStatisticsQuery. */
+static void setup_work(srcprof_vk_timer *t, const srcprof_vk_timer_desc *d, const char *name,
+		       VkQueueFlags queue_flags)
+{
+	VkPhysicalDeviceFeatures f = {0};
+	if (t->fn.GetPhysicalDeviceFeatures)
+		t->fn.GetPhysicalDeviceFeatures(d->physical_device, &f);
+	if (!f.pipelineStatisticsQuery || !t->fn.CmdBeginQuery || !t->fn.CmdEndQuery) {
+		source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
+				    "vulkan timer: %s has no pipeline statistics queries "
+				    "(pipelineStatisticsQuery); work counters are n/a",
+				    name);
+		return;
+	}
+	/* In bit order, which is the order a query's values come in. */
+	static const struct {
+		VkQueryPipelineStatisticFlagBits bit;
+		source_profiler_counter counter;
+		bool graphics;
+	} stats[] = {
+		{VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_VERTICES_BIT,
+		 SOURCE_PROFILER_INPUT_VERTICES, true},
+		{VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT,
+		 SOURCE_PROFILER_INPUT_PRIMITIVES, true},
+		{VK_QUERY_PIPELINE_STATISTIC_VERTEX_SHADER_INVOCATIONS_BIT,
+		 SOURCE_PROFILER_VS_INVOCATIONS, true},
+		{VK_QUERY_PIPELINE_STATISTIC_CLIPPING_INVOCATIONS_BIT,
+		 SOURCE_PROFILER_CLIPPING_INVOCATIONS, true},
+		{VK_QUERY_PIPELINE_STATISTIC_CLIPPING_PRIMITIVES_BIT,
+		 SOURCE_PROFILER_CLIPPING_PRIMITIVES, true},
+		{VK_QUERY_PIPELINE_STATISTIC_FRAGMENT_SHADER_INVOCATIONS_BIT,
+		 SOURCE_PROFILER_FS_INVOCATIONS, true},
+		{VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT,
+		 SOURCE_PROFILER_CS_INVOCATIONS, false},
+	};
+	bool graphics = queue_flags & VK_QUEUE_GRAPHICS_BIT;
+	for (size_t i = 0; i < sizeof stats / sizeof stats[0]; i++) {
+		if (stats[i].graphics && !graphics)
+			continue;
+		t->work_stats |= stats[i].bit;
+		t->work_map[t->work_n++] = (uint8_t)stats[i].counter;
+		t->backend.work_counters |= 1u << stats[i].counter;
+	}
+	t->backend.work_begin = timer_work_begin;
+	t->backend.work_end = timer_work_end;
+	t->backend.read_work = timer_read_work;
 }
 
 srcprof_vk_timer *srcprof_vk_timer_create(const srcprof_vk_timer_desc *d)
@@ -612,6 +796,8 @@ srcprof_vk_timer *srcprof_vk_timer_create(const srcprof_vk_timer_desc *d)
 	}
 	if (t->fn.GetCalibratedTimestamps)
 		calibrate(t);
+	if (d->work_counters)
+		setup_work(t, d, props.deviceName, queue_flags);
 	/* The waits are what a CPU device runs as "finish the work before";
 	 * a GPU runs them as a no-op, and there every stamp closes at
 	 * BOTTOM_OF_PIPE instead. Events need a graphics or compute queue. */
@@ -646,6 +832,8 @@ void srcprof_vk_timer_begin_frame(srcprof_vk_timer *t, VkCommandBuffer cmd)
 	vk_slot *s = &t->slots[slot];
 	if (!t->host_reset && s->pool) {
 		t->fn.CmdResetQueryPool(cmd, s->pool, 0, s->capacity);
+		if (s->work_pool)
+			t->fn.CmdResetQueryPool(cmd, s->work_pool, 0, s->work_sets);
 		s->reset_pending = false;
 	}
 	/* Only a GPU-timed frame sets it, once: frames the profiler does not
@@ -680,9 +868,13 @@ void srcprof_vk_timer_destroy(srcprof_vk_timer *t)
 {
 	if (!t)
 		return;
-	for (uint32_t i = 0; i < t->n_slots; i++)
+	for (uint32_t i = 0; i < t->n_slots; i++) {
 		if (t->slots[i].pool)
 			t->fn.DestroyQueryPool(t->device, t->slots[i].pool, t->alloc);
+		if (t->slots[i].work_pool)
+			t->fn.DestroyQueryPool(t->device, t->slots[i].work_pool, t->alloc);
+	}
+	free(t->work_results);
 	destroy_events(t);
 	free(t->results);
 	free(t);

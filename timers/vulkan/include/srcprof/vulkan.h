@@ -153,6 +153,25 @@ typedef struct srcprof_vk_timer_desc {
 	 * which places GPU events up to the frame's recording time early. */
 	bool calibrated_timestamps;
 	const VkAllocationCallbacks *allocator; /* 0: the driver's */
+	/* Work counters (source_profiler_work_enable in srcprof/source_profiler.h):
+	 * the device was created with VkPhysicalDeviceFeatures'
+	 * pipelineStatisticsQuery enabled, which the renderer does itself.
+	 * Each render is then bracketed by a pipeline statistics query
+	 * (vkCmdBeginQuery / vkCmdEndQuery, right inside its timestamps) on a
+	 * pool per frame slot, reset with the timestamps and read without
+	 * waiting: input vertices and primitives, vertex shader invocations,
+	 * clipping invocations and primitives, fragment and compute shader
+	 * invocations - on a compute-only queue family compute invocations
+	 * alone (the others need a graphics queue). A device without the
+	 * feature: one line, nothing counted. Rules the renderer keeps while
+	 * work is counted (Vulkan's for queries): a render begun inside a
+	 * render pass instance ends inside it (and one begun outside ends
+	 * outside); no multiview render pass (it would need a query per
+	 * view); a render on the graphics thread does not span set_cmd or
+	 * vkCmdExecuteCommands (an active query there needs inheritedQueries):
+	 * record into a secondary with source_profiler_set_command_buffer
+	 * instead. 0: no queries besides the timestamps. */
+	bool work_counters;
 } srcprof_vk_timer_desc;
 
 typedef struct srcprof_vk_timer srcprof_vk_timer;
