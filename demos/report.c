@@ -141,6 +141,54 @@ static void few_samples_note(FILE *out, eng_engine *e, const src_row *rows, uint
 					   : "");
 }
 
+/* A count per frame in at most `w` characters: 1234567, 12.3M, 1.2G;
+ * "n/a" for a counter the device cannot count. */
+static void count_cell(FILE *out, int w, const source_profiler_work_t *k, int c)
+{
+	if (!(k->counted & (1u << c))) {
+		fprintf(out, " %*s", w, "n/a");
+		return;
+	}
+	uint64_t v = k->avg[c];
+	if (v < 10000000)
+		fprintf(out, " %*llu", w, (unsigned long long)v);
+	else if (v < 10000000000ull)
+		fprintf(out, " %*.1fM", w - 1, (double)v / 1e6);
+	else
+		fprintf(out, " %*.1fG", w - 1, (double)v / 1e9);
+}
+
+/* The work counters (--work): each source's average per counted frame,
+ * in the table's order, and the frames' totals. */
+static void work_table(FILE *out, const src_row *rows, uint32_t n, uint32_t limit)
+{
+	source_profiler_work_t total;
+	bool have_total = source_profiler_frame_work(&total);
+	fprintf(out, "work per frame (GPU pipeline statistics, exact: averages over the counted "
+		     "frames; n/a: not counted)\n");
+	fprintf(out, "%-24s %-9s %6s %9s %9s %9s %9s %9s %10s %9s\n", "source", "type", "frames",
+		"vertices", "prims", "VS inv", "clip in", "clip out", "FS inv", "CS inv");
+	static const int widths[SOURCE_PROFILER_COUNTERS] = {9, 9, 9, 9, 9, 10, 9};
+	for (uint32_t i = 0; i < n && (!limit || i < limit); i++) {
+		source_profiler_work_t k;
+		fprintf(out, "%-24.24s %-9.9s ", rows[i].name, rows[i].type);
+		if (!source_profiler_fill_work(rows[i].key, &k)) {
+			fprintf(out, "%6u (not counted: no render in a counted frame)\n", 0u);
+			continue;
+		}
+		fprintf(out, "%6u", k.samples);
+		for (int c = 0; c < SOURCE_PROFILER_COUNTERS; c++)
+			count_cell(out, widths[c], &k, c);
+		fputc('\n', out);
+	}
+	if (have_total) {
+		fprintf(out, "%-24s %-9s %6u", "(frame total)", "", total.samples);
+		for (int c = 0; c < SOURCE_PROFILER_COUNTERS; c++)
+			count_cell(out, widths[c], &total, c);
+		fputc('\n', out);
+	}
+}
+
 void report_print(FILE *out, eng_engine *e, const char *scene, row_sort sort, uint32_t limit,
 		  double busy_pct)
 {
@@ -234,6 +282,8 @@ void report_print(FILE *out, eng_engine *e, const char *scene, row_sort sort, ui
 	}
 	if (limit && n > limit)
 		fprintf(out, "... %u more sources\n", n - limit);
+	if (gpu && source_profiler_work_enabled())
+		work_table(out, rows, n, limit);
 	if (gpu)
 		few_samples_note(out, e, rows, n);
 	/* docs/known-limits.md: with two threads the meshes (2-3% of the

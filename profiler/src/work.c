@@ -45,6 +45,11 @@ void source_profiler_work_enable(bool enable)
 	atomic_store_explicit(&g_wanted, enable, memory_order_relaxed);
 }
 
+bool source_profiler_work_enabled(void)
+{
+	return sp_work_wanted();
+}
+
 bool sp_work_wanted(void)
 {
 	return atomic_load_explicit(&g_wanted, memory_order_relaxed);

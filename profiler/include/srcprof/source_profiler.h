@@ -625,6 +625,10 @@ const char *source_profiler_counter_name(source_profiler_counter c);
  * Any thread. */
 void source_profiler_work_enable(bool enable);
 
+/* Whether work counting is asked for (work_enable's last value). Any
+ * thread. */
+bool source_profiler_work_enabled(void);
+
 /* Work per frame over the window's counted frames. A counter whose bit is
  * not in `counted` is one the device cannot count: "n/a", not 0. Counts
  * of a frame above 4,294,967,295 are kept as that (saturated). */
