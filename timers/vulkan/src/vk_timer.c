@@ -130,33 +130,35 @@ static PFN_vkGetInstanceProcAddr find_loader(void)
 	return f;
 }
 
-/* A pool of `sets` pipeline statistics queries and their read-back. */
-static bool make_work_pool(srcprof_vk_timer *t, uint32_t sets, VkQueryPool *pool)
+/* A pool of `count` queries of `type` (with `stats` for pipeline
+ * statistics), and its read-back buffer grown first to `count` queries of
+ * `per_query` uint64_t values: false (said) when either cannot be had;
+ * *results and *cap are kept then. */
+static bool make_pool(srcprof_vk_timer *t, VkQueryType type, VkQueryPipelineStatisticFlags stats,
+		      uint32_t count, uint32_t per_query, uint64_t **results, uint32_t *cap,
+		      VkQueryPool *pool)
 {
-	if (!sets)
-		return true;
-	if (sets > t->work_results_cap) {
-		uint64_t *r = realloc(t->work_results, (size_t)sets * (t->work_n + 1) * sizeof *r);
+	const char *what = type == VK_QUERY_TYPE_TIMESTAMP ? "timestamp" : "pipeline statistics";
+	if (count > *cap) {
+		uint64_t *r = realloc(*results, (size_t)count * per_query * sizeof *r);
 		if (!r) {
 			source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
-					    "vulkan timer: out of memory for %u work counter results",
-					    sets);
+					    "vulkan timer: out of memory for %u %s results", count,
+					    what);
 			return false;
 		}
-		t->work_results = r;
-		t->work_results_cap = sets;
+		*results = r;
+		*cap = count;
 	}
 	VkQueryPoolCreateInfo ci = {
 		.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
-		.queryType = VK_QUERY_TYPE_PIPELINE_STATISTICS,
-		.queryCount = sets,
-		.pipelineStatistics = t->work_stats,
+		.queryType = type,
+		.queryCount = count,
+		.pipelineStatistics = stats,
 	};
 	if (t->fn.CreateQueryPool(t->device, &ci, t->alloc, pool) != VK_SUCCESS) {
 		source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
-				    "vulkan timer: cannot create a pool of %u pipeline statistics "
-				    "queries",
-				    sets);
+				    "vulkan timer: cannot create a pool of %u %s queries", count, what);
 		return false;
 	}
 	return true;
@@ -184,33 +186,15 @@ static uint32_t timer_reserve(void *user, uint32_t slot, uint32_t queries)
 	/* The new pool and results first: when either cannot be had, the slot
 	 * keeps the pool it has (the profiler drops what overflows it). */
 	uint32_t want = queries + queries / 2; /* grow rarely */
-	if (want > t->results_cap) {
-		uint64_t *r = realloc(t->results, (size_t)want * 2 * sizeof *r);
-		if (!r) {
-			source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
-					    "vulkan timer: out of memory for %u timestamp results",
-					    want);
-			return s->capacity;
-		}
-		t->results = r;
-		t->results_cap = want;
-	}
-	VkQueryPoolCreateInfo ci = {
-		.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
-		.queryType = VK_QUERY_TYPE_TIMESTAMP,
-		.queryCount = want,
-	};
 	VkQueryPool pool = VK_NULL_HANDLE;
-	if (t->fn.CreateQueryPool(t->device, &ci, t->alloc, &pool) != VK_SUCCESS) {
-		source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
-				    "vulkan timer: cannot create a pool of %u timestamp queries",
-				    ci.queryCount);
+	if (!make_pool(t, VK_QUERY_TYPE_TIMESTAMP, 0, want, 2, &t->results, &t->results_cap, &pool))
 		return s->capacity;
-	}
 	/* The work queries beside: a set per timer. */
 	uint32_t sets = (want - 2) / 2;
 	VkQueryPool work_pool = VK_NULL_HANDLE;
-	if (t->work_stats && !make_work_pool(t, sets, &work_pool)) {
+	if (t->work_stats && sets &&
+	    !make_pool(t, VK_QUERY_TYPE_PIPELINE_STATISTICS, t->work_stats, sets, t->work_n + 1,
+		       &t->work_results, &t->work_results_cap, &work_pool)) {
 		t->fn.DestroyQueryPool(t->device, pool, t->alloc);
 		return s->capacity;
 	}
@@ -222,7 +206,7 @@ static uint32_t timer_reserve(void *user, uint32_t slot, uint32_t queries)
 	s->work_pool = work_pool;
 	s->work_sets = work_pool ? sets : 0;
 	if (t->host_reset) {
-		t->fn.ResetQueryPool(t->device, s->pool, 0, ci.queryCount);
+		t->fn.ResetQueryPool(t->device, s->pool, 0, want);
 		if (s->work_pool)
 			t->fn.ResetQueryPool(t->device, s->work_pool, 0, s->work_sets);
 	}
