@@ -316,6 +316,15 @@ void app_key(demo_app *a, eng_key key)
 			app_say(a, "G: GPU timing %s (from the next frame%s)", a->gpu_on ? "on" : "off",
 				a->gpu_on ? "" : "; the table sorts by CPU");
 		break;
+	case ENG_KEY_W:
+		if (!source_profiler_work_enabled()) {
+			app_say(a, "W: work is not counted in this run (start it with --work)");
+			break;
+		}
+		a->work_view = !a->work_view;
+		app_say(a, "W: the table shows %s", a->work_view ? "each source's work per frame"
+								 : "times");
+		break;
 	case ENG_KEY_M:
 		if (!a->profiler_on || !a->gpu_on) {
 			app_say(a, "M: GPU timing is off (%s)", a->profiler_on ? "G" : "P, then G");
@@ -422,7 +431,7 @@ void app_key(demo_app *a, eng_key key)
 		app_say(a, "Esc: quitting");
 		break;
 	default:
-		if (key >= ENG_KEY_1 && key <= ENG_KEY_8)
+		if (key >= ENG_KEY_1 && key <= ENG_KEY_9)
 			switch_scene(a, (uint32_t)(key - ENG_KEY_1));
 		break;
 	}

@@ -67,6 +67,7 @@ typedef struct demo_app {
 	uint32_t top;         /* first row shown */
 	uint32_t page;        /* rows the table had room for */
 	bool detail;          /* the selected source's detail instead of the table */
+	bool work_view;       /* W: the table shows work per frame instead of time */
 	uint32_t target_fps;
 	float scale_set;      /* 0: auto */
 	float scale;          /* in use */

@@ -39,8 +39,10 @@ static const struct {
 	{"6", ENG_KEY_6},
 	{"7", ENG_KEY_7},
 	{"8", ENG_KEY_8},
+	{"9", ENG_KEY_9},
 	{"SPACE", ENG_KEY_SPACE},
 	{"V", ENG_KEY_V},
+	{"W", ENG_KEY_W},
 	{"U", ENG_KEY_U},
 	{"ESC", ENG_KEY_ESCAPE},
 };
@@ -73,10 +75,10 @@ void app_key_names(char *buf, size_t size)
 	size_t used = 0;
 	buf[0] = '\0';
 	for (size_t i = 0; i < N_KEYS && used < size; i++) {
-		/* 1-8 as one range. */
-		if (g_keys[i].name[0] >= '2' && g_keys[i].name[0] <= '8')
+		/* 1-9 as one range. */
+		if (g_keys[i].name[0] >= '2' && g_keys[i].name[0] <= '9')
 			continue;
-		const char *n = g_keys[i].name[0] == '1' ? "1-8" : g_keys[i].name;
+		const char *n = g_keys[i].name[0] == '1' ? "1-9" : g_keys[i].name;
 		used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? " " : "", n);
 	}
 }
@@ -99,7 +101,8 @@ static const struct {
 	{"S", "screenshot (PNG)"},
 	{"L", "log on/off: a CSV row per source per second"},
 	{"+ / -", "add / remove 10 sources"},
-	{"1-8", "scene: default grid multiview media effects calibrated stress tiles"},
+	{"1-9", "scene: default grid multiview media effects calibrated stress tiles work"},
+	{"W", "the table: time or work (--work: each source's work per frame)"},
 	{"Space", "pause ticking"},
 	{"V", "vsync on/off"},
 	{"U", "the live view's URL again (--serve)"},

@@ -222,6 +222,8 @@ void overlay_build(demo_app *a)
 	if (sel) {
 		float dh = H - m - y, dw = max_w < 560.0f * s ? max_w : 560.0f * s;
 		ovl_detail(a, sel, x, y, dw, dh);
+	} else if (a->work_view && source_profiler_work_enabled()) {
+		ovl_work_table(a, x, y, max_w, H - m - y);
 	} else {
 		ovl_table(a, x, y, max_w, H - m - y);
 	}

@@ -35,8 +35,14 @@ float ovl_frame_graph(demo_app *a, ovl_rect r);
 
 /* The table of a->view rows; returns its height. Sets a->page. */
 float ovl_table(demo_app *a, float x, float y, float max_w, float max_h);
+/* The table of work per frame (W, with --work): the same rows, a count
+ * per counter; returns its height. */
+float ovl_work_table(demo_app *a, float x, float y, float max_w, float max_h);
 
 /* The selected source's detail; returns its height. */
+/* The source's work per frame (--work) in two lines of text (l2 empty
+ * when there is one). */
+void ovl_work_text(const void *key, char *l1, size_t s1, char *l2, size_t s2);
 float ovl_detail(demo_app *a, const src_row *row, float x, float y, float max_w, float max_h);
 
 /* Draws text pieces left to right from x, each in its color, cutting the

@@ -102,6 +102,25 @@ static void history(demo_app *a, const src_row *row, source_profiler_series seri
 	ovl_graph_panel(a->ui, a->scale, r, texts, colors, 2, a->hist_us, n, &g, div, 0, color);
 }
 
+void ovl_work_text(const void *key, char *l1, size_t s1, char *l2, size_t s2)
+{
+	source_profiler_work_t w;
+	l2[0] = '\0';
+	if (!source_profiler_fill_work(key, &w)) {
+		snprintf(l1, s1, "work: not counted yet (no render in a counted frame)");
+		return;
+	}
+	char v[SOURCE_PROFILER_COUNTERS][24];
+	for (int c = 0; c < SOURCE_PROFILER_COUNTERS; c++)
+		rows_count_text(&w, c, v[c], sizeof v[c]);
+	snprintf(l1, s1, "work per frame (%u counted): vertices %s, prims %s, VS inv %s", w.samples,
+		 v[SOURCE_PROFILER_INPUT_VERTICES], v[SOURCE_PROFILER_INPUT_PRIMITIVES],
+		 v[SOURCE_PROFILER_VS_INVOCATIONS]);
+	snprintf(l2, s2, "clip in %s, out %s, FS inv %s, CS inv %s",
+		 v[SOURCE_PROFILER_CLIPPING_INVOCATIONS], v[SOURCE_PROFILER_CLIPPING_PRIMITIVES],
+		 v[SOURCE_PROFILER_FS_INVOCATIONS], v[SOURCE_PROFILER_CS_INVOCATIONS]);
+}
+
 float ovl_detail(demo_app *a, const src_row *row, float x, float y, float max_w, float max_h)
 {
 	const float s = a->scale, pad = OVL_PAD * s, line = OVL_LINE * s;
@@ -157,6 +176,22 @@ float ovl_detail(demo_app *a, const src_row *row, float x, float y, float max_w,
 	}
 	if (n)
 		ty += pass_table(a, lines, n, x + pad, ty, w - 2 * pad, gpu_on) + line * 0.5f;
+
+	/* Its work per frame (--work): what it asks of the GPU, beside the
+	 * time above. */
+	if (source_profiler_work_enabled()) {
+		char w1[192], w2[192];
+		ovl_work_text(row->key, w1, sizeof w1, w2, sizeof w2);
+		const char *wl[] = {w1};
+		ovl_text_run(a->ui, x + pad, ty, w - 2 * pad, s, wl, &ovl_white, 1);
+		ty += line;
+		if (w2[0]) {
+			wl[0] = w2;
+			ovl_text_run(a->ui, x + pad, ty, w - 2 * pad, s, wl, &ovl_white, 1);
+			ty += line;
+		}
+		ty += line * 0.5f;
+	}
 
 	/* The rest: the histories, when each gets four lines or more. While
 	 * GPU timing is off the GPU window holds only older frames: the CPU

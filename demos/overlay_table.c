@@ -133,3 +133,98 @@ float ovl_table(demo_app *a, float x, float y, float max_w, float max_h)
 	eng_ui_text(a->ui, l.x + OVL_PAD * s, l.footer_y, cut, s, ovl_dim);
 	return l.h;
 }
+
+/* --- the work table (W) ----------------------------------------------------------- */
+
+enum { WORK_NAME, WORK_FRAMES, WORK_FIRST_COUNTER, WORK_COLS = WORK_FIRST_COUNTER + SOURCE_PROFILER_COUNTERS };
+
+static const char *const g_work_labels[WORK_COLS] = {
+	"source", "frames", "vertices", "prims", "VS inv", "clip in", "clip out", "FS inv", "CS inv"};
+
+/* Cell c of a row: its name, its counted frames, or a count. */
+static void work_cell(const src_row *row, const source_profiler_work_t *w, bool have, int c,
+		      char *buf, size_t size)
+{
+	if (c == WORK_NAME)
+		snprintf(buf, size, "%s", row->name);
+	else if (!have)
+		snprintf(buf, size, c == WORK_FRAMES ? "0" : "-");
+	else if (c == WORK_FRAMES)
+		snprintf(buf, size, "%u", w->samples);
+	else
+		rows_count_text(w, c - WORK_FIRST_COUNTER, buf, size);
+}
+
+float ovl_work_table(demo_app *a, float x, float y, float max_w, float max_h)
+{
+	const float s = a->scale, pad = OVL_PAD * s, gap = OVL_GAP * s, line = OVL_LINE * s;
+	uint32_t fit = ovl_table_rows_fit(max_h, s);
+	fit = fit < APP_VIEW_ROWS ? fit : APP_VIEW_ROWS;
+	a->page = fit ? fit : 1;
+	if (a->top + fit > a->n_rows)
+		a->top = a->n_rows > fit ? a->n_rows - fit : 0;
+	uint32_t shown = a->n_rows - a->top < fit ? a->n_rows - a->top : fit;
+	source_profiler_work_t w[APP_VIEW_ROWS];
+	bool have[APP_VIEW_ROWS];
+	for (uint32_t i = 0; i < shown; i++)
+		have[i] = source_profiler_fill_work(a->rows[a->top + i].key, &w[i]);
+	/* Columns as wide as their widest cell; the name takes what is left
+	 * (cut to fit). */
+	float cw[WORK_COLS];
+	char text[64];
+	float counts_w = 0;
+	for (int c = WORK_FRAMES; c < WORK_COLS; c++) {
+		cw[c] = eng_ui_text_width(g_work_labels[c], s);
+		for (uint32_t i = 0; i < shown; i++) {
+			work_cell(&a->rows[a->top + i], &w[i], have[i], c, text, sizeof text);
+			float tw = eng_ui_text_width(text, s);
+			cw[c] = tw > cw[c] ? tw : cw[c];
+		}
+		counts_w += cw[c] + gap;
+	}
+	float name_w = 0;
+	for (uint32_t i = 0; i < shown; i++) {
+		float tw = eng_ui_text_width(a->rows[a->top + i].name, s);
+		name_w = tw > name_w ? tw : name_w;
+	}
+	float room = max_w - 2 * pad - counts_w;
+	name_w = name_w < room ? name_w : room;
+	cw[WORK_NAME] = name_w > 0 ? name_w : 0;
+	float width = 2 * pad + cw[WORK_NAME] + counts_w;
+	const char *title = "work per frame, counted by the GPU (exact; n/a: not counted); W: time";
+	float title_w = eng_ui_text_width(title, s) + 2 * pad;
+	width = title_w > width ? (title_w < max_w ? title_w : max_w) : width;
+	float h = pad * 2 + line * (float)(3 + shown);
+	eng_ui_rect(a->ui, x, y, width, h, ovl_panel);
+	char cut[256];
+	ovl_fit_text(title, width - 2 * pad, s, cut, sizeof cut);
+	eng_ui_text(a->ui, x + pad, y + pad, cut, s, ovl_dim);
+	float hy = y + pad + line * 1.5f;
+	float cx[WORK_COLS];
+	cx[WORK_NAME] = x + pad;
+	for (int c = 1; c < WORK_COLS; c++)
+		cx[c] = cx[c - 1] + cw[c - 1] + gap;
+	for (int c = 0; c < WORK_COLS; c++) {
+		float lw = eng_ui_text_width(g_work_labels[c], s);
+		eng_ui_text(a->ui, c == WORK_NAME ? cx[c] : cx[c] + cw[c] - lw, hy, g_work_labels[c], s,
+			    ovl_head);
+	}
+	for (uint32_t i = 0; i < shown; i++) {
+		const src_row *row = &a->rows[a->top + i];
+		float ry = hy + line * (float)(1 + i);
+		if (row->key == a->selected)
+			eng_ui_rect(a->ui, x, ry - 1.0f * s, width, line, ovl_select);
+		eng_rgba color = !row->source || !have[i] ? ovl_dim : ovl_white;
+		for (int c = 0; c < WORK_COLS; c++) {
+			work_cell(row, &w[i], have[i], c, text, sizeof text);
+			if (c == WORK_NAME) {
+				ovl_fit_text(text, cw[c], s, cut, sizeof cut);
+				eng_ui_text(a->ui, cx[c], ry, cut, s, color);
+			} else {
+				eng_ui_text(a->ui, cx[c] + cw[c] - eng_ui_text_width(text, s), ry, text,
+					    s, color);
+			}
+		}
+	}
+	return h;
+}

@@ -141,21 +141,12 @@ static void few_samples_note(FILE *out, eng_engine *e, const src_row *rows, uint
 					   : "");
 }
 
-/* A count per frame in at most `w` characters: 1234567, 12.3M, 1.2G;
- * "n/a" for a counter the device cannot count. */
+/* A count per frame, right-aligned in `w` characters. */
 static void count_cell(FILE *out, int w, const source_profiler_work_t *k, int c)
 {
-	if (!(k->counted & (1u << c))) {
-		fprintf(out, " %*s", w, "n/a");
-		return;
-	}
-	uint64_t v = k->avg[c];
-	if (v < 10000000)
-		fprintf(out, " %*llu", w, (unsigned long long)v);
-	else if (v < 10000000000ull)
-		fprintf(out, " %*.1fM", w - 1, (double)v / 1e6);
-	else
-		fprintf(out, " %*.1fG", w - 1, (double)v / 1e9);
+	char text[32];
+	rows_count_text(k, c, text, sizeof text);
+	fprintf(out, " %*s", w, text);
 }
 
 /* The work counters (--work): each source's average per counted frame,

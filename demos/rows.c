@@ -1,6 +1,7 @@
 #include "rows.h"
 #include "sort.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,4 +166,17 @@ void rows_sort(src_row *rows, uint32_t n, row_sort sort, bool gpu_on)
 		by_gpu_p50, by_gpu, by_cpu_p50, by_cpu, by_tick, by_name};
 	row_sort s = rows_effective_sort(sort, gpu_on);
 	sort_inplace(rows, n, sizeof *rows, cmp[s < ROW_SORTS ? s : ROW_SORT_GPU_P50]);
+}
+
+void rows_count_text(const source_profiler_work_t *w, int c, char *buf, size_t size)
+{
+	uint64_t v = w->avg[c];
+	if (!(w->counted & (1u << c)))
+		snprintf(buf, size, "n/a");
+	else if (v < 10000000)
+		snprintf(buf, size, "%llu", (unsigned long long)v);
+	else if (v < 10000000000ull)
+		snprintf(buf, size, "%.1fM", (double)v / 1e6);
+	else
+		snprintf(buf, size, "%.1fG", (double)v / 1e9);
 }

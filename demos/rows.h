@@ -84,4 +84,8 @@ uint32_t rows_gather(eng_engine *e, src_row *rows, uint32_t cap, bool overlay,
  * results last, ties by name. */
 void rows_sort(src_row *rows, uint32_t n, row_sort sort, bool gpu_on);
 
+/* Work counter c of w per frame as the tables show it: 1234567, 12.3M,
+ * 1.2G; "n/a" where not counted. */
+void rows_count_text(const source_profiler_work_t *w, int c, char *buf, size_t size);
+
 #endif

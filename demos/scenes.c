@@ -188,6 +188,31 @@ static bool build_tiles(eng_engine *e, uint32_t n)
 	return ok;
 }
 
+/* Work and time together and apart (--work): three equal rectangles, one
+ * plain (k 1), one with 8x the shading per pixel (k 8: its time grows,
+ * its work does not), one drawn 8 times over itself (its fragments and its
+ * time grow 8x); then meshes on the grid, which + adds to. */
+static bool build_work(eng_engine *e, uint32_t n)
+{
+	static const struct {
+		const char *name;
+		float k;
+		uint32_t layers;
+	} rects[] = {{"plain-k1", 1, 1}, {"costly-k8", 8, 1}, {"overdraw-x8", 1, 8}};
+	bool ok = true;
+	for (uint32_t i = 0; i < 3 && ok; i++)
+		ok &= add(e, eng_heavy_create(&(eng_heavy_desc){
+				     .name = rects[i].name,
+				     .k = rects[i].k,
+				     .base = 1,
+				     .layers = rects[i].layers,
+				     .rect = {(int32_t)(24 + i * 224), 540, 200, 150},
+			     }));
+	for (uint32_t m = 3; m < n && ok; m++)
+		ok &= add_mesh(e, m - 3, n - 3, 1.8f, 0.9f);
+	return ok;
+}
+
 static const scene_def g_scenes[] = {
 	{"default", "one of every source type (particles, video, effect, heavy, logic) and meshes",
 	 12, 2, build_mix, 7, 100000, 0},
@@ -203,6 +228,9 @@ static const scene_def g_scenes[] = {
 	{"stress", "10,000 small meshes", 10000, 2, build_stress, 1, 100000, 0},
 	{"tiles", "N equal 10x5-pixel rectangles (heavy, k = 8) on a fixed grid: the same work "
 		  "per source at any N (sweeps)", 100, 1, build_tiles, 1, 10812, 0},
+	{"work", "work and time apart: equal rectangles plain, 8x costlier per pixel, drawn 8x "
+		 "over themselves (--work), and meshes",
+	 8, 2, build_work, 3, 100000, 0},
 };
 
 uint32_t scene_count(void)

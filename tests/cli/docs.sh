@@ -12,10 +12,10 @@ check() { # <file> <literal> <what>
 for opt in $("$demo" --help | grep -oE '^  --[a-z-]+'); do
 	check "$src/README.md" "$opt" "option $opt"
 done
-# Key names for --script, from the --help lines that list them (1-8 is
+# Key names for --script, from the --help lines that list them (1-9 is
 # one range), each in backticks; then each key's row in the table.
 for key in $("$demo" --help | sed -n '/^hotkeys/,/^):/p' | sed '1d;$d'); do
-	check "$src/README.md" "\`${key/1-8/1\`-\`8}\`" "key name $key"
+	check "$src/README.md" "\`${key/1-9/1\`-\`9}\`" "key name $key"
 done
 while IFS= read -r label; do
 	check "$src/README.md" "| \`$label\` |" "key row $label"

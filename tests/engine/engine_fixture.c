@@ -8,6 +8,12 @@ eng_engine *tfx_engine(eng_api api, uint32_t width, uint32_t height, uint32_t vi
 eng_engine *tfx_engine_threads(eng_api api, uint32_t width, uint32_t height, uint32_t views,
 			       uint32_t record_threads, bool compute)
 {
+	return tfx_engine_work(api, width, height, views, record_threads, compute, false);
+}
+
+eng_engine *tfx_engine_work(eng_api api, uint32_t width, uint32_t height, uint32_t views,
+			    uint32_t record_threads, bool compute, bool work)
+{
 	eng_pin_allocator(); /* as the programs do */
 	source_profiler_shutdown();
 	eng_desc d = {
@@ -16,7 +22,8 @@ eng_engine *tfx_engine_threads(eng_api api, uint32_t width, uint32_t height, uin
 			.validate = true,
 			.width = width ? width : 640,
 			.height = height ? height : 360,
-			.compute = compute},
+			.compute = compute,
+			.work_counters = work},
 		.views = views,
 		.record_threads = record_threads,
 		.fixed_dt = 1.0 / 60.0,

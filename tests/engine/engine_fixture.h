@@ -14,6 +14,9 @@ eng_engine *tfx_engine(eng_api api, uint32_t width, uint32_t height, uint32_t vi
  * frame's), with compute when asked (eng_gfx_desc.compute). */
 eng_engine *tfx_engine_threads(eng_api api, uint32_t width, uint32_t height, uint32_t views,
 			       uint32_t record_threads, bool compute);
+/* The same, counting work (eng_gfx_desc.work_counters). */
+eng_engine *tfx_engine_work(eng_api api, uint32_t width, uint32_t height, uint32_t views,
+			    uint32_t record_threads, bool compute, bool work);
 /* Runs n frames; false on any frame error. */
 bool tfx_frames(eng_engine *e, uint32_t n);
 /* Frames tfx_frames ran with sources GPU-timed (the engine samples on

@@ -903,3 +903,95 @@ TEST(calibrated_compute_reads_its_dispatch_alone)
 	CHECK(tfx_frames(e, 20));
 	truth_attempts(e, compute_attempt, &(compute_ctx){e, s});
 }
+
+/* --- work counters ----------------------------------------------------------- */
+
+/* Fragment shader invocations of the three rectangles below as lavapipe
+ * and llvmpipe count them (measured, the same on both; docs/gpu-timing.md
+ * "Work counters"): 16 for each 4x4 block a triangle touches, so the
+ * blocks on the diagonal count twice. 64x32 at (16, 16): 16 x 8 blocks
+ * and 16 on the diagonal, 144 x 16; 10x5 at (101, 43): 9 x 16; 300x200 at
+ * (200, 100): 3,850 x 16. A GPU counts otherwise (helper invocations
+ * in 2x2 quads, or none): there every covered pixel is shaded at least
+ * once and no quad more than twice (2,048, 50 and 60,000 pixels). */
+#define WORK_FS_A 2304
+#define WORK_FS_B 144
+#define WORK_FS_C 61600
+
+static bool g_work_software; /* the run was on a software device */
+
+/* One run of three heavy rectangles (two triangles each, not indexed),
+ * every frame timed: each source's counts and the frame's totals. */
+static void work_run(source_profiler_work_t *out, source_profiler_work_t *frame, bool *ok)
+{
+	*ok = false;
+	eng_engine *e = tfx_engine_work(TEST_API, 640, 360, 1, 0, false, true);
+	CHECK(e != NULL);
+	eng_set_gpu_budget(e, 100.0); /* every frame timed: every frame counted */
+	eng_source *s[3] = {
+		eng_heavy_create(&(eng_heavy_desc){.name = "a", .rect = {16, 16, 64, 32}}),
+		eng_heavy_create(&(eng_heavy_desc){.name = "b", .rect = {101, 43, 10, 5}}),
+		eng_heavy_create(&(eng_heavy_desc){.name = "c", .rect = {200, 100, 300, 200}}),
+	};
+	for (int i = 0; i < 3; i++) {
+		CHECK(s[i] != NULL);
+		eng_add_source(e, s[i]);
+	}
+	eng_gfx_info info;
+	eng_gfx_get_info(&info);
+	g_work_software = info.software;
+	CHECK(tfx_frames(e, 40));
+	bool filled = true;
+	for (int i = 0; i < 3; i++)
+		filled &= source_profiler_fill_work(s[i], &out[i]);
+	filled &= source_profiler_frame_work(frame);
+	CHECK_EQ(tfx_finish(e), 0);
+	*ok = filled;
+}
+
+/* Rectangles (two triangles, six vertices, nothing clipped away) count
+ * what the API defines; fragments as the driver counts them (lavapipe
+ * and llvmpipe: per 4x4 block a triangle touches, measured, see
+ * docs/gpu-timing.md); two runs count the same; the frame's totals are
+ * the sources' sums. */
+TEST(work_counters_count_known_geometry_exactly_and_repeat)
+{
+	source_profiler_work_t a[3], fa, b[3], fb;
+	bool ok;
+	work_run(a, &fa, &ok);
+	CHECK(ok);
+	work_run(b, &fb, &ok);
+	CHECK(ok);
+	uint32_t all = (1u << SOURCE_PROFILER_COUNTERS) - 1;
+	uint64_t fs_sum = 0;
+	for (int i = 0; i < 3; i++) {
+		printf("source %d: counted 0x%x, %u frames, FS %llu\n", i, a[i].counted, a[i].samples,
+		       (unsigned long long)a[i].avg[SOURCE_PROFILER_FS_INVOCATIONS]);
+		CHECK_EQ(a[i].counted, all);
+		CHECK(a[i].samples >= 30);
+		uint64_t want[SOURCE_PROFILER_COUNTERS] = {6, 2, 6, 2, 2, 0, 0};
+		for (int c = 0; c < SOURCE_PROFILER_COUNTERS; c++) {
+			if (c != SOURCE_PROFILER_FS_INVOCATIONS)
+				CHECK_EQ(a[i].avg[c], want[c]);
+			/* The same every frame, and in both runs. */
+			CHECK_EQ(a[i].max[c], a[i].avg[c]);
+			CHECK_EQ(a[i].last[c], a[i].avg[c]);
+			CHECK_EQ(b[i].avg[c], a[i].avg[c]);
+		}
+		fs_sum += a[i].avg[SOURCE_PROFILER_FS_INVOCATIONS];
+	}
+	if (g_work_software) {
+		CHECK_EQ(a[0].avg[SOURCE_PROFILER_FS_INVOCATIONS], WORK_FS_A);
+		CHECK_EQ(a[1].avg[SOURCE_PROFILER_FS_INVOCATIONS], WORK_FS_B);
+		CHECK_EQ(a[2].avg[SOURCE_PROFILER_FS_INVOCATIONS], WORK_FS_C);
+	} else {
+		static const uint64_t pixels[3] = {64 * 32, 10 * 5, 300 * 200};
+		for (int i = 0; i < 3; i++) {
+			CHECK(a[i].avg[SOURCE_PROFILER_FS_INVOCATIONS] >= pixels[i]);
+			CHECK(a[i].avg[SOURCE_PROFILER_FS_INVOCATIONS] <= 8 * pixels[i]);
+		}
+	}
+	CHECK_EQ(fa.avg[SOURCE_PROFILER_FS_INVOCATIONS], fs_sum);
+	CHECK_EQ(fa.avg[SOURCE_PROFILER_INPUT_VERTICES], 18);
+	CHECK_EQ(fb.avg[SOURCE_PROFILER_FS_INVOCATIONS], fs_sum);
+}

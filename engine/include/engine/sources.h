@@ -82,6 +82,9 @@ typedef struct eng_heavy_desc {
 	float base;      /* units every pixel pays besides k (default 0) */
 	eng_rect rect;   /* pixels within the main view */
 	float color[4];
+	/* Overdraw: the rectangle drawn this many times over itself (one
+	 * instanced draw, blended: every layer shaded); 0: once. */
+	uint32_t layers;
 } eng_heavy_desc;
 eng_source *eng_heavy_create(const eng_heavy_desc *desc);
 /* Loop iterations per unit of k (the calibration constant). */

@@ -136,18 +136,11 @@ eng_engine *eng_create(const eng_desc *desc, eng_result *result)
 	const sp_gpu_timer_backend *compute = timer ? eng_gfx_compute_timer() : NULL;
 	if (compute)
 		e->compute_queue = source_profiler_add_gpu_queue(compute, "compute");
-	/* Counted where a queue's timer counts; else one line, and the work
-	 * columns read n/a. */
-	bool counts = (timer && timer->work_counters) || (compute && compute->work_counters);
+	/* Counted where a queue's timer counts (a timer that cannot says so
+	 * itself); the work columns read n/a elsewhere. */
 	source_profiler_work_enable(e->desc.gfx.work_counters);
-	if (e->desc.gfx.work_counters) {
-		if (!counts)
-			eng_info("work counters are n/a: %s",
-				 !timer ? "no GPU timer"
-				 : eng_gfx_api() == ENG_API_GL
-					 ? "the OpenGL timer (srcprof/gl.h) does not count work yet"
-					 : "the device has no pipeline statistics queries");
-	}
+	if (e->desc.gfx.work_counters && !timer)
+		eng_info("work counters are n/a: no GPU timer");
 	source_profiler_enable(!e->desc.no_profile);
 	source_profiler_gpu_enable(!e->desc.no_profile && !e->desc.no_gpu_profile && timer);
 	source_profiler_set_source_name(&core_overlay_key, "overlay");

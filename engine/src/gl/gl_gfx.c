@@ -65,6 +65,7 @@ static eng_result gl_init(const eng_gfx_desc *desc, eng_window *window, void **c
 		.get_proc_address = gl_context_loader(&c->dev),
 		.frames_in_flight = GL_FIF,
 		.timing = timing_mode(desc->gpu_timing),
+		.work_counters = desc->work_counters,
 	});
 	c->ready = true;
 	eng_info("gl: %s (%s), %ux%u %s, GPU timing %s", c->dev.renderer, c->dev.version, c->width,

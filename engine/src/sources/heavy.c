@@ -9,6 +9,7 @@ typedef struct heavy_source {
 	eng_source base;
 	eng_pipeline pipeline;
 	float k, base_units;
+	uint32_t layers;
 	eng_rect rect;
 	float color[4];
 } heavy_source;
@@ -23,7 +24,7 @@ static void heavy_render(eng_source *s, const eng_view *view)
 	eng_rect_mvp(view, h->rect, u.mvp);
 	eng_gfx_apply_pipeline(h->pipeline);
 	eng_gfx_apply_uniforms(&u, sizeof u);
-	eng_gfx_draw(0, 6, 1);
+	eng_gfx_draw(0, 6, h->layers);
 }
 
 static void heavy_destroy(eng_source *s)
@@ -47,6 +48,7 @@ eng_source *eng_heavy_create(const eng_heavy_desc *desc)
 	h->k = desc->k < 0 ? 0 : desc->k;
 	h->base_units = desc->base < 0 ? 0 : desc->base;
 	h->rect = desc->rect;
+	h->layers = desc->layers ? desc->layers : 1;
 	if (!h->rect.w || !h->rect.h)
 		h->rect = (eng_rect){16, 16, 256, 256};
 	if (desc->color[3] > 0)

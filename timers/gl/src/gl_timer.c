@@ -34,6 +34,10 @@ typedef uint64_t gl_uint64;
 #define GL_QUERY_RESULT_ 0x8866
 #define GL_QUERY_RESULT_AVAILABLE_ 0x8867
 #define GL_TIMESTAMP_ 0x8E28
+#define GL_EXTENSIONS_ 0x1F03
+#define GL_MAJOR_VERSION_ 0x821B
+#define GL_MINOR_VERSION_ 0x821C
+#define GL_NUM_EXTENSIONS_ 0x821D
 
 #define MAX_SLOTS SOURCE_PROFILER_MAX_FRAMES_IN_FLIGHT
 #define CALIBRATE_EVERY_NS 1000000000ull
@@ -48,7 +52,24 @@ typedef struct gl_fns {
 	void (*GetQueryObjectui64v)(gl_uint id, gl_enum pname, gl_uint64 *params);
 	void (*Finish)(void);
 	void (*GetInteger64v)(gl_enum pname, gl_int64 *data);
+	/* Work counters only. */
+	void (*GetIntegerv)(gl_enum pname, gl_int *data);
+	const unsigned char *(*GetStringi)(gl_enum name, gl_uint index);
+	void (*BeginQuery)(gl_enum target, gl_uint id);
+	void (*EndQuery)(gl_enum target);
 } gl_fns;
+
+/* The pipeline statistics targets (GL 4.6, ARB_pipeline_statistics_query),
+ * in source_profiler_counter's order. */
+static const gl_enum g_work_targets[SOURCE_PROFILER_COUNTERS] = {
+	0x82EE, /* GL_VERTICES_SUBMITTED */
+	0x82EF, /* GL_PRIMITIVES_SUBMITTED */
+	0x82F0, /* GL_VERTEX_SHADER_INVOCATIONS */
+	0x82F6, /* GL_CLIPPING_INPUT_PRIMITIVES */
+	0x82F7, /* GL_CLIPPING_OUTPUT_PRIMITIVES */
+	0x82F4, /* GL_FRAGMENT_SHADER_INVOCATIONS */
+	0x82F5, /* GL_COMPUTE_SHADER_INVOCATIONS */
+};
 
 struct srcprof_gl_timer {
 	gl_fns fn;
@@ -64,6 +85,14 @@ struct srcprof_gl_timer {
 	 * query objects belong to one context. */
 	pthread_t owner;
 	_Atomic bool warned_thread;
+	/* Work counters: a query name per counted counter and render (set i
+	 * at work[slot][i * SOURCE_PROFILER_COUNTERS + c], 0 where not
+	 * counted), and which sets this slot's frame began and ended (GL
+	 * queries keep an older frame's result: those are not read). */
+	uint32_t work_mask;
+	gl_uint *work[MAX_SLOTS];
+	uint8_t *work_done[MAX_SLOTS];
+	uint32_t work_sets[MAX_SLOTS];
 	sp_gpu_timer_backend backend;
 };
 
@@ -99,6 +128,33 @@ static srcprof_gl_proc process_lookup(const char *name)
 	srcprof_gl_proc f;
 	memcpy(&f, &p, sizeof f);
 	return f;
+}
+
+/* Names for `sets` renders' counters of a slot; a slot that cannot have
+ * them keeps the sets it has (renders beyond count nothing). */
+static void work_reserve(srcprof_gl_timer *t, uint32_t slot, uint32_t sets)
+{
+	uint32_t have = t->work_sets[slot];
+	if (sets <= have)
+		return;
+	gl_uint *w = realloc(t->work[slot], (size_t)sets * SOURCE_PROFILER_COUNTERS * sizeof *w);
+	if (w)
+		t->work[slot] = w;
+	uint8_t *done = w ? realloc(t->work_done[slot], sets) : NULL;
+	if (!done)
+		return;
+	t->work_done[slot] = done;
+	memset(done + have, 0, sets - have);
+	gl_uint *names = w + (size_t)have * SOURCE_PROFILER_COUNTERS;
+	size_t n = (size_t)(sets - have) * SOURCE_PROFILER_COUNTERS;
+	memset(names, 0, n * sizeof *names);
+	t->fn.GenQueries((gl_sizei)n, names);
+	for (size_t i = 0; i < n; i++)
+		if (!names[i]) {
+			t->fn.DeleteQueries((gl_sizei)n, names); /* 0s are ignored */
+			return;
+		}
+	t->work_sets[slot] = sets;
 }
 
 static uint32_t timer_reserve(void *user, uint32_t slot, uint32_t queries)
@@ -146,6 +202,8 @@ static uint32_t timer_reserve(void *user, uint32_t slot, uint32_t queries)
 		}
 	}
 	t->capacity[slot] = want;
+	if (t->work_mask)
+		work_reserve(t, slot, (want - 2) / 2);
 	return want;
 }
 
@@ -176,6 +234,8 @@ static void timer_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp 
 	if (kind == SP_GPU_STAMP_FRAME_BEGIN &&
 	    srcprof_clock_monotonic_ns() - t->offset_at > CALIBRATE_EVERY_NS)
 		calibrate(t);
+	if (kind == SP_GPU_STAMP_FRAME_BEGIN && t->work_sets[slot])
+		memset(t->work_done[slot], 0, t->work_sets[slot]);
 	t->fn.QueryCounter(t->queries[slot][query], GL_TIMESTAMP_);
 	if (t->flushed)
 		t->fn.Finish();
@@ -201,6 +261,106 @@ static sp_gpu_read timer_read(void *user, uint32_t slot, uint32_t count, uint64_
 	for (uint32_t i = 0; i < count; i++)
 		ns[i] = base + (((ns[i] & t->valid_mask) - base) & t->valid_mask);
 	return SP_GPU_READ_OK;
+}
+
+/* The render's counters start right after its begin stamp, on the
+ * graphics thread (cmd: GL has no command buffers to name). */
+static void timer_work_begin(void *user, void *cmd, uint32_t slot, uint32_t index)
+{
+	srcprof_gl_timer *t = user;
+	(void)cmd;
+	if (slot >= t->n_slots || index >= t->work_sets[slot] || !on_owner(t))
+		return;
+	const gl_uint *names = t->work[slot] + (size_t)index * SOURCE_PROFILER_COUNTERS;
+	for (uint32_t c = 0; c < SOURCE_PROFILER_COUNTERS; c++)
+		if (t->work_mask & (1u << c))
+			t->fn.BeginQuery(g_work_targets[c], names[c]);
+}
+
+static void timer_work_end(void *user, void *cmd, uint32_t slot, uint32_t index)
+{
+	srcprof_gl_timer *t = user;
+	(void)cmd;
+	if (slot >= t->n_slots || index >= t->work_sets[slot] || !on_owner(t))
+		return;
+	for (uint32_t c = 0; c < SOURCE_PROFILER_COUNTERS; c++)
+		if (t->work_mask & (1u << c))
+			t->fn.EndQuery(g_work_targets[c]);
+	t->work_done[slot][index] = 1;
+}
+
+/* The sets this frame ended whose every counter is there, by polling. */
+static sp_gpu_read timer_read_work(void *user, uint32_t slot, uint32_t count, uint64_t *values,
+				   uint8_t *avail)
+{
+	srcprof_gl_timer *t = user;
+	if (slot >= t->n_slots || !on_owner(t))
+		return SP_GPU_READ_OK;
+	if (count > t->work_sets[slot])
+		count = t->work_sets[slot];
+	for (uint32_t i = 0; i < count; i++) {
+		if (!t->work_done[slot][i])
+			continue;
+		const gl_uint *names = t->work[slot] + (size_t)i * SOURCE_PROFILER_COUNTERS;
+		bool there = true;
+		for (uint32_t c = 0; c < SOURCE_PROFILER_COUNTERS && there; c++) {
+			gl_uint available = 1;
+			if (t->work_mask & (1u << c))
+				t->fn.GetQueryObjectuiv(names[c], GL_QUERY_RESULT_AVAILABLE_, &available);
+			there = available != 0;
+		}
+		if (!there)
+			continue;
+		for (uint32_t c = 0; c < SOURCE_PROFILER_COUNTERS; c++)
+			if (t->work_mask & (1u << c))
+				t->fn.GetQueryObjectui64v(names[c], GL_QUERY_RESULT_,
+							  &values[(size_t)i * SOURCE_PROFILER_COUNTERS + c]);
+		avail[i] = 1;
+	}
+	return SP_GPU_READ_OK;
+}
+
+/* The counters this context counts: GL 4.6 or the extension, each target
+ * with counter bits; none (said) without. */
+static void setup_work(srcprof_gl_timer *t, srcprof_gl_proc (*get)(const char *),
+		       const char *renderer)
+{
+	if (!get)
+		get = process_lookup;
+	t->fn.GetIntegerv = (__typeof__(t->fn.GetIntegerv))get("glGetIntegerv");
+	t->fn.GetStringi = (__typeof__(t->fn.GetStringi))get("glGetStringi");
+	t->fn.BeginQuery = (__typeof__(t->fn.BeginQuery))get("glBeginQuery");
+	t->fn.EndQuery = (__typeof__(t->fn.EndQuery))get("glEndQuery");
+	bool have = false;
+	if (t->fn.GetIntegerv && t->fn.GetStringi && t->fn.BeginQuery && t->fn.EndQuery) {
+		gl_int major = 0, minor = 0, n = 0;
+		t->fn.GetIntegerv(GL_MAJOR_VERSION_, &major);
+		t->fn.GetIntegerv(GL_MINOR_VERSION_, &minor);
+		have = major > 4 || (major == 4 && minor >= 6);
+		t->fn.GetIntegerv(GL_NUM_EXTENSIONS_, &n);
+		for (gl_int i = 0; i < n && !have; i++) {
+			const char *e = (const char *)t->fn.GetStringi(GL_EXTENSIONS_, (gl_uint)i);
+			have = e && !strcmp(e, "GL_ARB_pipeline_statistics_query");
+		}
+	}
+	if (have)
+		for (uint32_t c = 0; c < SOURCE_PROFILER_COUNTERS; c++) {
+			gl_int bits = 0;
+			t->fn.GetQueryiv(g_work_targets[c], GL_QUERY_COUNTER_BITS_, &bits);
+			if (bits > 0)
+				t->work_mask |= 1u << c;
+		}
+	if (!t->work_mask) {
+		source_profiler_log(SOURCE_PROFILER_LOG_WARNING,
+				    "gl timer: %s has no pipeline statistics queries (GL 4.6 or "
+				    "ARB_pipeline_statistics_query); work counters are n/a",
+				    renderer);
+		return;
+	}
+	t->backend.work_counters = t->work_mask;
+	t->backend.work_begin = timer_work_begin;
+	t->backend.work_end = timer_work_end;
+	t->backend.read_work = timer_read_work;
 }
 
 static int64_t timer_offset(void *user)
@@ -291,6 +451,8 @@ srcprof_gl_timer *srcprof_gl_timer_create(const srcprof_gl_timer_desc *d)
 		.subtract_empty_timer = t->flushed,
 		.costly = t->flushed,
 	};
+	if (d->work_counters)
+		setup_work(t, d->get_proc_address, renderer);
 	calibrate(t);
 	return t;
 }
@@ -313,6 +475,11 @@ void srcprof_gl_timer_destroy(srcprof_gl_timer *t)
 		if (t->capacity[i])
 			t->fn.DeleteQueries((gl_sizei)t->capacity[i], t->queries[i]);
 		free(t->queries[i]);
+		if (t->work_sets[i])
+			t->fn.DeleteQueries((gl_sizei)(t->work_sets[i] * SOURCE_PROFILER_COUNTERS),
+					    t->work[i]);
+		free(t->work[i]);
+		free(t->work_done[i]);
 	}
 	free(t);
 }

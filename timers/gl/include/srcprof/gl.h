@@ -87,6 +87,17 @@ typedef struct srcprof_gl_timer_desc {
 	/* Frame slots; 0: source_profiler_frames_in_flight() at create. */
 	uint32_t frames_in_flight;
 	srcprof_gpu_timing timing; /* 0: auto (flushed on llvmpipe and softpipe) */
+	/* Work counters (source_profiler_work_enable in srcprof/source_profiler.h):
+	 * each render is bracketed by pipeline statistics queries (GL 4.6 or
+	 * ARB_pipeline_statistics_query), one query object per counter and
+	 * render, right inside its timestamps: vertices and primitives
+	 * submitted, vertex and fragment shader invocations, clipping input
+	 * and output primitives, compute shader invocations - those whose
+	 * GL_QUERY_COUNTER_BITS are above 0. Read by polling, like the
+	 * stamps. A context without them: one line, nothing counted. GL has
+	 * one active query per target: the renderer begins none of these
+	 * targets itself inside a render while work is counted. */
+	bool work_counters;
 } srcprof_gl_timer_desc;
 
 typedef struct srcprof_gl_timer srcprof_gl_timer;
