@@ -53,6 +53,9 @@ typedef struct bench_opts {
 	uint32_t n_threads;
 	uint32_t tick_threads;
 	bool compute;
+	/* --work: the timed frames count each source's GPU work too
+	 * (eng_gfx_desc.work_counters; bench_source's work). */
+	bool work;
 	bool isolate;
 	uint32_t isolate_rounds;
 	uint32_t runs; /* --runs: each point measured this many times, on new engines */
@@ -92,6 +95,13 @@ typedef struct bench_source {
 	/* Its GPU average on each queue of the point (bench_point's queue
 	 * order), us; 0 on a queue it did not run on. */
 	double queue_gpu[SOURCE_PROFILER_MAX_QUEUES];
+	/* --work: its work per frame over the point's timed frames
+	 * (source_profiler_fill_work): work_frames counted frames (0: none
+	 * counted, e.g. a source that draws nothing), work_counted the
+	 * counters the device counted (bit c; the others are n/a), work[c]
+	 * the per-frame average, exact (integer division of the sum). */
+	uint32_t work_frames, work_counted;
+	uint64_t work[SOURCE_PROFILER_COUNTERS];
 } bench_source;
 
 /* Extra copies the marginal reference draws. */
@@ -216,6 +226,20 @@ bool bench_write_json(const char *path, const bench_opts *o, const bench_result 
 bool bench_write_csv(const char *path, const bench_opts *o, const bench_result *r);
 bool bench_write_svg(const char *path, const bench_opts *o, const bench_result *r);
 bool bench_write_html(const char *path, const bench_opts *o, const bench_result *r);
+
+/* report/bench_work.c, --work's figures. The JSON "work" object of b
+ * (after ", "); nothing when --work was off. */
+void bench_json_work(FILE *f, const bench_opts *o, const bench_source *b);
+/* The CSV's work columns' names (",work_frames,vertices_per_frame,...")
+ * and b's cells (each ",N", ",n/a" where not counted, "," while off). */
+extern const char bench_csv_work_header[];
+void bench_csv_work(FILE *f, const bench_opts *o, const bench_source *b);
+/* The text report's work table of p (sorted sources s), with work per us
+ * of GPU time; nothing while off. */
+void bench_print_work(FILE *out, const bench_opts *o, const bench_point *p,
+		      const bench_source *s, uint32_t shown);
+/* The HTML page's work table of p; nothing while off. */
+void bench_html_work(FILE *f, const bench_opts *o, const bench_point *p);
 
 /* "threads: ..." when the point ran on several threads or queues. */
 void bench_print_threads(FILE *out, const bench_point *p);

@@ -168,6 +168,8 @@ static const opt_def g_opts[] = {
 	{"--tick-threads", NULL, OPT_U32, AT(tick_threads), .min = 1, .max = ENG_MAX_THREADS,
 	 .arg = "N", .help = GFX_ARGS_TICK_THREADS_HELP},
 	{"--compute", NULL, OPT_FLAG, AT(compute), .help = GFX_ARGS_COMPUTE_HELP},
+	{"--work", NULL, OPT_FLAG, AT(work), .help = GFX_ARGS_WORK_HELP},
+	{"--no-work", NULL, OPT_FLAG_OFF, AT(work), .help = "see --work"},
 	{"--raster-threads", NULL, OPT_CUSTOM, .parse = parse_raster_threads, .arg = "N",
 	 .help = "Mesa's software rasterizer (lavapipe, llvmpipe): split\n"
 		 "each scene over N threads, 0 to 64 (LP_NUM_THREADS; 0: on\n"

@@ -8,7 +8,13 @@
 # threads and compute: a point per thread count, the sweep's table, each
 # point's threads and queues in the report and JSON, the CSV's per-queue
 # figures, and compare pairing points by their threads.
-# usage: bench.sh <srcprof-bench> <bench_check> <api> [plain|threads]
+# With "work": --work. On Vulkan two runs at 1280x720 count the same work
+# (every frame GPU-timed, scene time a frame's worth a frame), so compare
+# calls every counted source's work equal; a run at 640x360 against one at
+# 1920x1080 changes the pixel-bound sources' (heavy, effect, video)
+# fragment invocations and no source's vertices. On OpenGL every counter
+# is n/a and compare says the work was not compared.
+# usage: bench.sh <srcprof-bench> <bench_check> <api> [plain|threads|work]
 set -u
 bench="$1" check="$2" api="$3" mode="${4:-auto}"
 out="$(mktemp -d)"
@@ -38,6 +44,60 @@ if [[ "$mode" == plain ]]; then
 	st=$?
 	[[ $st == 0 ]] || { echo "FAIL: compare of a plain file with itself: exit $st"; cat "$out/cmp"; fails=1; }
 	((fails)) || echo "PASS"
+	exit $fails
+fi
+if [[ "$mode" == work ]]; then
+	wrun() { # <name> <size>: a short --work run into $out/<name>.json (and .csv, .svg)
+		"$bench" --api "$api" --scene default --sources 8 --frames 6 --warmup 2 --repeat 1 \
+			--work --size "$2" --json "$out/$1.json" --csv "$out/$1.csv" --svg "$out/$1.svg" \
+			>"$out/$1.stdout" 2>&1 ||
+			{ echo "FAIL: bench --work ($1) exited with an error"; cat "$out/$1.stdout"; exit 1; }
+	}
+	wrun a 1280x720
+	"$check" "$out/a.json" "$out/a.csv" "$out/a.svg" --work || fails=1
+	grep -q "^work per frame (--work: the device's counts over the timed frames, exact):" \
+		"$out/a.stdout" || { echo "FAIL: the report has no work table"; fails=1; }
+	if [[ "$api" == gl ]]; then
+		grep -q "^  n/a: gl counted no work (the OpenGL timer does not count work yet)" \
+			"$out/a.stdout" || { echo "FAIL: the report does not say n/a"; fails=1; }
+		grep -q "^gl,8,heavy-k2,.*,n/a,n/a,n/a,n/a,n/a,n/a,n/a$" "$out/a.csv" ||
+			{ echo "FAIL: the CSV's work cells are not n/a"; fails=1; }
+		"$bench" compare "$out/a.json" "$out/a.json" >"$out/cmp" 2>&1
+		grep -qE "^  heavy-k2 +[a-z ]+ +no frame counted +work not compared$" \
+			"$out/cmp" && grep -qE "^work: 0 sources equal, 0 changed, 8 not compared" "$out/cmp" ||
+			{ echo "FAIL: compare of n/a work"; cat "$out/cmp"; fails=1; }
+		((fails)) || echo "PASS"
+		exit $fails
+	fi
+	grep -qE "^heavy-k2 +[0-9]+ +[1-9][0-9]* +[0-9]+ .* +[0-9]+\.[0-9] +[0-9]+\.[0-9] +[0-9]+\.[0-9]$" \
+		"$out/a.stdout" || { echo "FAIL: no counts and work per us for heavy-k2"; fails=1; }
+	wrun b 1280x720
+	"$bench" compare "$out/a.json" "$out/b.json" >"$out/same" 2>&1
+	st=$?
+	[[ $st == 0 || $st == 1 ]] || { echo "FAIL: compare of two --work runs: exit $st"; cat "$out/same"; fails=1; }
+	# game-logic draws nothing: no frame counted.
+	grep -qE "^work: 7 sources equal, 0 changed, 1 not compared" "$out/same" &&
+		grep -qE "^  game-logic +not tested +no frame counted +work not compared$" "$out/same" ||
+		{ echo "FAIL: two --work runs do not count the same work"; cat "$out/same"; fails=1; }
+	for s in fountain sparks video-30fps video-24fps blur-effect heavy-k2 mesh-5; do
+		grep -qE "^  $s +[a-z ]+ +equal \(7 counters\) +(neither changed|time changed, work did not)$" \
+			"$out/same" || { echo "FAIL: $s's work is not equal in two runs"; fails=1; }
+	done
+	wrun small 640x360
+	wrun large 1920x1080
+	"$bench" compare "$out/small.json" "$out/large.json" >"$out/size" 2>&1
+	for s in heavy-k2 blur-effect video-30fps video-24fps; do
+		grep -qE "^  $s +[a-z ]+ +changed \([0-9] of 7\) +work changed" "$out/size" ||
+			{ echo "FAIL: $s's work did not change with the size"; fails=1; }
+		grep -A3 -E "^  $s " "$out/size" | grep -qE "^      FS invocations: [0-9]+ -> [0-9]+ a frame \((\+[0-9.]+%|from 0)\)$" ||
+			{ echo "FAIL: $s's fragments did not grow with the size"; fails=1; }
+	done
+	if grep -qE "^      (vertices|VS invocations|primitives):" "$out/size"; then
+		echo "FAIL: vertex counts changed with the size"; fails=1
+	fi
+	grep -q "^settings differ: size 640x360 -> 1920x1080" "$out/size" ||
+		{ echo "FAIL: compare does not say the sizes differ"; fails=1; }
+	((fails)) || { echo "PASS"; cat "$out/size"; }
 	exit $fails
 fi
 if [[ "$mode" == threads ]]; then

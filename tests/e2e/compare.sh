@@ -381,6 +381,57 @@ expect 0 floor-100 "$out/c-b1.json" "$out/c-b2.json" vs "$out/c-n1.json" "$out/c
 	--json "$out/floor-100.out.json"
 has floor-100.out.json '"figure": "gpu_in_frame", .*"change_pct": -92.5000, "ci_low_pct": -100.0000, "ci_high_pct": [0-9]'
 "$check" compare "$out/floor-100.out.json" 0 || fails=1
+# --work: counts compared exactly beside each source's time verdict. "a"
+# gets costlier (GPU 1..8 -> 11..18 us) with its work equal: time changed,
+# work did not; "b"'s time stays and its fragments go 1000 -> 1500 (+50%),
+# its CS invocations n/a on both sides: work changed, time not. A file
+# from before --work (no "work" anywhere) compares as before and says so.
+# work SOURCE_JSON FS: the source with a "work" object (FS invocations FS).
+work() {
+	sed "s/\"type\": \"mesh\", /\"type\": \"mesh\", \"work\": {\"frames\": 8, \"vertices\": 600, \"primitives\": 200, \"vs_invocations\": 600, \"clip_in\": 200, \"clip_out\": 200, \"fs_invocations\": $2, \"cs_invocations\": null}, /" <<<"$1"
+}
+# wrun FILE POINT: a bench file written with --work.
+wrun() { run "$1" default "$2"; sed -i 's/"isolate": false, /"isolate": false, "work": true, /' "$1"; }
+wrun "$out/w-base.json" "$(point vulkan 2 1.5 "$same_frames" \
+	"$(work "$(source a "$flat8" "$flat8" "$flat8")" 1000)" "$(work "$(source b "$flat8" "$flat8" "$flat8")" 1000)")"
+wrun "$out/w-new.json" "$(point vulkan 2 2.0 "$same_frames" \
+	"$(work "$(source a "$(seq_ns 11 18)" "$flat8" "$flat8")" 1000)" "$(work "$(source b "$flat8" "$flat8" "$flat8")" 1500)")"
+expect 1 work "$out/w-base.json" "$out/w-new.json" --blocks 0 --json "$out/work.out.json" --html "$out/work.html"
+has work.txt '^work \(--work: counts a frame, compared exactly: equal, or changed by N%\):$'
+has work.txt '^  a +costlier +equal \(6 counters\) +time changed, work did not$'
+has work.txt '^  b +no significant change +changed \(1 of 6\) +work changed, time not significantly$'
+has work.txt '^      FS invocations: 1000 -> 1500 a frame \(\+50\.0%\)$'
+has work.txt '^work: 1 sources equal, 1 changed, 0 not compared \(exact counts; the exit status$'
+lacks work.txt '^      (vertices|primitives|VS invocations|clip in|clip out|CS invocations):'
+has work.out.json '"source": "a", "time_verdict": "costlier", "time_figure": "gpu_in_frame", "work": "equal", "reading": "time changed, work did not"'
+has work.out.json '"source": "b", "time_verdict": "no significant change", "time_figure": "gpu_in_frame", "work": "changed", "reading": "work changed, time not significantly", "base_frames": 8, "new_frames": 8, "counters": \{"vertices": \{"base": 600, "new": 600, "change_pct": 0.0000\}, .*"fs_invocations": \{"base": 1000, "new": 1500, "change_pct": 50.0000\}, "cs_invocations": \{"base": null, "new": null, "change_pct": null\}\}'
+has work.out.json '"work": \{"base": true, "new": true, "equal": 1, "changed": 1, "not_compared": 0\}'
+has work.html 'FS invocations 1000 &rarr; 1500 \(\+50\.0%\)'
+"$check" compare "$out/work.out.json" 1 || fails=1
+# Work against a file without it: compared as before, the work not.
+expect 1 work-old "$out/base.json" "$out/w-new.json" --blocks 0 --json "$out/work-old.out.json"
+has work-old.txt '^  a +costlier +not counted in BASE +time changed; work not compared$'
+has work-old.txt '^work \(not counted in BASE\): 0 sources equal, 0 changed, 2 not compared'
+# Neither counted: the old files' report, one line more.
+expect 1 work-none "$out/base.json" "$out/costlier.json" --blocks 0 --json "$out/work-none.out.json"
+lacks work-none.txt '^work \(--work'
+has work-none.txt '^work: not counted in BASE or NEW \(bench with --work to tell a change of time from a change$'
+has work-none.out.json '"changes": \[.*\], "work": null\}|"work": null\}'
+# Malformed work: named, exit 2.
+bad_work() { # NAME SED PATTERN: w-base.json edited by SED, refused with PATTERN
+	sed "$2" "$out/w-base.json" >"$out/$1.json"
+	bad "$1" "$3" "$out/$1.json" "$out/w-new.json"
+}
+bad_work work-negative 's/"vertices": 600/"vertices": -1/' \
+	"BASE '.*work-negative.json': points\[0\] \(vulkan, 2 sources\): sources_detail\[0\] \('a'\): 'work': 'vertices' is not a whole number from 0 to 4294967295, or null \(not counted\)"
+bad_work work-fraction 's/"fs_invocations": 1000/"fs_invocations": 10.5/' \
+	"'work': 'fs_invocations' is not a whole number from 0 to 4294967295"
+bad_work work-string 's/"work": {[^}]*}/"work": "lots"/' \
+	"sources_detail\[0\] \('a'\): 'work' is not an object of counts"
+bad_work work-no-key 's/"clip_out": 200, //' "'work': no 'clip_out' \(a count a frame, or null where not counted\)"
+bad_work work-no-frames 's/"frames": 8, "vertices"/"vertices"/' "'work': no 'frames'"
+bad_work work-missing 's/"work": {[^}]*}, //' "sources_detail\[0\] \('a'\): no 'work', yet the file says \"work\": true \(--work\)"
+bad_work work-flag 's/"work": true, /"work": 1, /' "'work' is not true or false"
 # Outputs: never over an input; a failed write exits 2, names the error
 # and leaves the other file as it was; no temporary file stays.
 cp "$out/base.json" "$out/base-copy.json"

@@ -4,13 +4,18 @@
  * for every source, each source's samples are as many as it says and give
  * its average (and its rounds alone their median), the scaling verdicts and
  * each added source's cost between successive counts agree with the
- * points, the profiler's own cost was measured, the CSV has a row of 16
- * fields per source, the SVG is well-formed with a GPU chart per point
+ * points, the profiler's own cost was measured, the CSV has a row of 26
+ * fields per source (the last 8 --work's, empty without it), the SVG is well-formed with a GPU chart per point
  * (a bar per drawing source shown, in frame and alone), the sweep's charts
  * exactly when a sweep has two counts, the overhead pairs per point, no
  * chart without data and no text past its edges. --isolated: the run had
  * --isolate, so the costliest sources (up to 20) have their figures alone.
- * --interrupted: the run was stopped by a signal, and says so. */
+ * --interrupted: the run was stopped by a signal, and says so.
+ * --work: the run had --work: "work" is true, every source has a "work"
+ * object (frames up to the measured frames; each counter a whole number
+ * or null), every source that drew on Vulkan was counted with vertices,
+ * and the CSV's work cells are the JSON's (n/a for null); without it no
+ * source has one and the cells are empty. */
 #include "svg_check.h"
 
 #include "json_check.h"
@@ -142,6 +147,72 @@ static int csv_fields(const char *line, const char **next)
 	}
 	*next = *p ? p + 1 : p;
 	return fields;
+}
+
+/* --work's keys, in the CSV's column order. */
+static const char *const work_keys[7] = {"vertices", "primitives", "vs_invocations", "clip_in",
+					 "clip_out", "fs_invocations", "cs_invocations"};
+
+/* A source's "work" against --work (want) and the frames measured. */
+static void check_work(const cJSON *src, const char *api, bool want, double frames, int index)
+{
+	const cJSON *w = cJSON_GetObjectItem(src, "work");
+	if (!want) {
+		EXPECT(!w, "source %d has \"work\" without --work", index);
+		return;
+	}
+	EXPECT(cJSON_IsObject(w), "source %d has no \"work\" object", index);
+	if (!cJSON_IsObject(w))
+		return;
+	double n = num(w, "frames");
+	EXPECT(n >= 0 && n <= frames && n == floor(n), "source %d: work frames %g of %g", index, n,
+	       frames);
+	int counted = 0;
+	for (int c = 0; c < 7; c++) {
+		const cJSON *v = cJSON_GetObjectItem(w, work_keys[c]);
+		EXPECT(v && (cJSON_IsNull(v) || (cJSON_IsNumber(v) && v->valuedouble >= 0 &&
+						 v->valuedouble == floor(v->valuedouble))),
+		       "source %d: work '%s' is neither null nor a whole count", index, work_keys[c]);
+		counted += cJSON_IsNumber(v);
+	}
+	/* On Vulkan (lavapipe, a GPU with pipeline statistics) a source that
+	 * drew was counted, vertices and all. */
+	if (!strcmp(api, "vulkan") && num(src, "gpu_avg_us") > 0 &&
+	    strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(src, "type")), "logic") != 0)
+		EXPECT(n > 0 && counted == 7 && num(w, "vertices") > 0,
+		       "source %d drew on Vulkan: %g work frames, %d counters, vertices %g", index,
+		       n, counted, counted ? num(w, "vertices") : 0);
+}
+
+/* The last 8 fields of a CSV line (--work's: no quotes or commas in them)
+ * against source src's "work" (NULL: empty cells). */
+static void check_csv_work(const char *line, const cJSON *src, int row)
+{
+	const char *eol = strchr(line, '\n');
+	size_t len = eol ? (size_t)(eol - line) : strlen(line);
+	char buf[256];
+	const char *at = line + len;
+	for (int commas = 0; at > line && commas < 8; at--)
+		commas += at[-1] == ',';
+	size_t n = (size_t)(line + len - at);
+	if (n >= sizeof buf)
+		n = sizeof buf - 1;
+	memcpy(buf, at, n);
+	buf[n] = '\0';
+	const cJSON *w = src ? cJSON_GetObjectItem(src, "work") : NULL;
+	char want[256];
+	if (!w) {
+		snprintf(want, sizeof want, ",,,,,,,,");
+	} else {
+		size_t k = (size_t)snprintf(want, sizeof want, ",%.0f", num(w, "frames"));
+		for (int c = 0; c < 7 && k < sizeof want; c++) {
+			const cJSON *v = cJSON_GetObjectItem(w, work_keys[c]);
+			k += cJSON_IsNumber(v) ? (size_t)snprintf(want + k, sizeof want - k, ",%.0f",
+								  v->valuedouble)
+					       : (size_t)snprintf(want + k, sizeof want - k, ",n/a");
+		}
+	}
+	EXPECT(!strcmp(buf, want), "CSV row %d's work cells '%s', the JSON's '%s'", row, buf, want);
 }
 
 /* The sum of an array of numbers (NAN if one is not), its size in *n. */
@@ -289,17 +360,19 @@ static void check_svg(const char *svg, const cJSON *points)
 
 int main(int argc, char **argv)
 {
-	bool isolated = false, interrupted = false, bad_args = argc < 4;
+	bool isolated = false, interrupted = false, counted_work = false, bad_args = argc < 4;
 	for (int i = 4; i < argc; i++) {
 		if (!strcmp(argv[i], "--isolated"))
 			isolated = true;
 		else if (!strcmp(argv[i], "--interrupted"))
 			interrupted = true;
+		else if (!strcmp(argv[i], "--work"))
+			counted_work = true;
 		else
 			bad_args = true;
 	}
 	if (bad_args) {
-		fprintf(stderr, "usage: bench_check JSON CSV SVG [--isolated] [--interrupted]\n");
+		fprintf(stderr, "usage: bench_check JSON CSV SVG [--isolated] [--interrupted] [--work]\n");
 		return 2;
 	}
 	char *json = slurp(argv[1]), *csv = slurp(argv[2]), *svg = slurp(argv[3]);
@@ -317,6 +390,9 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof top / sizeof *top; i++)
 		EXPECT(cJSON_GetObjectItem(root, top[i]), "missing key '%s'", top[i]);
 	rounds_asked = (int)num(root, "isolate_rounds");
+	const cJSON *work_on = cJSON_GetObjectItem(root, "work");
+	EXPECT(cJSON_IsBool(work_on) && cJSON_IsTrue(work_on) == counted_work,
+	       "\"work\" is not %s", counted_work ? "true" : "false");
 	const cJSON *was_stopped = cJSON_GetObjectItem(root, "interrupted");
 	EXPECT(cJSON_IsBool(was_stopped) && cJSON_IsTrue(was_stopped) == interrupted,
 	       "\"interrupted\" is not %s", interrupted ? "true" : "false");
@@ -395,6 +471,8 @@ int main(int argc, char **argv)
 			num(src, "tick_avg_us");
 			num(src, "render_avg_us");
 			check_samples(src, n);
+			check_work(src, cJSON_GetStringValue(cJSON_GetObjectItem(pt, "api")), counted_work,
+				   num(root, "frames"), n);
 			n++;
 		}
 		EXPECT(n > 0 && n == (int)num(pt, "sources_held"), "%d sources listed, %g held", n,
@@ -568,9 +646,22 @@ int main(int argc, char **argv)
 	EXPECT(record_points == cJSON_GetArraySize(points), "CSV record names %d points for %d",
 	       record_points, cJSON_GetArraySize(points));
 	EXPECT(!strncmp(header, "api,sources,source,type,gpu_avg_us,", 35), "CSV header");
+	EXPECT(strstr(header, ",work_frames,vertices_per_frame,") != NULL, "CSV header: no work");
+	/* The rows, in the JSON's order: points, then their sources. */
+	const cJSON *row_pt = points ? points->child : NULL;
+	const cJSON *row_src = row_pt ? cJSON_GetObjectItem(row_pt, "sources_detail")->child : NULL;
 	for (const char *line = header, *next; *line; line = next) {
 		int fields = csv_fields(line, &next);
-		EXPECT(fields == 18, "CSV line %d has %d fields", rows + 1, fields);
+		EXPECT(fields == 26, "CSV line %d has %d fields", rows + 1, fields);
+		if (line != header) {
+			while (!row_src && row_pt && (row_pt = row_pt->next))
+				row_src = cJSON_GetObjectItem(row_pt, "sources_detail")->child;
+			EXPECT(row_src != NULL, "CSV row %d has no source in the JSON", rows + 1);
+			if (row_src) {
+				check_csv_work(line, row_src, rows + 1);
+				row_src = row_src->next;
+			}
+		}
 		rows += line != header;
 	}
 	EXPECT(rows == total_sources, "CSV has %d rows for %d sources", rows, total_sources);

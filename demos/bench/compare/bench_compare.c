@@ -587,13 +587,15 @@ bool cmp_run(const cmp_opts *o, const brun *base, uint32_t n_base, const brun *n
 	}
 	if (!ok && !said)
 		fprintf(stderr, PROG ": out of memory comparing\n");
-	return ok;
+	return ok && cmp_work_compare(r);
 }
 
 void cmp_free(cmp_result *r)
 {
-	for (uint32_t i = 0; r->points && i < r->n_points; i++)
+	for (uint32_t i = 0; r->points && i < r->n_points; i++) {
 		free(r->points[i].rows);
+		free(r->points[i].work);
+	}
 	free(r->points);
 	r->points = NULL;
 }

@@ -99,10 +99,39 @@ typedef struct cmp_row {
 	double ra[CMP_MAX_RUNS], rb[CMP_MAX_RUNS];
 } cmp_row;
 
+/* --work: a source's work compared exactly (bench_compare_work.c): no
+ * statistics, the counts a frame are equal or they changed. */
+typedef enum cmp_work_state {
+	CMP_WORK_EQUAL,       /* every counter counted on both sides is equal */
+	CMP_WORK_CHANGED,     /* one or more of them changed */
+	CMP_WORK_NOT_COUNTED, /* a side has no counts (no --work, n/a, no frame counted) */
+} cmp_work_state;
+extern const char *const cmp_work_state_names[3]; /* "equal", "changed", "not counted" */
+
+typedef struct cmp_work_row {
+	const char *source;
+	const brun_work *a, *b;
+	cmp_work_state state;
+	uint32_t both;     /* bit c: counter c counted on both sides */
+	uint32_t changed;  /* bit c: counted on both, and not equal */
+	/* The source's GPU figure's verdict (the time beside the work), and
+	 * whether it was tested at all. */
+	bool timed;
+	cmp_figure time_figure;
+	cmp_verdict time;
+} cmp_work_row;
+
+/* "time changed, work did not", "work changed", ... for a row. */
+const char *cmp_work_reading(const cmp_work_row *w);
+/* Counter c's change from BASE, relative (+3.0: +300%); +-INFINITY from 0. */
+double cmp_work_change(const cmp_work_row *w, int c);
+
 typedef struct cmp_point {
 	const brun_point *base, *nw;
 	cmp_row *rows; /* sorted by change, costliest first */
 	uint32_t n_rows;
+	cmp_work_row *work; /* a row per source in both runs, BASE's order */
+	uint32_t n_work;
 	uint32_t only_base, only_new; /* sources in one run only */
 	char only_names[512];         /* some of them, for the report */
 } cmp_point;
@@ -117,6 +146,10 @@ typedef struct cmp_result {
 	uint32_t n_points;
 	uint32_t unmatched_base, unmatched_new; /* points in one run only */
 	uint32_t costlier, cheaper, same, noisy;
+	/* --work: whether each side's first run counted work, and the
+	 * sources whose work is equal, changed, or not compared. */
+	bool work_base, work_new;
+	uint32_t work_equal, work_changed, work_not_counted;
 	uint32_t figures;
 	double cut; /* rows with p_beyond at or under it are kept; < 0: none */
 	char settings[1200]; /* what differs between the runs' settings, or "" */
@@ -136,6 +169,9 @@ int cmp_parse_args(int argc, char **argv, cmp_opts *o);
 bool cmp_run(const cmp_opts *o, const brun *base, uint32_t n_base, const brun *nw,
 	     uint32_t n_new, cmp_result *r);
 void cmp_free(cmp_result *r);
+/* The work rows of every point of r, once its time verdicts are known
+ * (cmp_run calls it); false when out of memory (said). */
+bool cmp_work_compare(cmp_result *r);
 
 /* The row's reasons as one clause, into buf. */
 const char *cmp_noise_text(const cmp_result *r, const cmp_point *p, const cmp_row *row,
@@ -154,6 +190,11 @@ void cmp_busy_pair(const brun_point *base, const brun_point *nw, char *buf, size
 /* bench_compare_out.c. */
 /* The table; `status` is the exit status it states. */
 void cmp_print(FILE *out, const cmp_result *r, int status);
+/* Each point's work table (text, JSON "work", HTML), in
+ * bench_compare_work.c. */
+void cmp_print_work(FILE *out, const cmp_result *r, const cmp_point *p);
+void cmp_json_work(FILE *f, const cmp_result *r, const cmp_point *p);
+void cmp_html_work(FILE *f, const cmp_result *r, const cmp_point *p);
 /* --json and --html to f (the caller checks ferror and closes it). */
 void cmp_write_json(FILE *f, const cmp_result *r);
 void cmp_write_html(FILE *f, const cmp_result *r);

@@ -136,6 +136,7 @@ void cmp_print(FILE *out, const cmp_result *r, int status)
 		if (p->only_base || p->only_new)
 			fprintf(out, "sources in one run only (%u in BASE, %u in NEW): %s\n", p->only_base,
 				p->only_new, p->only_names);
+		cmp_print_work(out, r, p);
 	}
 	if (r->unmatched_base || r->unmatched_new)
 		fprintf(out, "\npoints in one run only (not compared): %u in BASE, %u in NEW\n",
@@ -149,6 +150,15 @@ void cmp_print(FILE *out, const cmp_result *r, int status)
 			     "runs. Here runs of\none build differ by up to 20-60%% in some CPU and "
 			     "GPU figures (docs/bench.md), so a\nverdict can be the machine; bench "
 			     "with --runs 3 (or give BASE1 BASE2 vs NEW1 NEW2).\n");
+	if (!r->work_base && !r->work_new)
+		fprintf(out, "\nwork: not counted in BASE or NEW (bench with --work to tell a change of "
+			     "time from a change\nof work)\n");
+	else
+		fprintf(out, "\nwork%s: %u sources equal, %u changed, %u not compared (exact counts; "
+			     "the exit status\nis the time's)\n",
+			!r->work_base ? " (not counted in BASE)" : !r->work_new ? " (not counted in NEW)"
+										: "",
+			r->work_equal, r->work_changed, r->work_not_counted);
 	fprintf(out, "\nsummary: %u costlier, %u cheaper, %u no significant change; %u of the %u "
 		     "figures not reliable;\n%u points compared; exit %d\n",
 		r->costlier, r->cheaper, r->same, r->noisy, r->costlier + r->cheaper + r->same,
@@ -252,9 +262,15 @@ void cmp_write_json(FILE *f, const cmp_result *r)
 			json_string(f, cmp_noise_text(r, p, row, why, sizeof why));
 			fputc('}', f);
 		}
-		fprintf(f, "]}");
+		fputc(']', f);
+		cmp_json_work(f, r, p);
+		fputc('}', f);
 	}
-	fprintf(f, "\n  ],\n  \"unmatched_points\": {\"base\": %u, \"new\": %u},\n",
+	fprintf(f, "\n  ],\n  \"work\": {\"base\": %s, \"new\": %s, \"equal\": %u, \"changed\": %u, "
+		   "\"not_compared\": %u},",
+		r->work_base ? "true" : "false", r->work_new ? "true" : "false", r->work_equal,
+		r->work_changed, r->work_not_counted);
+	fprintf(f, "\n  \"unmatched_points\": {\"base\": %u, \"new\": %u},\n",
 		r->unmatched_base, r->unmatched_new);
 	fprintf(f, "  \"costlier\": %u, \"cheaper\": %u, \"no_significant_change\": %u, "
 		   "\"not_reliable\": %u,\n  \"exit_status\": %d\n}\n",
@@ -411,6 +427,7 @@ static void html_point(FILE *f, const cmp_result *r, const cmp_point *p)
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table></div>\n", f);
+	cmp_html_work(f, r, p);
 	if (p->only_base || p->only_new) {
 		fprintf(f, "<p>Sources in one run only (%u in BASE, %u in NEW): ", p->only_base,
 			p->only_new);

@@ -164,7 +164,66 @@ static bool series(const where *w, const cJSON *obj, const char *key, double sca
 	return true;
 }
 
-static bool load_source(where *w, const cJSON *js, brun_source *s)
+const char *const brun_work_keys[BRUN_COUNTERS] = {
+	"vertices", "primitives", "vs_invocations", "clip_in", "clip_out", "fs_invocations",
+	"cs_invocations"};
+const char *const brun_work_names[BRUN_COUNTERS] = {
+	"vertices", "primitives", "VS invocations", "clip in", "clip out", "FS invocations",
+	"CS invocations"};
+
+/* A count a frame can hold: the profiler keeps 32 bits a frame. */
+#define WORK_MAX 4294967295.0
+
+/* A source's "work" object (bench --work), where the file has one; with
+ * `required` (the file says --work) it must. */
+static bool load_work(const where *w, const cJSON *js, bool required, brun_work *out)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(js, "work");
+	if (!o) {
+		if (required)
+			complain(w, "no 'work', yet the file says \"work\": true (--work)");
+		return !required;
+	}
+	if (!cJSON_IsObject(o)) {
+		complain(w, "'work' is not an object of counts (bench --work writes "
+			    "{\"frames\": N, \"vertices\": N or null, ...})");
+		return false;
+	}
+	double frames;
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, "frames");
+	if (!f || !cJSON_IsNumber(f) || !((frames = f->valuedouble) >= 0) || frames > 4e9 ||
+	    frames != floor(frames)) {
+		if (f)
+			complain(w, "'work': 'frames' is not a whole number from 0");
+		else
+			complain(w, "'work': no 'frames'");
+		return false;
+	}
+	out->frames = (uint32_t)frames;
+	for (int c = 0; c < BRUN_COUNTERS; c++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, brun_work_keys[c]);
+		if (!v) {
+			complain(w, "'work': no '%s' (a count a frame, or null where not counted)",
+				 brun_work_keys[c]);
+			return false;
+		}
+		if (cJSON_IsNull(v))
+			continue;
+		if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0) || v->valuedouble > WORK_MAX ||
+		    v->valuedouble != floor(v->valuedouble)) {
+			complain(w, "'work': '%s' is not a whole number from 0 to %.0f, or null (not "
+				    "counted)",
+				 brun_work_keys[c], WORK_MAX);
+			return false;
+		}
+		out->v[c] = v->valuedouble;
+		out->counted |= 1u << c;
+	}
+	out->present = true;
+	return true;
+}
+
+static bool load_source(where *w, const cJSON *js, bool work, brun_source *s)
 {
 	if (!string(w, js, "name", s->name, sizeof s->name))
 		return false;
@@ -192,7 +251,7 @@ static bool load_source(where *w, const cJSON *js, brun_source *s)
 	if (cJSON_GetObjectItemCaseSensitive(js, "marginal_rounds_us") &&
 	    !series(w, js, "marginal_rounds_us", 1, &s->marginal))
 		return false;
-	return true;
+	return load_work(w, js, work, &s->work);
 }
 
 bool brun_same_point(const brun_point *a, const brun_point *b)
@@ -201,7 +260,7 @@ bool brun_same_point(const brun_point *a, const brun_point *b)
 	       a->record_threads == b->record_threads;
 }
 
-static bool load_point(where *w, const cJSON *js, brun_point *p)
+static bool load_point(where *w, const cJSON *js, bool work, brun_point *p)
 {
 	if (!string(w, js, "api", p->api, sizeof p->api) || !count(w, js, "sources", &p->sources))
 		return false;
@@ -265,7 +324,7 @@ static bool load_point(where *w, const cJSON *js, brun_point *p)
 	{
 		w->source = (int)p->n_src;
 		w->name = NULL;
-		if (!load_source(w, e, &p->src[p->n_src++]))
+		if (!load_source(w, e, work, &p->src[p->n_src++]))
 			return false;
 	}
 	w->source = -1;
@@ -345,7 +404,7 @@ static bool load_points(where *w, const cJSON *points, brun *out)
 		w->point = (int)out->n_points;
 		w->api = NULL;
 		w->sources = 0;
-		if (!load_point(w, e, &out->points[out->n_points++]))
+		if (!load_point(w, e, out->work, &out->points[out->n_points++]))
 			return false;
 		const brun_point *p = &out->points[out->n_points - 1];
 		for (uint32_t k = 0; k + 1 < out->n_points; k++) {
@@ -399,6 +458,13 @@ static bool load_settings(where *w, const cJSON *root, brun *out)
 	out->height = wh[1];
 	out->isolate = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "isolate"));
 	out->interrupted = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "interrupted"));
+	/* Absent in files from before --work: not counted. */
+	const cJSON *work = cJSON_GetObjectItemCaseSensitive(root, "work");
+	if (work && !cJSON_IsBool(work)) {
+		complain(w, "'work' is not true or false");
+		return false;
+	}
+	out->work = cJSON_IsTrue(work);
 	if (out->interrupted &&
 	    !string(w, root, "interrupted_by", out->interrupted_by, sizeof out->interrupted_by))
 		return false;
@@ -427,6 +493,7 @@ static bool load_other_run(where *w, const cJSON *js, const brun *first, uint32_
 	out->width = first->width;
 	out->height = first->height;
 	out->isolate = first->isolate;
+	out->work = first->work;
 	out->interrupted = first->interrupted;
 	memcpy(out->interrupted_by, first->interrupted_by, sizeof out->interrupted_by);
 	w->run = (int)k;

@@ -14,12 +14,29 @@ typedef struct brun_series {
 	uint32_t n;
 } brun_series;
 
+/* --work's counters of a source, in source_profiler_counter's order: the
+ * JSON keys ("vertices", ... "cs_invocations") and their names ("VS
+ * invocations", ...). */
+#define BRUN_COUNTERS 7
+extern const char *const brun_work_keys[BRUN_COUNTERS];
+extern const char *const brun_work_names[BRUN_COUNTERS];
+
+/* A source's "work" (bench --work): counts per frame over its counted
+ * frames, exact. */
+typedef struct brun_work {
+	bool present;     /* the file has it (a file without --work has not) */
+	uint32_t frames;  /* frames counted; 0: none (a source that draws nothing) */
+	uint32_t counted; /* bit c: counter c is a number; else null (n/a) */
+	double v[BRUN_COUNTERS];
+} brun_work;
+
 typedef struct brun_source {
 	char name[64], type[24];
 	brun_series tick, render, gpu; /* us per frame: tick, all renders' CPU, all renders' GPU */
 	brun_series alone;             /* us per --isolate round; n = 0: not measured */
 	brun_series marginal;          /* us per round, the marginal reference; n = 0: none */
 	double gpu_avg, isolated;      /* us; isolated < 0: not measured */
+	brun_work work;
 } brun_source;
 
 typedef struct brun_point {
@@ -42,6 +59,7 @@ typedef struct brun {
 	char path[512], scene[64], git[64], machine[256], interrupted_by[24];
 	uint32_t frames, warmup, repeat, width, height;
 	bool isolate, interrupted;
+	bool work; /* "work": true (--work); false or absent (older files): not counted */
 	brun_point *points;
 	uint32_t n_points;
 } brun;

@@ -389,7 +389,7 @@ static bool summarize(ovh_run *run)
 bool bench_overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_point *pt)
 {
 	ovh_run run = {.o = o, .pt = pt};
-	run.e = bench_start(o, api, sources, o->gpu_budget, pt);
+	run.e = bench_start(o, api, sources, o->gpu_budget, false, pt);
 	if (!run.e)
 		return false;
 	bool ok = settle(&run) && plan_blocks(&run);

@@ -8,9 +8,10 @@
 #include "bench.h"
 
 /* A new engine with the scene built, CPU and GPU profiling on, GPU-timing
- * at `gpu_budget` (1: every frame); NULL after a message. */
+ * at `gpu_budget` (1: every frame), the GPU's work counted in the timed
+ * frames when `count_work`; NULL after a message. */
 eng_engine *bench_start(const bench_opts *o, eng_api api, uint32_t sources, double gpu_budget,
-			bench_point *pt);
+			bool count_work, bench_point *pt);
 /* Waits for the GPU, destroys e and shuts the profiler down; validation
  * messages so far count as pt's failures. */
 void bench_stop(eng_engine *e, bench_point *pt);

@@ -61,7 +61,7 @@ bool bench_run_frames(eng_engine *e, uint32_t n, double *ms, const bench_opts *o
 }
 
 eng_engine *bench_start(const bench_opts *o, eng_api api, uint32_t sources, double gpu_budget,
-			bench_point *pt)
+			bool count_work, bench_point *pt)
 {
 	source_profiler_shutdown();
 	eng_result r;
@@ -74,8 +74,12 @@ eng_engine *bench_start(const bench_opts *o, eng_api api, uint32_t sources, doub
 						   .gpu_timing = o->gpu_timing,
 						   .raster_threads_set = o->raster_threads_set,
 						   .raster_threads = o->raster_threads,
-						   .compute = o->compute},
+						   .compute = o->compute,
+						   .work_counters = count_work},
 					   .views = o->scene->views,
+					   /* Scene time a frame's worth a frame: frame N
+					    * draws the same in every run, so that
+					    * --work's counts repeat exactly. */
 					   .fixed_dt = 1.0 / 60.0,
 					   .gpu_budget = gpu_budget,
 					   .tick_threads = o->tick_threads,
@@ -117,7 +121,7 @@ static uint32_t *window_samples(const eng_source *s, source_profiler_series seri
 
 /* Per-source figures from the profiler after the timed run, with the
  * window's samples; false when out of memory. */
-static bool collect_sources(eng_engine *e, bench_point *pt, uint32_t window)
+static bool collect_sources(eng_engine *e, const bench_opts *o, bench_point *pt, uint32_t window)
 {
 	uint32_t n = eng_source_count(e);
 	pt->src = calloc(n ? n : 1, sizeof *pt->src);
@@ -137,6 +141,15 @@ static bool collect_sources(eng_engine *e, bench_point *pt, uint32_t window)
 			b->render_sum = (double)r.render_sum / 1e3;
 		}
 		source_profiler_get_sample_counts(s, &b->cpu_samples, &b->gpu_samples);
+		/* --work: the window holds the measured frames only (reset
+		 * before them), so these are their averages. */
+		source_profiler_work_t w;
+		if (o->work && source_profiler_fill_work(s, &w)) {
+			b->work_frames = w.samples;
+			b->work_counted = w.counted;
+			for (int c = 0; c < SOURCE_PROFILER_COUNTERS; c++)
+				b->work[c] = w.avg[c];
+		}
 		/* Its GPU time on each queue, in the point's queue order. */
 		source_profiler_queue_result_t q[SOURCE_PROFILER_MAX_QUEUES];
 		size_t nq = source_profiler_fill_queue_results(s, q, SOURCE_PROFILER_MAX_QUEUES);
@@ -182,8 +195,11 @@ bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, uint32_
 	pt->api = api == ENG_API_GL ? "gl" : "vulkan";
 	srcprof_load_meter busy;
 	srcprof_load_start(&busy);
-	/* Every frame GPU-timed (budget 1) for the per-source figures. */
-	eng_engine *e = bench_start(o, api, sources, 1.0, pt);
+	/* Every frame GPU-timed (budget 1) for the per-source figures, and
+	 * with --work counted: the work counters are read from these frames
+	 * only (the overhead runs do not count, so that their figures stay
+	 * those of a run without --work). */
+	eng_engine *e = bench_start(o, api, sources, 1.0, o->work, pt);
 	if (!e)
 		return false;
 	bool ok = true;
@@ -225,7 +241,7 @@ bool bench_run_point(const bench_opts *o, eng_api api, uint32_t sources, uint32_
 		pt->frame_gpu_avg = (double)st.gpu_frame_avg_ns / 1e3;
 		pt->timer_overhead = (double)st.gpu_timer_overhead_ns / 1e3;
 		pt->gpu_resolution = (double)st.gpu_resolution_ns / 1e3;
-		ok = collect_sources(e, pt, fps * SOURCE_PROFILER_WINDOW_SECONDS);
+		ok = collect_sources(e, o, pt, fps * SOURCE_PROFILER_WINDOW_SECONDS);
 	}
 	free(ms);
 	if (ok && o->isolate)

@@ -40,6 +40,7 @@ static void metadata(FILE *f, const bench_opts *o, const bench_result *r)
 		snprintf(buf + at, sizeof buf - at, "; --isolate, %u rounds", o->isolate_rounds);
 	}
 	meta_row(f, "frames", buf);
+	meta_row(f, "work", o->work ? "counted (--work), over the timed frames" : "not counted");
 	snprintf(buf, sizeof buf, "%u of %u%s", r->n_points, r->planned,
 		 r->interrupted ? " (interrupted)" : "");
 	meta_row(f, "points", buf);
@@ -185,6 +186,7 @@ static void point_section(FILE *f, const bench_opts *o, const bench_result *r, c
 	if (page_chart_open(&c))
 		page_chart_close(f, &c, PAGE_W, bench_chart_gpu(c.f, 0, 0, PAGE_W, o, p));
 	source_table(f, p);
+	bench_html_work(f, o, p);
 	overhead(f, o, p);
 	if (r->replayed)
 		fprintf(f, "<p>The profiler's own cost, its calls replayed without drawing: %.1f ns "

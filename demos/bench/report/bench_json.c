@@ -171,6 +171,7 @@ static void json_point(FILE *f, const bench_opts *o, const bench_point *p, bool 
 				b->marginal, b->in_over_marginal);
 			json_rounds(f, "marginal_rounds_us", b->marginal_us, b->marginal_rounds);
 		}
+		bench_json_work(f, o, b);
 		/* Each frame's figures in the profiler's window, oldest
 		 * first: what compare tests. */
 		fprintf(f, ",\n        \"samples\": {");
@@ -197,9 +198,11 @@ bool bench_write_json(const char *path, const bench_opts *o, const bench_result 
 	fprintf(f, ",\n  \"scene\": ");
 	json_string(f, o->scene->name);
 	fprintf(f, ",\n  \"frames\": %u, \"warmup\": %u, \"repeat\": %u, \"gpu_budget\": %.4f, "
-		   "\"size\": [%u, %u], \"isolate\": %s, \"isolate_rounds\": %u,\n  \"wall_s\": %.1f, ",
+		   "\"size\": [%u, %u], \"isolate\": %s, \"isolate_rounds\": %u, \"work\": %s,\n"
+		   "  \"wall_s\": %.1f, ",
 		o->frames, o->warmup, o->repeat, o->gpu_budget, o->width, o->height,
-		o->isolate ? "true" : "false", o->isolate_rounds, r->wall_s);
+		o->isolate ? "true" : "false", o->isolate_rounds, o->work ? "true" : "false",
+		r->wall_s);
 	/* An interrupted run holds the points it finished (of those planned). */
 	fprintf(f, "\"interrupted\": %s, ", r->interrupted ? "true" : "false");
 	if (r->interrupted) {

@@ -379,6 +379,7 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 					     "rasterizer thread\"); with --raster-threads 1 those of 2%% or more "
 					     "read within\n0.88-1.24 of it, with slower frames\n",
 					p->raster_threads);
+			bench_print_work(out, o, p, s, shown);
 			free(s);
 		}
 		fprintf(out, "overhead, %u interleaved pairs (median, spread):\n", p->pairs);
@@ -458,6 +459,8 @@ static void csv_record(FILE *f, const bench_opts *o, const bench_result *r)
 		o->width, o->height, o->frames, o->warmup, o->repeat);
 	if (o->isolate)
 		fprintf(f, ", --isolate %u rounds", o->isolate_rounds);
+	if (o->work)
+		fprintf(f, ", --work (counted over the timed frames)");
 	fprintf(f, "\n");
 	if (r->n_more)
 		fprintf(f, "# runs: %u; these rows are the first's (the JSON holds every run)\n",
@@ -483,8 +486,9 @@ static void csv_record(FILE *f, const bench_opts *o, const bench_result *r)
 		fprintf(f, "# interrupted: %s, %u of %u points finished\n",
 			bench_signal_name(r->interrupted), r->n_points, r->planned);
 	fprintf(f, "# run started: %s\n# written: %s\n", started, written);
-	fprintf(f, "# units: each column name ends in its unit: _us microseconds; share: a fraction "
-		   "of the frame's GPU time\n");
+	fprintf(f, "# units: each column name ends in its unit: _us microseconds; _per_frame: "
+		   "counts a frame (--work; n/a: not counted by the device, empty: --work off); "
+		   "share: a fraction of the frame's GPU time\n");
 }
 
 bool bench_write_csv(const char *path, const bench_opts *o, const bench_result *r)
@@ -496,8 +500,9 @@ bool bench_write_csv(const char *path, const bench_opts *o, const bench_result *
 	csv_record(f, o, r);
 	fputs("api,sources,source,type,gpu_avg_us,gpu_p50_us,gpu_p95_us,gpu_max_us,gpu_samples,"
 	      "share,tick_avg_us,render_avg_us,render_sum_us,isolated_us,gpu_timing,cpu_samples,"
-	      "record_threads,gpu_by_queue_us\n",
+	      "record_threads,gpu_by_queue_us",
 	      f);
+	fprintf(f, "%s\n", bench_csv_work_header);
 	for (uint32_t i = 0; i < r->n_points; i++) {
 		const bench_point *p = &r->points[i];
 		for (uint32_t k = 0; k < p->n_src; k++) {
@@ -513,6 +518,7 @@ bool bench_write_csv(const char *path, const bench_opts *o, const bench_result *
 			/* "graphics:812.3;compute:97.1": a field without commas. */
 			for (uint32_t q = 0; q < p->n_queues; q++)
 				fprintf(f, "%s%s:%.3f", q ? ";" : "", p->queues[q], b->queue_gpu[q]);
+			bench_csv_work(f, o, b);
 			fputc('\n', f);
 		}
 	}
