@@ -87,9 +87,9 @@ void bench_print_work(FILE *out, const bench_opts *o, const bench_point *p,
 		any |= s[k].work_frames ? s[k].work_counted : 0;
 	fprintf(out, "work per frame (--work: the device's counts over the timed frames, exact):\n");
 	if (!any) {
-		fprintf(out, "  n/a: %s counted no work (%s)\n", p->api,
-			!strcmp(p->api, "gl") ? "the OpenGL timer does not count work yet"
-					      : "the device has no pipeline statistics queries");
+		fprintf(out, "  n/a: %s counted no work (no pipeline statistics queries on the "
+			     "device, or no GPU-timed frame)\n",
+			p->api);
 		return;
 	}
 	fprintf(out, "%-22s %6s %11s %11s %11s %11s %11s %11s %11s %8s %8s %8s\n", "source",
