@@ -24,8 +24,8 @@ extern const int gfx_args_timing_values[];
 #define GFX_ARGS_WORK_HELP                                                         \
 	"count each source's GPU work beside its time: vertices, primitives,\n"     \
 	"vertex/fragment/compute shader invocations, clipping in and out\n"         \
-	"(pipeline statistics queries; Vulkan and null; n/a where the device\n"     \
-	"cannot count); --no-work: time only (the default)"
+	"(pipeline statistics queries: Vulkan, OpenGL, null; n/a where the\n"      \
+	"device cannot count); --no-work: time only (the default)"
 
 /* --compute. */
 #define GFX_ARGS_COMPUTE_HELP                                                 \

@@ -275,7 +275,10 @@ static bool gpu_sums(sp_entry *e, const sp_frame_acc *a, uint64_t frame, const g
 			out->first = dur;
 		out->pass[t->pass_local] = sp_add_sat(out->pass[t->pass_local], dur);
 		if (gf->trace)
-			sp_trace_gpu(e, q, t->pass, begin, end, (uint32_t)frame);
+			sp_trace_gpu(e, q, t->pass, begin, end, (uint32_t)frame,
+				     t->work && gf->f.work[q] && gf->f.work_avail[q][i]
+					     ? gf->f.work[q] + (size_t)i * SOURCE_PROFILER_COUNTERS
+					     : NULL);
 		id = t->next;
 	}
 	return true;

@@ -18,7 +18,7 @@ void sp_trace_cpu_on(uint16_t track, const sp_entry *e, int kind, uint32_t pass,
 		     uint64_t end, uint32_t frame);
 /* A render's GPU time, and a frame's, on the track of their queue. */
 void sp_trace_gpu(sp_entry *e, uint32_t queue, uint32_t pass, uint64_t begin, uint64_t end,
-		  uint32_t frame);
+		  uint32_t frame, const uint64_t *work);
 void sp_trace_gpu_frame(uint32_t queue, uint32_t frame, uint64_t begin, uint64_t end);
 /* The capture being recorded (0: none yet), and the calling thread's
  * track in it (any thread). */

@@ -24,6 +24,7 @@ typedef struct sp_work_frame {
 bool sp_work_wanted(void);
 /* The counters of the backend in use (graphics thread, set at install). */
 void sp_work_set_counted(uint32_t counted);
+uint32_t sp_work_counted(void);
 
 /* Graphics thread, at collect: the entry's counts of one frame; its ring
  * is made (or remade for more passes or another window size) here. */

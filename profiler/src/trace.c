@@ -14,6 +14,7 @@
 #include "sp_profiler.h"
 #include "sp_rcu.h"
 #include "sp_trace.h"
+#include "sp_work.h"
 #include "sp_util.h"
 #include "sp_window.h"
 
@@ -39,6 +40,7 @@ typedef struct event {
 	uint16_t track;
 	uint32_t frame;
 	uint32_t pass;
+	uint32_t work; /* EV_GPU: its render's counts at g_work[index], 1 + index; 0: none */
 	const char *name;
 	uint64_t ts, dur; /* ns on the profiler clock; EV_FRAME_TIME: dur = frame time */
 } event;
@@ -54,6 +56,11 @@ typedef struct name_chunk {
 } name_chunk;
 
 _Atomic bool sp_trace_recording;
+/* The GPU events' work counts (work counting on at trace_start), one
+ * record per event slot, written by the graphics thread at collect before
+ * its event is published. */
+static uint32_t (*g_work)[SOURCE_PROFILER_COUNTERS];
+static uint32_t g_work_counted; /* the counters counted, at trace_start */
 static _Atomic int g_state = SOURCE_PROFILER_TRACE_IDLE;
 static _Atomic(event *) g_events;
 /* Atomic (relaxed) where trace_get_info reads them from any thread. */
@@ -164,12 +171,20 @@ static event *claim(void)
 	return &evs[i];
 }
 
-static void put(enum ev_type type, uint16_t track, const char *name, uint64_t ts, uint64_t dur,
-		uint32_t frame, uint32_t pass, unsigned depth)
+static event *put_work(enum ev_type type, uint16_t track, const char *name, uint64_t ts,
+		       uint64_t dur, uint32_t frame, uint32_t pass, unsigned depth,
+		       const uint64_t *work)
 {
 	event *e = claim();
 	if (!e)
-		return;
+		return NULL;
+	e->work = 0;
+	if (work && g_work) {
+		size_t i = (size_t)(e - atomic_load_explicit(&g_events, memory_order_relaxed));
+		for (uint32_t c = 0; c < SOURCE_PROFILER_COUNTERS; c++)
+			g_work[i][c] = work[c] > UINT32_MAX ? UINT32_MAX : (uint32_t)work[c];
+		e->work = (uint32_t)i + 1;
+	}
 	e->depth = (uint8_t)(depth > 255 ? 255 : depth);
 	e->track = track;
 	e->frame = frame;
@@ -178,6 +193,13 @@ static void put(enum ev_type type, uint16_t track, const char *name, uint64_t ts
 	e->ts = ts;
 	e->dur = dur;
 	atomic_store_explicit(&e->type, (uint8_t)type, memory_order_release);
+	return e;
+}
+
+static void put(enum ev_type type, uint16_t track, const char *name, uint64_t ts, uint64_t dur,
+		uint32_t frame, uint32_t pass, unsigned depth)
+{
+	put_work(type, track, name, ts, dur, frame, pass, depth, NULL);
 }
 
 static const char *copy_name(const char *s)
@@ -227,11 +249,11 @@ void sp_trace_cpu_on(uint16_t track, const sp_entry *e, int kind, uint32_t pass,
 }
 
 void sp_trace_gpu(sp_entry *e, uint32_t queue, uint32_t pass, uint64_t begin, uint64_t end,
-		  uint32_t frame)
+		  uint32_t frame, const uint64_t *work)
 {
 	int64_t off = sp_gpu_cpu_offset(queue);
-	put(EV_GPU, queue_track(queue), trace_entry_name(e), begin + (uint64_t)off, end - begin,
-	    frame, pass, 0);
+	put_work(EV_GPU, queue_track(queue), trace_entry_name(e), begin + (uint64_t)off,
+		 end - begin, frame, pass, 0, work);
 }
 
 void sp_trace_gpu_frame(uint32_t queue, uint32_t frame, uint64_t begin, uint64_t end)
@@ -286,6 +308,10 @@ bool source_profiler_trace_start(const source_profiler_trace_desc *desc)
 	event *evs = sp_alloc((size_t)cap * sizeof *evs);
 	if (!evs)
 		return false;
+	/* Work counts beside, where they are counted (an out-of-memory trace
+	 * goes on without them). */
+	g_work = sp_work_wanted() ? sp_alloc((size_t)cap * sizeof *g_work) : NULL;
+	g_work_counted = sp_work_counted();
 	atomic_store_explicit(&g_cap, cap, memory_order_relaxed);
 	g_span_ns = desc && desc->duration_ns ? desc->duration_ns : 5000000000ull;
 	atomic_store(&g_next, 0);
@@ -349,6 +375,8 @@ void source_profiler_trace_discard(void)
 	atomic_store(&g_events, NULL);
 	sp_rcu_synchronize(); /* PERF blocks of other threads may be writing */
 	sp_free(evs, (size_t)atomic_load_explicit(&g_cap, memory_order_relaxed) * sizeof *evs);
+	sp_free(g_work, (size_t)atomic_load_explicit(&g_cap, memory_order_relaxed) * sizeof *g_work);
+	g_work = NULL;
 	while (g_names) {
 		name_chunk *next = g_names->next;
 		sp_free(g_names, sizeof *g_names + g_names->cap);
@@ -546,6 +574,15 @@ int source_profiler_trace_write_json(FILE *f)
 				fprintf(f, ",\"pass\":");
 				put_json_string(f, pass ? pass : "default");
 			}
+			/* Its render's work counts, those counted. */
+			static const char *const keys[SOURCE_PROFILER_COUNTERS] = {
+				"input_vertices",       "input_primitives",    "vs_invocations",
+				"clipping_invocations", "clipping_primitives", "fs_invocations",
+				"cs_invocations"};
+			if (type == EV_GPU && e->work && g_work)
+				for (uint32_t c = 0; c < SOURCE_PROFILER_COUNTERS; c++)
+					if (g_work_counted & (1u << c))
+						fprintf(f, ",\"%s\":%u", keys[c], g_work[e->work - 1][c]);
 		}
 		fprintf(f, "}}");
 	}

@@ -61,6 +61,11 @@ void sp_work_set_counted(uint32_t counted)
 			      memory_order_relaxed);
 }
 
+uint32_t sp_work_counted(void)
+{
+	return atomic_load_explicit(&g_counted, memory_order_relaxed);
+}
+
 static size_t ring_bytes(uint32_t capacity, uint32_t passes)
 {
 	return sizeof(struct sp_work_ring) + (size_t)capacity * passes * SP_COUNTERS * sizeof(uint32_t);
@@ -87,14 +92,26 @@ void sp_work_push(sp_entry *e, const sp_work_frame *f)
 	uint32_t capacity = sp_capacity, passes = f->passes;
 	struct sp_work_ring *r = atomic_load_explicit(&e->work, memory_order_relaxed);
 	if (!r || r->capacity != capacity || r->passes < passes) {
-		/* A new window: the first counted frame, another window size,
-		 * or a pass column more than it was made for (counts restart). */
+		/* A new window: the first counted frame, another window size
+		 * (counts restart), or a pass column more than it was made for
+		 * (a pass first rendered now: the frames so far move over, with
+		 * 0 in the new column). */
 		uint32_t cols = passes > (r ? r->passes : 0) ? passes : r->passes;
 		struct sp_work_ring *n = sp_alloc(ring_bytes(capacity, cols));
 		if (!n)
 			return;
 		n->capacity = capacity;
 		n->passes = cols;
+		if (r && r->capacity == capacity) {
+			for (uint32_t k = 0; k < capacity; k++)
+				memcpy(n->v + (size_t)k * cols * SP_COUNTERS,
+				       r->v + (size_t)k * r->passes * SP_COUNTERS,
+				       (size_t)r->passes * SP_COUNTERS * sizeof *r->v);
+			n->head = r->head;
+			n->count = r->count;
+			atomic_store_explicit(&n->pub_head, n->head, memory_order_relaxed);
+			atomic_store_explicit(&n->pub_count, n->count, memory_order_relaxed);
+		}
 		atomic_store_explicit(&e->work, n, memory_order_release);
 		ring_retire(r, true);
 		r = n;

@@ -59,7 +59,8 @@ join -t, <(sum_passes "$out/p1.csv") <(fs_rows "$out/1.csv") |
 # plain one's fragments, the one drawn 8 times over itself 8 times them
 # (and 8x its vertices).
 "$demo" --api "$api" --headless --frames 60 --work --gpu-budget 100 --scene work --csv "$out/w.csv" \
-	>"$out/stdoutw" 2>"$out/stderrw" || { fail "the work scene exited with an error"; cat "$out/stderrw"; }
+	--script 20:T --trace "$out/t.json" >"$out/stdoutw" 2>"$out/stderrw" ||
+	{ fail "the work scene exited with an error"; cat "$out/stderrw"; }
 col() { # <csv> <source> <column>
 	grep -v '^#' "$1" | awk -F, -v s="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) w = i; next }
 		$1 == s { print $w }'
@@ -71,6 +72,13 @@ if [[ "$plain" =~ ^[1-9][0-9]*$ && "$costly" == "$plain" && "$over" == "$((8 * p
 	echo "ok   $api work scene: fragments plain $plain, 8x costlier per pixel $costly, drawn 8x over $over ($verts vertices)"
 else
 	fail "work scene: plain '$plain', costly '$costly', overdraw '$over' fragments, '$verts' vertices"
+fi
+# The trace's GPU events carry their render's counts.
+n="$(grep -c "\"name\":\"overdraw-x8\",\"cat\":\"gpu\".*\"input_vertices\":48,.*\"fs_invocations\":$over," "$out/t.json")"
+if [[ "$n" -ge 10 ]]; then
+	echo "ok   $api trace: $n GPU events of overdraw-x8 with its counts as args"
+else
+	fail "the trace's GPU events of overdraw-x8 lack its counts ($n): $(grep -m1 '"name":"overdraw-x8","cat":"gpu"' "$out/t.json")"
 fi
 # OpenGL records on one thread and has no compute: the rest is Vulkan's.
 [[ "$api" == vulkan ]] || exit $((fails > 0))

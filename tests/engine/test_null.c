@@ -863,3 +863,76 @@ TEST(work_counters_count_compute_invocations_and_are_off_by_default)
 	CHECK_EQ(source_profiler_fill_pass_work(m, pw, 4), 0);
 	CHECK_EQ(tfx_finish(e), 0);
 }
+
+/* A source that renders a pass of its own from its 10th frame on (as a
+ * video's upload starts with its first picture, on its producer's clock):
+ * its frames before that stay counted, the new pass reads 0 in them. */
+typedef struct late_pass {
+	eng_source base;
+	eng_source *mesh;
+	uint32_t frames;
+} late_pass;
+
+static void late_prepare(eng_source *s)
+{
+	late_pass *l = (late_pass *)s;
+	if (++l->frames < 10)
+		return;
+	eng_gpu_scope scope = eng_source_gpu_begin(s, "late");
+	eng_source_gpu_end(&scope);
+}
+
+static void late_render(eng_source *s, const eng_view *v)
+{
+	late_pass *l = (late_pass *)s;
+	l->mesh->type->render(l->mesh, v);
+}
+
+static void late_destroy(eng_source *s)
+{
+	late_pass *l = (late_pass *)s;
+	l->mesh->type->destroy(l->mesh);
+	free(l);
+}
+
+static const eng_source_type late_type = {.name = "late", .prepare = late_prepare,
+					  .render = late_render, .destroy = late_destroy};
+
+TEST(work_counters_keep_a_sources_frames_when_it_renders_a_new_pass)
+{
+	eng_engine *e = null_engine_work(&(eng_null_desc){.draw_ns = 1000}, 1, 0, 0, false, true);
+	CHECK(e != NULL);
+	late_pass *l = calloc(1, sizeof *l);
+	CHECK(l != NULL);
+	l->base.type = &late_type;
+	snprintf(l->base.name, sizeof l->base.name, "late");
+	l->base.scale = 1;
+	l->mesh = mesh(0);
+	CHECK(l->mesh != NULL);
+	eng_add_source(e, &l->base);
+	eng_source *other = mesh(1);
+	eng_add_source(e, other);
+	CHECK(tfx_frames(e, 30));
+	source_profiler_work_t w, o;
+	CHECK(source_profiler_fill_work(&l->base, &w));
+	CHECK(source_profiler_fill_work(other, &o));
+	CHECK_EQ(w.samples, o.samples); /* every frame, before the new pass too */
+	CHECK(w.samples >= 29);
+	source_profiler_work_t pw[4];
+	source_profiler_pass_result_t pr[4];
+	size_t np = source_profiler_fill_pass_results(&l->base, pr, 4);
+	CHECK_EQ(source_profiler_fill_pass_work(&l->base, pw, 4), np);
+	uint64_t verts = 0;
+	bool late_seen = false;
+	for (size_t i = 0; i < np; i++) {
+		CHECK_EQ(pw[i].samples, w.samples);
+		verts += pw[i].avg[SOURCE_PROFILER_INPUT_VERTICES];
+		if (!strcmp(source_profiler_pass_name(pr[i].pass), "late")) {
+			late_seen = true;
+			CHECK_EQ(pw[i].max[SOURCE_PROFILER_INPUT_VERTICES], 0); /* draws nothing */
+		}
+	}
+	CHECK(late_seen);
+	CHECK_EQ(verts, w.avg[SOURCE_PROFILER_INPUT_VERTICES]);
+	CHECK_EQ(tfx_finish(e), 0);
+}

@@ -406,9 +406,10 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 		print_noise(out, p->ratio_cpu_work.median - 1, p->ratio_cpu_work.min - 1,
 			    p->ratio_cpu_work.max - 1, p);
 		fprintf(out, "  CPU+GPU  mean %8.2f ms  %+6.2f%% (%+.2f .. %+.2f), one frame in %u "
-			     "GPU-timed (budget %.1f%%)%s\n",
+			     "GPU-timed (budget %.1f%%)%s%s\n",
 			p->gpu.mean, pct(p->ratio_gpu.median), pct(p->ratio_gpu.min),
 			pct(p->ratio_gpu.max), p->gpu_every, o->gpu_budget * 100,
+			o->work ? ", work counted in the timed frames" : "",
 			p->composed ? ",\n           composed: untimed blocks + (timed block - untimed) / "
 				      "N; mean and frames: untimed"
 				    : "");
