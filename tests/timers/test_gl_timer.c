@@ -385,3 +385,31 @@ TEST(the_timer_used_on_another_thread_refuses_and_says_so)
 	CHECK(strstr(log_text, "used on a thread other than the one it was created on") != NULL);
 	CHECK_EQ(teardown(), 0);
 }
+
+/* Work counters under KHR_debug: the clears of `heavy` are no draws, so
+ * every counter reads 0 (never n/a: llvmpipe counts all seven), in every
+ * frame collected; a frame's sets are read only once that frame ended
+ * them (GL queries keep an older result). */
+TEST(work_counters_count_every_render_and_read_zero_without_draws)
+{
+	CHECK(setup(2));
+	G.timer = srcprof_gl_timer_create(
+		&(srcprof_gl_timer_desc){.get_proc_address = egl_proc, .work_counters = true});
+	CHECK(G.timer != NULL);
+	const sp_gpu_timer_backend *b = srcprof_gl_timer_backend(G.timer);
+	CHECK_EQ(b->work_counters, (1u << SOURCE_PROFILER_COUNTERS) - 1);
+	source_profiler_set_gpu_backend(b);
+	source_profiler_work_enable(true);
+	for (int f = 0; f < 12; f++)
+		frame();
+	const void *srcs[2] = {&heavy, &empty};
+	for (int i = 0; i < 2; i++) {
+		source_profiler_work_t w;
+		CHECK(source_profiler_fill_work(srcs[i], &w));
+		CHECK_EQ(w.counted, (1u << SOURCE_PROFILER_COUNTERS) - 1);
+		CHECK_EQ(w.samples, 11);
+		for (int c = 0; c < SOURCE_PROFILER_COUNTERS; c++)
+			CHECK_EQ(w.max[c], 0);
+	}
+	CHECK_EQ(teardown(), 0);
+}

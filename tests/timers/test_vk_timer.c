@@ -36,6 +36,7 @@ static struct {
 
 /* setup() enables VK_EXT/KHR_calibrated_timestamps where the device has it. */
 static bool g_want_calibrated;
+static bool g_want_stats; /* the device enables pipelineStatisticsQuery */
 
 static int sources[MAX_SRC];
 static char log_text[8192];
@@ -131,10 +132,16 @@ static bool setup(bool host_reset, uint32_t fif)
 	VkPhysicalDeviceVulkan12Features f12 = {
 		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
 		.hostQueryReset = host_reset};
+	/* Work counters' tests: pipelineStatisticsQuery, where the device has
+	 * it (best practices asks that the features be read first). */
+	VkPhysicalDeviceFeatures supported = {0}, enabled = {0};
+	vkGetPhysicalDeviceFeatures(V.gpu, &supported);
+	enabled.pipelineStatisticsQuery = g_want_stats && supported.pipelineStatisticsQuery;
 	VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
 				  .pNext = &f12,
 				  .queueCreateInfoCount = 1,
-				  .pQueueCreateInfos = &qci};
+				  .pQueueCreateInfos = &qci,
+				  .pEnabledFeatures = &enabled};
 	const char *calibrated_ext = NULL;
 	VkExtensionProperties have[256];
 	uint32_t n_have = 256;
@@ -411,7 +418,8 @@ static struct {
 	PFN_vkCmdWaitEvents wait;
 	PFN_vkCmdSetEvent set;
 	PFN_vkCreateEvent create_event;
-	bool as_gpu;
+	PFN_vkGetPhysicalDeviceFeatures features;
+	bool as_gpu, no_stats;
 	uint32_t top, bottom, waits, sets, events;
 } R;
 
@@ -453,8 +461,19 @@ static VKAPI_ATTR VkResult VKAPI_CALL rec_create_event(VkDevice d, const VkEvent
 	return R.create_event(d, ci, a, ev);
 }
 
+static VKAPI_ATTR void VKAPI_CALL rec_features(VkPhysicalDevice gpu, VkPhysicalDeviceFeatures *f)
+{
+	R.features(gpu, f);
+	if (R.no_stats)
+		f->pipelineStatisticsQuery = VK_FALSE;
+}
+
 static PFN_vkVoidFunction VKAPI_CALL rec_gipa(VkInstance inst, const char *name)
 {
+	if (!strcmp(name, "vkGetPhysicalDeviceFeatures")) {
+		R.features = (PFN_vkGetPhysicalDeviceFeatures)vkGetInstanceProcAddr(inst, name);
+		return (PFN_vkVoidFunction)rec_features;
+	}
 	if (!strcmp(name, "vkGetPhysicalDeviceProperties")) {
 		R.props = (PFN_vkGetPhysicalDeviceProperties)vkGetInstanceProcAddr(inst, name);
 		return (PFN_vkVoidFunction)rec_props;
@@ -973,5 +992,90 @@ TEST(a_second_timer_context_times_its_own_command_buffer)
 	vkDeviceWaitIdle(V.device);
 	source_profiler_remove_gpu_queue(1);
 	srcprof_vk_timer_destroy(t2);
+	CHECK_EQ(teardown(), 0);
+}
+
+/* --- work counters ------------------------------------------------------------ */
+
+/* Work counted on a device with pipelineStatisticsQuery, under validation:
+ * every render bracketed (no draws between: every count 0, never n/a),
+ * in one and in two command buffers, queries reset by command and from
+ * the host. */
+static void work_counted(bool host_reset, bool split)
+{
+	g_want_stats = true;
+	CHECK(setup(host_reset, 2));
+	g_want_stats = false;
+	V.timer = srcprof_vk_timer_create(&(srcprof_vk_timer_desc){
+		.instance = V.instance,
+		.physical_device = V.gpu,
+		.device = V.device,
+		.queue_family = V.family,
+		.frames_in_flight = 2,
+		.host_query_reset = host_reset,
+		.work_counters = true,
+	});
+	CHECK(V.timer != NULL);
+	const sp_gpu_timer_backend *b = srcprof_vk_timer_backend(V.timer);
+	CHECK_EQ(b->work_counters, (1u << SOURCE_PROFILER_COUNTERS) - 1);
+	source_profiler_set_gpu_backend(b);
+	source_profiler_work_enable(true);
+	for (int f = 0; f < 12; f++)
+		frame((frame_opts){.sources = 6, .split = split});
+	for (int i = 0; i < 6; i++) {
+		source_profiler_work_t w;
+		CHECK(source_profiler_fill_work(&sources[i], &w));
+		CHECK_EQ(w.counted, (1u << SOURCE_PROFILER_COUNTERS) - 1);
+		CHECK_EQ(w.samples, 11); /* every frame collected */
+		for (int c = 0; c < SOURCE_PROFILER_COUNTERS; c++)
+			CHECK_EQ(w.max[c], 0);
+	}
+	source_profiler_work_t t;
+	CHECK(source_profiler_frame_work(&t));
+	CHECK_EQ(t.samples, 11);
+	CHECK_EQ(log_count("work counters"), 0);
+	CHECK_EQ(teardown(), 0);
+}
+
+TEST(work_counters_bracket_every_render_with_queries_reset_by_command)
+{
+	work_counted(false, false);
+}
+
+TEST(work_counters_in_two_command_buffers_with_queries_reset_from_the_host)
+{
+	work_counted(true, true);
+}
+
+/* A device without pipelineStatisticsQuery: one line, nothing counted,
+ * no query of that type made (validation would say), timing unchanged. */
+TEST(work_counters_on_a_device_without_them_say_so_once_and_count_nothing)
+{
+	CHECK(setup(false, 2));
+	memset(&R, 0, sizeof R);
+	R.no_stats = true;
+	V.timer = srcprof_vk_timer_create(&(srcprof_vk_timer_desc){
+		.instance = V.instance,
+		.physical_device = V.gpu,
+		.device = V.device,
+		.queue_family = V.family,
+		.get_instance_proc_addr = rec_gipa,
+		.get_device_proc_addr = rec_gdpa,
+		.work_counters = true,
+	});
+	CHECK(V.timer != NULL);
+	CHECK_EQ(log_count("no pipeline statistics queries (pipelineStatisticsQuery); work counters "
+			   "are n/a"),
+		 1);
+	const sp_gpu_timer_backend *b = srcprof_vk_timer_backend(V.timer);
+	CHECK_EQ(b->work_counters, 0);
+	source_profiler_set_gpu_backend(b);
+	source_profiler_work_enable(true);
+	for (int f = 0; f < 8; f++)
+		frame((frame_opts){.sources = 4});
+	source_profiler_work_t w;
+	CHECK(!source_profiler_fill_work(&sources[0], &w));
+	CHECK(!source_profiler_frame_work(&w));
+	CHECK_EQ(gpu_samples(&sources[0]), 7);
 	CHECK_EQ(teardown(), 0);
 }
