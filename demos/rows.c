@@ -180,3 +180,19 @@ void rows_count_text(const source_profiler_work_t *w, int c, char *buf, size_t s
 	else
 		snprintf(buf, size, "%.1fG", (double)v / 1e9);
 }
+
+void rows_work_fields(FILE *f, const void *key)
+{
+	source_profiler_work_t w;
+	if (!source_profiler_fill_work(key, &w)) {
+		fputs(source_profiler_work_enabled() ? ",0,n/a,n/a,n/a,n/a,n/a,n/a,n/a" : ",,,,,,,,",
+		      f);
+		return;
+	}
+	fprintf(f, ",%u", w.samples);
+	for (int c = 0; c < SOURCE_PROFILER_COUNTERS; c++)
+		if (w.counted & (1u << c))
+			fprintf(f, ",%llu", (unsigned long long)w.avg[c]);
+		else
+			fputs(",n/a", f);
+}

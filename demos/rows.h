@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef struct src_row {
 	const void *key;          /* the profiler's key */
@@ -87,5 +88,11 @@ void rows_sort(src_row *rows, uint32_t n, row_sort sort, bool gpu_on);
 /* Work counter c of w per frame as the tables show it: 1234567, 12.3M,
  * 1.2G; "n/a" where not counted. */
 void rows_count_text(const source_profiler_work_t *w, int c, char *buf, size_t size);
+
+/* The work columns of a CSV row for `key` (",frames,7 averages a frame"),
+ * as the profiler's own CSV writes them: n/a for a counter not counted;
+ * 0 frames and n/a while counting is on and nothing was counted; empty
+ * fields while it is off. */
+void rows_work_fields(FILE *f, const void *key);
 
 #endif

@@ -19,7 +19,10 @@ void runlog_start(runlog *l, FILE *f, const char *path, const capture_meta *m, u
 	fputs("time_s,frame,source,type,tick_avg_ns,tick_max_ns,render_avg_ns,render_max_ns,"
 	      "render_sum_ns,render_gpu_avg_ns,render_gpu_max_ns,render_gpu_sum_ns,"
 	      "async_input_fps,async_rendered_fps,cpu_samples,gpu_samples,gpu_timing,"
-	      "render_sum_p50_ns,render_gpu_sum_p50_ns,gpu_resolution_ns\n",
+	      "render_sum_p50_ns,render_gpu_sum_p50_ns,gpu_resolution_ns,work_frames,"
+	      "input_vertices_per_frame,input_primitives_per_frame,vs_invocations_per_frame,"
+	      "clipping_invocations_per_frame,clipping_primitives_per_frame,"
+	      "fs_invocations_per_frame,cs_invocations_per_frame\n",
 	      f);
 	fflush(f);
 }
@@ -64,8 +67,10 @@ static void write_rows(runlog *l, eng_engine *e, uint64_t now_ns)
 				(unsigned long long)w->m.render_gpu_sum_p50);
 		else
 			fputs(",,,", l->f);
-		fprintf(l->f, "%llu\n",
+		fprintf(l->f, "%llu",
 			st.gpu_enabled ? (unsigned long long)st.gpu_resolution_ns : 0ull);
+		rows_work_fields(l->f, w->key);
+		fputc('\n', l->f);
 		l->rows++;
 	}
 	/* Flushed every second: a log cut short by a crash still holds every
