@@ -3,7 +3,9 @@
  * counter, pass column and frame of the window); one ring of the frames'
  * totals. The graphics thread pushes at collect under the ring's seqlock;
  * readers (any thread, inside RCU) aggregate averages, maxima and the
- * newest frame with relaxed loads and retry when a push overlapped. */
+ * newest frame and retry when a push overlapped. As the entries' seqlock
+ * (sp_common.h): counts stored with release, read with acquire, so a
+ * reader that sees any value of a push sees its odd sequence number. */
 #include "sp_profiler.h"
 #include "sp_rcu.h"
 #include "sp_table.h"
@@ -118,17 +120,16 @@ void sp_work_push(sp_entry *e, const sp_work_frame *f)
 	}
 	uint32_t seq = atomic_load_explicit(&r->seq, memory_order_relaxed);
 	atomic_store_explicit(&r->seq, seq + 1, memory_order_relaxed);
-	atomic_thread_fence(memory_order_release);
 	uint32_t *rec = r->v + (size_t)r->head * r->passes * SP_COUNTERS;
 	for (uint32_t p = 0; p < r->passes; p++)
 		for (uint32_t c = 0; c < SP_COUNTERS; c++)
 			__atomic_store_n(&rec[p * SP_COUNTERS + c], p < passes ? f->v[p][c] : 0,
-					 __ATOMIC_RELAXED);
+					 __ATOMIC_RELEASE);
 	r->head = (r->head + 1) % r->capacity;
 	if (r->count < r->capacity)
 		r->count++;
-	atomic_store_explicit(&r->pub_head, r->head, memory_order_relaxed);
-	atomic_store_explicit(&r->pub_count, r->count, memory_order_relaxed);
+	atomic_store_explicit(&r->pub_head, r->head, memory_order_release);
+	atomic_store_explicit(&r->pub_count, r->count, memory_order_release);
 	atomic_store_explicit(&r->seq, seq + 2, memory_order_release);
 }
 
@@ -143,27 +144,25 @@ void sp_work_push_frame(const uint64_t totals[SP_COUNTERS])
 		uint32_t old_cap = g_totals.capacity;
 		uint32_t seq = atomic_load_explicit(&g_totals.seq, memory_order_relaxed);
 		atomic_store_explicit(&g_totals.seq, seq + 1, memory_order_relaxed);
-		atomic_thread_fence(memory_order_release);
-		__atomic_store_n(&g_totals.v, v, __ATOMIC_RELEASE);
-		__atomic_store_n(&g_totals.capacity, capacity, __ATOMIC_RELAXED);
+			__atomic_store_n(&g_totals.v, v, __ATOMIC_RELEASE);
+		__atomic_store_n(&g_totals.capacity, capacity, __ATOMIC_RELEASE);
 		g_totals.head = g_totals.count = 0;
-		atomic_store_explicit(&g_totals.pub_head, 0, memory_order_relaxed);
-		atomic_store_explicit(&g_totals.pub_count, 0, memory_order_relaxed);
+		atomic_store_explicit(&g_totals.pub_head, 0, memory_order_release);
+		atomic_store_explicit(&g_totals.pub_count, 0, memory_order_release);
 		atomic_store_explicit(&g_totals.seq, seq + 2, memory_order_release);
 		if (old)
 			sp_retire(old, (size_t)old_cap * SP_COUNTERS * sizeof *old);
 	}
 	uint32_t seq = atomic_load_explicit(&g_totals.seq, memory_order_relaxed);
 	atomic_store_explicit(&g_totals.seq, seq + 1, memory_order_relaxed);
-	atomic_thread_fence(memory_order_release);
 	for (uint32_t c = 0; c < SP_COUNTERS; c++)
 		__atomic_store_n(&g_totals.v[g_totals.head * SP_COUNTERS + c], totals[c],
-				 __ATOMIC_RELAXED);
+				 __ATOMIC_RELEASE);
 	g_totals.head = (g_totals.head + 1) % g_totals.capacity;
 	if (g_totals.count < g_totals.capacity)
 		g_totals.count++;
-	atomic_store_explicit(&g_totals.pub_head, g_totals.head, memory_order_relaxed);
-	atomic_store_explicit(&g_totals.pub_count, g_totals.count, memory_order_relaxed);
+	atomic_store_explicit(&g_totals.pub_head, g_totals.head, memory_order_release);
+	atomic_store_explicit(&g_totals.pub_count, g_totals.count, memory_order_release);
 	atomic_store_explicit(&g_totals.seq, seq + 2, memory_order_release);
 }
 
@@ -218,8 +217,8 @@ static int ring_aggregate(const struct sp_work_ring *r, int col, work_acc *acc)
 	if (s1 & 1u)
 		return -1;
 	memset(acc, 0, sizeof *acc);
-	uint32_t count = atomic_load_explicit(&r->pub_count, memory_order_relaxed);
-	uint32_t head = atomic_load_explicit(&r->pub_head, memory_order_relaxed);
+	uint32_t count = atomic_load_explicit(&r->pub_count, memory_order_acquire);
+	uint32_t head = atomic_load_explicit(&r->pub_head, memory_order_acquire);
 	if (count > r->capacity || head >= r->capacity)
 		return -1;
 	for (uint32_t k = 0; k < count; k++) {
@@ -231,12 +230,11 @@ static int ring_aggregate(const struct sp_work_ring *r, int col, work_acc *acc)
 			if (col >= 0 && p != (uint32_t)col)
 				continue;
 			for (uint32_t c = 0; c < SP_COUNTERS; c++)
-				v[c] += __atomic_load_n(&rec[p * SP_COUNTERS + c], __ATOMIC_RELAXED);
+				v[c] += __atomic_load_n(&rec[p * SP_COUNTERS + c], __ATOMIC_ACQUIRE);
 		}
 		acc_add(acc, v, k + 1 == count);
 	}
-	atomic_thread_fence(memory_order_acquire);
-	return atomic_load_explicit(&r->seq, memory_order_relaxed) == s1 ? (int)count : -1;
+	return atomic_load_explicit(&r->seq, memory_order_acquire) == s1 ? (int)count : -1;
 }
 
 /* The ring of `source`'s entry aggregated as ring_aggregate does, for
@@ -300,20 +298,19 @@ bool source_profiler_frame_work(source_profiler_work_t *out)
 		unsigned idx = sp_rcu_enter();
 		uint32_t s1 = atomic_load_explicit(&g_totals.seq, memory_order_acquire);
 		const uint64_t *v = __atomic_load_n(&g_totals.v, __ATOMIC_ACQUIRE);
-		uint32_t count = atomic_load_explicit(&g_totals.pub_count, memory_order_relaxed);
-		uint32_t head = atomic_load_explicit(&g_totals.pub_head, memory_order_relaxed);
-		uint32_t capacity = __atomic_load_n(&g_totals.capacity, __ATOMIC_RELAXED);
+		uint32_t count = atomic_load_explicit(&g_totals.pub_count, memory_order_acquire);
+		uint32_t head = atomic_load_explicit(&g_totals.pub_head, memory_order_acquire);
+		uint32_t capacity = __atomic_load_n(&g_totals.capacity, __ATOMIC_ACQUIRE);
 		work_acc acc = {0};
 		bool ok = !(s1 & 1u) && v && count && count <= capacity && head < capacity;
 		for (uint32_t k = 0; ok && k < count; k++) {
 			uint32_t i = (head + capacity - count + k) % capacity;
 			uint64_t f[SP_COUNTERS];
 			for (uint32_t c = 0; c < SP_COUNTERS; c++)
-				f[c] = __atomic_load_n(&v[i * SP_COUNTERS + c], __ATOMIC_RELAXED);
+				f[c] = __atomic_load_n(&v[i * SP_COUNTERS + c], __ATOMIC_ACQUIRE);
 			acc_add(&acc, f, k + 1 == count);
 		}
-		atomic_thread_fence(memory_order_acquire);
-		bool same = atomic_load_explicit(&g_totals.seq, memory_order_relaxed) == s1;
+			bool same = atomic_load_explicit(&g_totals.seq, memory_order_acquire) == s1;
 		sp_rcu_exit(idx);
 		if (!(s1 & 1u) && same) {
 			if (!ok)

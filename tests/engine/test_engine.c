@@ -169,9 +169,14 @@ static void *reader(void *user)
 		for (uint32_t i = 0; i < r->n; i++) {
 			profiler_result_t res;
 			source_profiler_queue_result_t q[4];
+			source_profiler_work_t w[8];
 			source_profiler_fill_result(r->s[i], &res);
 			source_profiler_fill_queue_results(r->s[i], q, 4);
+			source_profiler_fill_work(r->s[i], &w[0]);
+			source_profiler_fill_pass_work(r->s[i], w, 8);
 		}
+		source_profiler_work_t total;
+		source_profiler_frame_work(&total);
 		source_profiler_stats_t st;
 		source_profiler_get_stats(&st);
 		atomic_fetch_add(&r->reads, 1);
@@ -182,7 +187,8 @@ static void *reader(void *user)
 
 /* Every kind of source ticked on 2 threads, recorded on 4 (Vulkan:
  * secondaries; OpenGL: one, said), particles simulated by compute where
- * the device has it, 2 reader threads polling the figures: 200 frames
+ * the device has it, work counted, 2 reader threads polling the figures
+ * and the work: 200 frames
  * under validation (synchronization included) with no message, every
  * source with GPU samples, nothing dropped, refused or misplaced. The
  * TSan run takes it (label threads). */
@@ -196,7 +202,8 @@ TEST(tick_record_threads_compute_and_readers_run_200_frames_under_validation)
 						       .validate = true,
 						       .width = 640,
 						       .height = 360,
-						       .compute = true},
+						       .compute = true,
+						       .work_counters = true},
 					 .views = 3,
 					 .fixed_dt = 1.0 / 60.0,
 					 .tick_threads = 2,
@@ -239,6 +246,12 @@ TEST(tick_record_threads_compute_and_readers_run_200_frames_under_validation)
 	source_profiler_queue_result_t q[4];
 	CHECK_EQ(source_profiler_fill_queue_results(s[1], q, 4),
 		 TEST_API == ENG_API_VULKAN ? 2u : 1u);
+	/* Work counted on every thread's renders (readers polling it). */
+	for (int i = 0; i < 8; i++) {
+		source_profiler_work_t w;
+		CHECK(source_profiler_fill_work(s[i], &w));
+		CHECK(w.samples > 0);
+	}
 	source_profiler_stats_t st = tfx_stats();
 	printf("threads %u (%zu bytes), queues %u, GPU frames kept %llu, disjoint %llu\n",
 	       st.threads, st.thread_bytes, st.gpu_queues,

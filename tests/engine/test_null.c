@@ -761,7 +761,7 @@ TEST(compute_misuse_is_refused_and_the_frame_goes_on)
  * instances vertices, a third of them triangles) in both views, every
  * frame alike; fragments n/a (the null device rasterizes nothing); the
  * frame's totals are the sources' sums. */
-TEST(work_counters_are_each_sources_draws_exactly_on_any_thread)
+TEST(work_counters_are_each_sources_draws_exactly_on_record_threads)
 {
 	for (uint32_t threads = 0; threads <= 4; threads += 4) {
 		eng_engine *e = null_engine_work(&(eng_null_desc){.draw_ns = 1000}, 2, 0, threads,
