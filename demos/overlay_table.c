@@ -60,17 +60,23 @@ static void footer_text(const demo_app *a, bool gpu_on, uint32_t shown, char *bu
 			 a->top + 1, a->top + shown, sources, order);
 }
 
+/* The rows a table of max_h shows from a->top (a->page set; the view kept
+ * inside the rows, the selection inside the view). */
+static uint32_t rows_in_view(demo_app *a, float max_h)
+{
+	uint32_t fit = ovl_table_rows_fit(max_h, a->scale);
+	fit = fit < APP_VIEW_ROWS ? fit : APP_VIEW_ROWS;
+	a->page = fit ? fit : 1;
+	if (a->top + fit > a->n_rows)
+		a->top = a->n_rows > fit ? a->n_rows - fit : 0;
+	return a->n_rows - a->top < fit ? a->n_rows - a->top : fit;
+}
+
 float ovl_table(demo_app *a, float x, float y, float max_w, float max_h)
 {
 	const float s = a->scale;
 	const bool gpu_on = a->profiler_on && a->gpu_on;
-	uint32_t fit = ovl_table_rows_fit(max_h, s);
-	fit = fit < APP_VIEW_ROWS ? fit : APP_VIEW_ROWS;
-	a->page = fit ? fit : 1;
-	/* Keep the view inside the rows, the selection inside the view. */
-	if (a->top + fit > a->n_rows)
-		a->top = a->n_rows > fit ? a->n_rows - fit : 0;
-	uint32_t shown = a->n_rows - a->top < fit ? a->n_rows - a->top : fit;
+	uint32_t shown = rows_in_view(a, max_h);
 	for (uint32_t i = 0; i < shown; i++)
 		to_view(&a->rows[a->top + i], gpu_on, &a->view[i]);
 
@@ -158,12 +164,7 @@ static void work_cell(const src_row *row, const source_profiler_work_t *w, bool 
 float ovl_work_table(demo_app *a, float x, float y, float max_w, float max_h)
 {
 	const float s = a->scale, pad = OVL_PAD * s, gap = OVL_GAP * s, line = OVL_LINE * s;
-	uint32_t fit = ovl_table_rows_fit(max_h, s);
-	fit = fit < APP_VIEW_ROWS ? fit : APP_VIEW_ROWS;
-	a->page = fit ? fit : 1;
-	if (a->top + fit > a->n_rows)
-		a->top = a->n_rows > fit ? a->n_rows - fit : 0;
-	uint32_t shown = a->n_rows - a->top < fit ? a->n_rows - a->top : fit;
+	uint32_t shown = rows_in_view(a, max_h);
 	source_profiler_work_t w[APP_VIEW_ROWS];
 	bool have[APP_VIEW_ROWS];
 	for (uint32_t i = 0; i < shown; i++)
