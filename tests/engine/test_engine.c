@@ -20,6 +20,29 @@
 
 typedef eng_source *(*make_fn)(int i);
 
+/* A burst window of 12 frames that left a source without a GPU sample
+ * (frames dropped as unavailable or disjoint: a machine too busy to keep
+ * them): a miss to measure again, not an error. */
+static int no_sample(int round, int source);
+
+/* A source timed alone that read 0: its time at or below the empty
+ * timer's cost, which a busy machine inflates. A miss, not an error. */
+static int zero_alone(int round, int source)
+{
+	printf("round %d: source %d read 0 alone (at or below the empty timer's cost, %llu ns)\n",
+	       round, source, (unsigned long long)tfx_stats().gpu_timer_overhead_ns);
+	return 0;
+}
+
+static int no_sample(int round, int source)
+{
+	printf("round %d: source %d has no GPU sample in the burst's window (%llu frames "
+	       "dropped as disjoint so far)\n",
+	       round, source, (unsigned long long)tfx_stats().gpu_frames_disjoint);
+	return 0;
+}
+
+
 /* Runs n sources made by `make` for `frames` frames; checks that each has
  * samples, and GPU times when `renders`. */
 static void run_type(make_fn make, int n, uint32_t frames, bool renders)
@@ -622,7 +645,7 @@ static int calibrated_attempt(eng_engine *e, eng_source *const *h, const float *
 			 * a 10-frame mean by 10%. The alone figure is a median too. */
 			source_profiler_medians_t m;
 			if (!source_profiler_fill_medians(h[i], &m) || !m.gpu_samples)
-				return -1;
+				return no_sample(round, i);
 			cost[i][round] = (double)m.render_gpu_sum_p50;
 			sum += tfx_result(h[i]).render_gpu_sum;
 		}
@@ -635,8 +658,10 @@ static int calibrated_attempt(eng_engine *e, eng_source *const *h, const float *
 		}
 		for (int i = 0; i < 5; i++) {
 			uint64_t alone;
-			if (eng_measure_isolated(e, h[i], 9, &alone) != ENG_OK || !alone)
+			if (eng_measure_isolated(e, h[i], 9, &alone) != ENG_OK)
 				return -1;
+			if (!alone)
+				return zero_alone(round, i);
 			ratio[i][round] = cost[i][round] / (double)alone;
 		}
 		empty[round] = tfx_stats().gpu_timer_overhead_ns / 1e3;
@@ -806,9 +831,11 @@ static int mixed_attempt(void *ctx)
 			source_profiler_medians_t m;
 			uint64_t alone;
 			if (!source_profiler_fill_medians(s[i], &m) || !m.gpu_samples)
+				return no_sample(round, i);
+			if (eng_measure_isolated(e, s[i], 9, &alone) != ENG_OK)
 				return -1;
-			if (eng_measure_isolated(e, s[i], 9, &alone) != ENG_OK || !alone)
-				return -1;
+			if (!alone)
+				return zero_alone(round, i);
 			ratio[i][round] = (double)m.render_gpu_sum_p50 / (double)alone;
 		}
 	}
@@ -859,8 +886,10 @@ static int compute_attempt(void *ctx)
 	for (int round = 0; round < MIXED_ROUNDS; round++) {
 		source_profiler_reset_video(2, 1);
 		source_profiler_gpu_burst();
-		if (!tfx_frames(c->e, 12))
+		if (!tfx_frames(c->e, 12)) {
+			printf("round %d: a frame failed\n", round);
 			return -1;
+		}
 		for (int i = 0; i < 3; i++) {
 			uint64_t alone = 0, in = 0;
 			if (i == 1) {
@@ -869,18 +898,26 @@ static int compute_attempt(void *ctx)
 				for (size_t k = 0; k < n; k++)
 					if (q[k].queue == eng_compute_queue(c->e))
 						in = q[k].render_gpu_sum;
-				if (eng_measure_prepare_isolated(c->e, c->s[i], 9, &alone) != ENG_OK)
+				eng_result r = eng_measure_prepare_isolated(c->e, c->s[i], 9, &alone);
+				if (r != ENG_OK) {
+					printf("round %d: the dispatch alone: %s\n", round, eng_result_str(r));
 					return -1;
+				}
 			} else {
 				source_profiler_medians_t m;
 				if (!source_profiler_fill_medians(c->s[i], &m) || !m.gpu_samples)
-					return -1;
+					return no_sample(round, i);
 				in = m.render_gpu_sum_p50;
-				if (eng_measure_isolated(c->e, c->s[i], 9, &alone) != ENG_OK)
+				eng_result r = eng_measure_isolated(c->e, c->s[i], 9, &alone);
+				if (r != ENG_OK) {
+					printf("round %d: source %d alone: %s\n", round, i, eng_result_str(r));
 					return -1;
+				}
 			}
-			if (!in || !alone)
-				return -1;
+			if (!alone)
+				return zero_alone(round, i);
+			if (!in)
+				return no_sample(round, i);
 			ratio[i][round] = (double)in / (double)alone;
 		}
 	}
