@@ -56,8 +56,14 @@ if [[ "$mode" == work ]]; then
 	"$check" "$out/a.json" "$out/a.csv" "$out/a.svg" --work || fails=1
 	grep -q "^work per frame (--work: the device's counts over the timed frames, exact):" \
 		"$out/a.stdout" || { echo "FAIL: the report has no work table"; fails=1; }
-	grep -qE "^heavy-k2 +[0-9]+ +[1-9][0-9]* +[0-9]+ .* +[0-9]+\.[0-9] +[0-9]+\.[0-9] +[0-9]+\.[0-9]$" \
-		"$out/a.stdout" || { echo "FAIL: no counts and work per us for heavy-k2"; fails=1; }
+	# heavy-k2's counts are exact; its work per us needs a GPU time above
+	# the resolution, which a loaded machine (or a sanitizer build) can
+	# take from a source this small: "-" is its defined reading then. The
+	# fountain (1.5 M fragments a frame) always has one.
+	grep -qE "^heavy-k2 +[0-9]+ +[1-9][0-9]* +[0-9]+ .* +([0-9]+\.[0-9]|-) +([0-9]+\.[0-9]|-) +([0-9]+\.[0-9]|-)$" \
+		"$out/a.stdout" || { echo "FAIL: no counts for heavy-k2"; cat "$out/a.stdout"; fails=1; }
+	grep -qE "^fountain +[0-9]+ +[1-9][0-9]* +[0-9]+ .* +[0-9]+\.[0-9] +[1-9][0-9]*\.[0-9] +[0-9]+\.[0-9]$" \
+		"$out/a.stdout" || { echo "FAIL: no counts and work per us for the fountain"; cat "$out/a.stdout"; fails=1; }
 	wrun b 1280x720
 	"$bench" compare "$out/a.json" "$out/b.json" >"$out/same" 2>&1
 	st=$?
