@@ -219,6 +219,43 @@ static void choose_display(demo_run *r)
 	o->engine.gfx.headless = true;
 }
 
+/* --work-check: the sources' counts of one frame against one query around
+ * the same frame (eng_check_work); 1 where they differ or cannot be had. */
+static int work_check(eng_engine *e)
+{
+	eng_work_check w;
+	eng_result r = eng_check_work(e, &w);
+	if (r != ENG_OK || !w.counted) {
+		const char *why = r == ENG_ERR_INVALID || r == ENG_OK
+					  ? "no work counted (GPU timing off, profiling off or\n"
+					    "paused, or a device without pipeline statistics)"
+					  : eng_result_str(r);
+		printf("work check: not done: %s\n", why);
+		return 1;
+	}
+	uint32_t same = 0, counted = 0;
+	for (uint32_t c = 0; c < SOURCE_PROFILER_COUNTERS; c++)
+		if (w.counted & (1u << c)) {
+			counted++;
+			same += w.sources[c] + w.passes[c] == w.frame[c];
+		}
+	printf("work check: %u sources' counts of one frame, summed, plus its passes with nothing "
+	       "drawn, against one query around the whole frame: %s (%u of %u counters)\n",
+	       w.n_sources, same == counted ? "equal" : "DIFFERENT", same, counted);
+	printf("  %-15s %12s   %10s   %12s\n", "counter", "sources", "passes", "whole frame");
+	for (uint32_t c = 0; c < SOURCE_PROFILER_COUNTERS; c++) {
+		const char *name = source_profiler_counter_name((source_profiler_counter)c);
+		if (!(w.counted & (1u << c))) {
+			printf("  %-15s %12s   %10s   %12s\n", name, "n/a", "n/a", "n/a");
+			continue;
+		}
+		unsigned long long src = w.sources[c], pass = w.passes[c], all = w.frame[c];
+		printf("  %-15s %12llu + %10llu %s %12llu\n", name, src, pass,
+		       src + pass == all ? "=" : "!=", all);
+	}
+	return same == counted ? 0 : 1;
+}
+
 /* Waits for the GPU so that a screenshot or trace asked for near the end
  * is written. Uses the window and the GPU: not after the display is lost. */
 static void finish_frames(demo_run *r)
@@ -500,6 +537,8 @@ static int run(demo_run *r)
 		}
 		app_after_frame(a);
 	}
+	if (o->work_check && !lost && !interrupt_signal() && work_check(r->e))
+		r->status = 1;
 	finish_frames(r);
 	finish_files(r);
 	linger(r);

@@ -147,6 +147,11 @@ static const opt_def g_opts[] = {
 	{"--compute", NULL, OPT_FLAG, AT(engine.gfx.compute), .help = GFX_ARGS_COMPUTE_HELP},
 	{"--work", NULL, OPT_FLAG, AT(engine.gfx.work_counters), .help = GFX_ARGS_WORK_HELP},
 	{"--no-work", NULL, OPT_FLAG_OFF, AT(engine.gfx.work_counters), .help = "see --work"},
+	{"--work-check", NULL, OPT_FLAG, AT(work_check),
+	 .help = "at the end (implies --work): pause the scene, add up\n"
+		 "every source's work counts of one frame and count the\n"
+		 "same frame whole with one query; they must be equal\n"
+		 "(exit status 1 where not)"},
 	{"--raster-threads", NULL, OPT_CUSTOM, .parse = parse_raster_threads, .arg = "N",
 	 .help = "Mesa's software rasterizer (lavapipe, llvmpipe): split\n"
 		 "each scene over N threads, 0 to 64 (LP_NUM_THREADS; 0: on\n"
@@ -236,6 +241,8 @@ int demo_parse_args(int argc, char **argv, demo_options *o)
 		fprintf(stderr, PROG ": --serve-linger needs --serve\n");
 		return -1;
 	}
+	if (o->work_check)
+		o->engine.gfx.work_counters = true;
 	if (o->engine.gfx.device && o->engine.gfx.api == ENG_API_AUTO)
 		o->engine.gfx.api = ENG_API_VULKAN; /* the device asked for, or an error */
 	const char *opts[] = {"--csv", "--pass-csv", "--log", "--trace", "--perf-log", "--screenshot"};

@@ -29,6 +29,7 @@ typedef struct demo_options {
 	double seconds;
 	double overlay_scale; /* 0: chosen from the window's size */
 	bool verbose, no_overlay;
+	bool work_check; /* --work-check: at the end, the sources' work against the frame's */
 	const char *screenshot, *csv, *pass_csv, *trace, *perf_log, *out_dir, *log;
 	script_event script[DEMO_MAX_SCRIPT];
 	uint32_t n_script;

@@ -936,3 +936,71 @@ TEST(work_counters_keep_a_sources_frames_when_it_renders_a_new_pass)
 	CHECK_EQ(verts, w.avg[SOURCE_PROFILER_INPUT_VERTICES]);
 	CHECK_EQ(tfx_finish(e), 0);
 }
+
+/* The whole-frame check: three meshes in two views on four record threads
+ * and a dispatch of 640 invocations; the sources' counts of a frame add up
+ * to one query around the frame drawn again, counter for counter, and
+ * each equals what the draws define (indices x views). The passes alone
+ * count nothing here (clears are not draws on this device). Without work
+ * counting, or with profiling off, it refuses. */
+TEST(the_sources_work_adds_up_to_one_query_around_the_frame)
+{
+	eng_engine *e = null_engine_work(&(eng_null_desc){.draw_ns = 1000, .dispatch_ns = 50}, 2,
+					 0, 4, true, true);
+	CHECK(e != NULL);
+	eng_source *m[3];
+	for (int i = 0; i < 3; i++) {
+		m[i] = mesh(i);
+		eng_add_source(e, m[i]);
+	}
+	eng_source *p = gpu_particles(640);
+	CHECK(p != NULL);
+	eng_add_source(e, p);
+	CHECK(tfx_frames(e, 20));
+	uint64_t frame_before = eng_frame_index(e);
+	eng_work_check w;
+	CHECK_EQ(eng_check_work(e, &w), ENG_OK);
+	CHECK(eng_frame_index(e) > frame_before); /* it drew frames of its own */
+	CHECK(!eng_paused(e));                    /* and left the scene running */
+	CHECK_EQ(w.n_sources, 4);
+	CHECK_EQ(w.counted, NULL_COUNTED | (1u << SOURCE_PROFILER_CS_INVOCATIONS));
+	uint64_t verts = 0;
+	for (int i = 0; i < 3; i++) {
+		source_profiler_work_t sw;
+		CHECK(source_profiler_fill_work(m[i], &sw));
+		verts += sw.last[SOURCE_PROFILER_INPUT_VERTICES];
+	}
+	source_profiler_work_t pw;
+	CHECK(source_profiler_fill_work(p, &pw));
+	verts += pw.last[SOURCE_PROFILER_INPUT_VERTICES];
+	CHECK(verts > 0);
+	CHECK_EQ(w.sources[SOURCE_PROFILER_INPUT_VERTICES], verts);
+	CHECK_EQ(w.sources[SOURCE_PROFILER_CS_INVOCATIONS], 640);
+	for (int c = 0; c < SOURCE_PROFILER_COUNTERS; c++) {
+		CHECK_EQ(w.passes[c], 0);
+		CHECK_EQ(w.sources[c], w.frame[c]);
+	}
+	CHECK_EQ(w.sources[SOURCE_PROFILER_FS_INVOCATIONS], 0); /* n/a: not counted */
+
+	/* The count alone: the same frame, whole. */
+	uint64_t counts[SOURCE_PROFILER_COUNTERS];
+	uint32_t counted = 0;
+	CHECK_EQ(eng_count_frame_work(e, counts, &counted), ENG_OK);
+	CHECK_EQ(counted, w.counted);
+	CHECK_EQ(counts[SOURCE_PROFILER_INPUT_VERTICES], verts);
+
+	eng_set_profile(e, ENG_PROFILE_CPU);
+	CHECK_EQ(eng_check_work(e, &w), ENG_ERR_INVALID);
+	CHECK_EQ(w.counted, 0);
+	eng_set_profile(e, ENG_PROFILE_ALL);
+	CHECK_EQ(tfx_finish(e), 0);
+
+	e = null_engine_full(&(eng_null_desc){.draw_ns = 1000}, 1, 0, 0, false);
+	CHECK(e != NULL);
+	eng_add_source(e, mesh(0));
+	CHECK(tfx_frames(e, 5));
+	CHECK_EQ(eng_check_work(e, &w), ENG_ERR_INVALID);
+	CHECK_EQ(eng_count_frame_work(e, counts, &counted), ENG_ERR_INVALID);
+	CHECK_EQ(counted, 0);
+	CHECK_EQ(tfx_finish(e), 0);
+}

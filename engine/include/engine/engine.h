@@ -231,6 +231,35 @@ eng_result eng_measure_prepare_isolated(eng_engine *e, eng_source *s, uint32_t r
 eng_result eng_measure_marginal(eng_engine *e, eng_source *s, uint32_t k, uint32_t reps,
 				uint64_t *ns);
 
+/* The work (pipeline statistics, source_profiler_work_t's counters) of
+ * one frame of the scene as it stands - every live source's prepare and
+ * its draws in every view, the overlay left out - counted by one query
+ * around all of it, in a submission of its own between frames
+ * (eng_gfx_count_isolated): counts[c] for c in *counted. */
+eng_result eng_count_frame_work(eng_engine *e, uint64_t *counts, uint32_t *counted);
+
+/* What eng_check_work found: the sources' counts of one frame summed, the
+ * same frame counted whole by one query, and its passes with no source
+ * drawn (what the frame does outside every source: llvmpipe counts a clear
+ * of part of a target as a draw of its own, docs/gpu-timing.md). Where the
+ * per-source counts are right, sources + passes = frame, counter for
+ * counter. */
+typedef struct eng_work_check {
+	uint32_t counted;    /* bit c: counter c counted (for a source, and whole) */
+	uint32_t n_sources;  /* sources with counts */
+	uint64_t sources[SOURCE_PROFILER_COUNTERS]; /* their newest frame's counts, summed */
+	uint64_t frame[SOURCE_PROFILER_COUNTERS];   /* eng_count_frame_work's */
+	uint64_t passes[SOURCE_PROFILER_COUNTERS];  /* the views' passes, nothing drawn */
+} eng_work_check;
+
+/* Pauses the scene for a few frames, each GPU-timed (with work counting
+ * on and ENG_PROFILE_ALL: else ENG_ERR_INVALID), so that every frame draws
+ * the same; then sums every source's counts of its newest counted frame,
+ * counts that frame again whole (eng_count_frame_work) and its passes
+ * alone. The scene's pause is restored. Between frames, on the graphics
+ * thread. */
+eng_result eng_check_work(eng_engine *e, eng_work_check *out);
+
 /* Optional hook drawn after the views, as its own profiled entry (the
  * overlay): tick builds, render draws into the main target. */
 typedef struct eng_overlay {

@@ -358,6 +358,16 @@ uint32_t eng_gfx_faults(void);
  * per-source GPU times are checked against. Between frames. */
 eng_result eng_gfx_time_isolated(void (*fn)(void *user), void *user, uint64_t *ns);
 
+/* Renders `fn` as eng_gfx_time_isolated does, with one work query
+ * (pipeline statistics) around all of it: counts[c] (SOURCE_PROFILER_COUNTERS
+ * of them, source_profiler_counter c) for the counters the frame's GPU
+ * timer counts, their bits in *counted (0 for the others). What the
+ * per-source counts of a frame must add up to when fn draws that frame.
+ * ENG_ERR_INVALID without work counters (eng_gfx_desc.work_counters on a
+ * device that has them) or during a frame. */
+eng_result eng_gfx_count_isolated(void (*fn)(void *user), void *user, uint64_t *counts,
+				  uint32_t *counted);
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,6 +10,8 @@
  * what a submission of one small draw costs that the frame does not pay. */
 #include "core.h"
 
+#include "srcprof/source_profiler.h"
+
 #include <stdlib.h>
 
 typedef struct isolate_ctx {
@@ -90,4 +92,71 @@ eng_result eng_measure_marginal(eng_engine *e, eng_source *s, uint32_t k, uint32
 	if (!k)
 		return ENG_ERR_INVALID;
 	return measure_pairs(e, s, 1 + k, 1, k, reps, false, ns);
+}
+
+/* The scene's frame again: every live source's prepare, every view with
+ * all of them (the overlay left out). */
+static void whole_frame(void *user)
+{
+	eng_engine *e = user;
+	uint32_t n = core_live_sources(e);
+	for (uint32_t i = 0; i < n; i++)
+		if (e->sources[i]->type->prepare)
+			e->sources[i]->type->prepare(e->sources[i]);
+	for (uint32_t v = 0; v < e->n_views; v++)
+		core_render_view(e, &e->views[v], true, NULL, false, 1);
+}
+
+eng_result eng_count_frame_work(eng_engine *e, uint64_t *counts, uint32_t *counted)
+{
+	e->isolating = true;
+	eng_result r = eng_gfx_count_isolated(whole_frame, e, counts, counted);
+	e->isolating = false;
+	return r;
+}
+
+/* Frames of the paused scene, each GPU-timed, before the sources' counts
+ * are read: the newest frame's results come in a frame or two after it. */
+#define WORK_CHECK_FRAMES 6
+
+eng_result eng_check_work(eng_engine *e, eng_work_check *out)
+{
+	*out = (eng_work_check){0};
+	if (e->profile != ENG_PROFILE_ALL || !source_profiler_work_enabled())
+		return ENG_ERR_INVALID;
+	bool was_paused = e->paused;
+	e->paused = true;
+	eng_result r = ENG_OK;
+	for (uint32_t i = 0; i < WORK_CHECK_FRAMES && r == ENG_OK; i++) {
+		source_profiler_gpu_time_next_frame();
+		r = eng_frame(e);
+	}
+	e->paused = was_paused;
+	if (r != ENG_OK)
+		return r;
+	uint32_t n = core_live_sources(e), mask = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		source_profiler_work_t w;
+		if (!source_profiler_fill_work(e->sources[i], &w))
+			continue;
+		out->n_sources++;
+		mask |= w.counted; /* a queue without graphics counts no vertices */
+		for (uint32_t c = 0; c < SOURCE_PROFILER_COUNTERS; c++)
+			out->sources[c] += w.last[c];
+	}
+	uint32_t frame_mask = 0, passes_mask = 0;
+	r = eng_count_frame_work(e, out->frame, &frame_mask);
+	if (r == ENG_OK) {
+		e->isolating = true;
+		r = eng_gfx_count_isolated(isolated_frame, &(isolate_ctx){e, NULL, 1, false},
+					   out->passes, &passes_mask);
+		e->isolating = false;
+	}
+	if (r != ENG_OK)
+		return r;
+	out->counted = out->n_sources ? mask & frame_mask & passes_mask : 0;
+	for (uint32_t c = 0; c < SOURCE_PROFILER_COUNTERS; c++)
+		if (!(out->counted & (1u << c)))
+			out->sources[c] = out->frame[c] = out->passes[c] = 0;
+	return ENG_OK;
 }

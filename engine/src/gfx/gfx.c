@@ -812,3 +812,28 @@ eng_result eng_gfx_time_isolated(void (*fn)(void *user), void *user, uint64_t *n
 {
 	return g_gfx.be ? g_gfx.be->time_isolated(g_gfx.ctx, fn, user, ns) : ENG_ERR_INVALID;
 }
+
+eng_result eng_gfx_count_isolated(void (*fn)(void *user), void *user, uint64_t *counts,
+				  uint32_t *counted)
+{
+	*counted = 0;
+	/* What the frame's timers count: the graphics one's, and the compute
+	 * one's (its dispatches go inline in an isolated submission). */
+	uint32_t mask = 0;
+	for (int k = 0; g_gfx.be && k < 2; k++) {
+		const sp_gpu_timer_backend *t = !k ? g_gfx.be->gpu_timer(g_gfx.ctx)
+					     : g_gfx.be->compute_timer ? g_gfx.be->compute_timer(g_gfx.ctx)
+								       : NULL;
+		if (t && t->work_begin && t->work_end && t->read_work)
+			mask |= t->work_counters;
+	}
+	mask &= (1u << SOURCE_PROFILER_COUNTERS) - 1;
+	if (!mask || !g_gfx.be->count_isolated)
+		return ENG_ERR_INVALID;
+	for (uint32_t i = 0; i < SOURCE_PROFILER_COUNTERS; i++)
+		counts[i] = 0;
+	eng_result r = g_gfx.be->count_isolated(g_gfx.ctx, fn, user, mask, counts);
+	if (r == ENG_OK)
+		*counted = mask;
+	return r;
+}

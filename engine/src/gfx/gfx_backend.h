@@ -79,6 +79,11 @@ typedef struct eng_gfx_backend {
 	void (*request_screenshot)(void *ctx);
 	const uint8_t *(*read_screenshot)(void *ctx, uint32_t *width, uint32_t *height);
 	eng_result (*time_isolated)(void *ctx, void (*fn)(void *user), void *user, uint64_t *ns);
+	/* Optional: fn as time_isolated runs it, its work counted by one
+	 * query around all of it (the counters in `counted`, bit c for
+	 * source_profiler_counter c) into counts[c]. */
+	eng_result (*count_isolated)(void *ctx, void (*fn)(void *user), void *user, uint32_t counted,
+				     uint64_t *counts);
 } eng_gfx_backend;
 
 #ifdef SRCPROF_HAVE_VULKAN

@@ -473,9 +473,53 @@ static const uint8_t *gl_read_screenshot(void *ctx, uint32_t *width, uint32_t *h
 /* Like Vulkan's: the GPU idle, `fn` drawn and waited for, timed on the CPU
  * clock from the first command to glFinish returning. llvmpipe only runs
  * what it binned at a flush, so the clock covers the issue as well. */
+/* With `queries`, query c (of the counters in `counted`) counts all of it. */
+static eng_result run_isolated(gl_ctx *c, void (*fn)(void *user), void *user, uint64_t *ns,
+			       uint32_t counted, const GLuint *queries);
+
 static eng_result gl_time_isolated(void *ctx, void (*fn)(void *user), void *user, uint64_t *ns)
 {
+	return run_isolated(ctx, fn, user, ns, 0, NULL);
+}
+
+/* The pipeline statistics targets (GL 4.6, ARB_pipeline_statistics_query:
+ * not in this glad's 4.5 headers), in source_profiler_counter's order. */
+static const GLenum k_stat_targets[SOURCE_PROFILER_COUNTERS] = {
+	0x82EE, /* GL_VERTICES_SUBMITTED */
+	0x82EF, /* GL_PRIMITIVES_SUBMITTED */
+	0x82F0, /* GL_VERTEX_SHADER_INVOCATIONS */
+	0x82F6, /* GL_CLIPPING_INPUT_PRIMITIVES */
+	0x82F7, /* GL_CLIPPING_OUTPUT_PRIMITIVES */
+	0x82F4, /* GL_FRAGMENT_SHADER_INVOCATIONS */
+	0x82F5, /* GL_COMPUTE_SHADER_INVOCATIONS */
+};
+
+/* Only the counters the frame's GPU timer counts reach here: the device
+ * has the targets. */
+static eng_result gl_count_isolated(void *ctx, void (*fn)(void *user), void *user, uint32_t counted,
+				    uint64_t *counts)
+{
 	gl_ctx *c = ctx;
+	if (!(counted & ((1u << SOURCE_PROFILER_COUNTERS) - 1)))
+		return ENG_ERR_INVALID;
+	GLuint q[SOURCE_PROFILER_COUNTERS] = {0};
+	glGenQueries(SOURCE_PROFILER_COUNTERS, q);
+	uint64_t ns;
+	eng_result r = run_isolated(c, fn, user, &ns, counted, q);
+	for (uint32_t i = 0; r == ENG_OK && i < SOURCE_PROFILER_COUNTERS; i++) {
+		if (!(counted & (1u << i)))
+			continue;
+		GLuint64 v = 0;
+		glGetQueryObjectui64v(q[i], GL_QUERY_RESULT, &v); /* done: glFinish ran */
+		counts[i] = v;
+	}
+	glDeleteQueries(SOURCE_PROFILER_COUNTERS, q);
+	return r;
+}
+
+static eng_result run_isolated(gl_ctx *c, void (*fn)(void *user), void *user, uint64_t *ns,
+			       uint32_t counted, const GLuint *queries)
+{
 	if (!c->ready || c->recording)
 		return ENG_ERR_INVALID;
 	if (c->device_lost)
@@ -485,10 +529,16 @@ static eng_result gl_time_isolated(void *ctx, void (*fn)(void *user), void *user
 	eng_result r = begin_slot(c, (uint32_t)(c->serial_recorded % GL_FIF));
 	if (r != ENG_OK)
 		return r;
+	for (uint32_t i = 0; queries && i < SOURCE_PROFILER_COUNTERS; i++)
+		if (counted & (1u << i))
+			glBeginQuery(k_stat_targets[i], queries[i]);
 	uint64_t t0 = srcprof_clock_ns();
 	fn(user);
 	if (c->in_pass)
 		gl_end_pass(c);
+	for (uint32_t i = 0; queries && i < SOURCE_PROFILER_COUNTERS; i++)
+		if (counted & (1u << i))
+			glEndQuery(k_stat_targets[i]);
 	glFinish();
 	uint64_t t1 = srcprof_clock_ns();
 	c->recording = false;
@@ -540,6 +590,7 @@ const eng_gfx_backend *gl_gfx_backend(void)
 		.request_screenshot = gl_request_screenshot,
 		.read_screenshot = gl_read_screenshot,
 		.time_isolated = gl_time_isolated,
+		.count_isolated = gl_count_isolated,
 	};
 	return &b;
 }

@@ -1083,6 +1083,30 @@ static eng_result null_time_isolated(void *ctx, void (*fn)(void *user), void *us
 	return ENG_OK;
 }
 
+/* One more open set around all of fn, as a device's query around a
+ * submission: it counts every draw and dispatch fn records. */
+static eng_result null_count_isolated(void *ctx, void (*fn)(void *user), void *user,
+				      uint32_t counted, uint64_t *counts)
+{
+	null_ctx *c = ctx;
+	null_work *w = &c->gfx_work;
+	if (!c->work || c->recording || w->n_open == NULL_WORK_OPEN)
+		return ENG_ERR_INVALID;
+	uint64_t v[SOURCE_PROFILER_COUNTERS] = {0};
+	w->open[w->n_open++] = v;
+	uint64_t ns;
+	eng_result r = null_time_isolated(ctx, fn, user, &ns);
+	for (uint32_t i = 0; i < w->n_open; i++)
+		if (w->open[i] == v) {
+			w->open[i] = w->open[--w->n_open];
+			break;
+		}
+	for (uint32_t i = 0; r == ENG_OK && i < SOURCE_PROFILER_COUNTERS; i++)
+		if (counted & (1u << i))
+			counts[i] = v[i];
+	return r;
+}
+
 const eng_gfx_backend *null_gfx_backend(void)
 {
 	static const eng_gfx_backend b = {
@@ -1125,6 +1149,7 @@ const eng_gfx_backend *null_gfx_backend(void)
 		.request_screenshot = null_request_screenshot,
 		.read_screenshot = null_read_screenshot,
 		.time_isolated = null_time_isolated,
+		.count_isolated = null_count_isolated,
 	};
 	return &b;
 }

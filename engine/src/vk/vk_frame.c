@@ -424,9 +424,11 @@ const uint8_t *vk_read_screenshot(void *ctx, uint32_t *width, uint32_t *height)
 	return NULL;
 }
 
-eng_result vk_time_isolated(void *ctx, void (*fn)(void *user), void *user, uint64_t *ns)
+/* `fn` in a submission of its own, waited for; with `stats`, one
+ * pipeline statistics query (query 0 of `stats`) around all of it. */
+static eng_result run_isolated(vk_ctx *c, void (*fn)(void *user), void *user, uint64_t *ns,
+			       VkQueryPool stats)
 {
-	vk_ctx *c = ctx;
 	if (c->device_lost)
 		return ENG_ERR_DEVICE_LOST;
 	if (c->recording)
@@ -443,12 +445,18 @@ eng_result vk_time_isolated(void *ctx, void (*fn)(void *user), void *user, uint6
 		c->isolated = false;
 		return r;
 	}
+	vk_frame *f = &c->frames[c->slot];
+	if (stats) {
+		vkCmdResetQueryPool(f->cmd, stats, 0, 1);
+		vkCmdBeginQuery(f->cmd, stats, 0, 0);
+	}
 	fn(user);
 	if (c->rec.in_pass)
 		vk_end_pass(c);
+	if (stats)
+		vkCmdEndQuery(f->cmd, stats, 0);
 	c->recording = false;
 	c->isolated = false; /* recorded: later frames draw to their own target, come what may */
-	vk_frame *f = &c->frames[c->slot];
 	VkResult vr = vkEndCommandBuffer(f->cmd);
 	if (vr >= 0 && (eng_gfx_faults() & ENG_FAULT_ISOLATED_FAILS)) {
 		eng_gfx_inject_faults(eng_gfx_faults() & ~(uint32_t)ENG_FAULT_ISOLATED_FAILS);
@@ -483,4 +491,63 @@ eng_result vk_time_isolated(void *ctx, void (*fn)(void *user), void *user, uint6
 	completed(c, f->serial);
 	*ns = t1 - t0;
 	return ENG_OK;
+}
+
+eng_result vk_time_isolated(void *ctx, void (*fn)(void *user), void *user, uint64_t *ns)
+{
+	return run_isolated(ctx, fn, user, ns, VK_NULL_HANDLE);
+}
+
+/* The statistics a query counts for source_profiler_counter c, in bit
+ * order: the order a query's values come in. */
+static const VkQueryPipelineStatisticFlags k_stat_bits[SOURCE_PROFILER_COUNTERS] = {
+	[SOURCE_PROFILER_INPUT_VERTICES] = VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_VERTICES_BIT,
+	[SOURCE_PROFILER_INPUT_PRIMITIVES] = VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT,
+	[SOURCE_PROFILER_VS_INVOCATIONS] = VK_QUERY_PIPELINE_STATISTIC_VERTEX_SHADER_INVOCATIONS_BIT,
+	[SOURCE_PROFILER_CLIPPING_INVOCATIONS] = VK_QUERY_PIPELINE_STATISTIC_CLIPPING_INVOCATIONS_BIT,
+	[SOURCE_PROFILER_CLIPPING_PRIMITIVES] = VK_QUERY_PIPELINE_STATISTIC_CLIPPING_PRIMITIVES_BIT,
+	[SOURCE_PROFILER_FS_INVOCATIONS] = VK_QUERY_PIPELINE_STATISTIC_FRAGMENT_SHADER_INVOCATIONS_BIT,
+	[SOURCE_PROFILER_CS_INVOCATIONS] = VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT,
+};
+
+eng_result vk_count_isolated(void *ctx, void (*fn)(void *user), void *user, uint32_t counted,
+			     uint64_t *counts)
+{
+	vk_ctx *c = ctx;
+	VkQueryPipelineStatisticFlags flags = 0;
+	uint32_t order[SOURCE_PROFILER_COUNTERS], n = 0;
+	/* The bits rise with the counter, so the values come in counter order. */
+	for (uint32_t i = 0; i < SOURCE_PROFILER_COUNTERS; i++)
+		if (counted & (1u << i)) {
+			flags |= k_stat_bits[i];
+			order[n++] = i;
+		}
+	if (!n)
+		return ENG_ERR_INVALID;
+	VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+				    .queryType = VK_QUERY_TYPE_PIPELINE_STATISTICS,
+				    .queryCount = 1,
+				    .pipelineStatistics = flags};
+	VkQueryPool pool;
+	VkResult vr = vkCreateQueryPool(c->dev.device, &qi, NULL, &pool);
+	if (vr != VK_SUCCESS) {
+		eng_error("vulkan: no statistics query for a frame's work: %s", vk_result_str(vr));
+		return vk_to_eng(vr);
+	}
+	uint64_t ns;
+	eng_result r = run_isolated(c, fn, user, &ns, pool);
+	uint64_t values[SOURCE_PROFILER_COUNTERS];
+	if (r == ENG_OK) {
+		vr = vkGetQueryPoolResults(c->dev.device, pool, 0, 1, sizeof values, values,
+					   sizeof values, VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+		if (vr != VK_SUCCESS) {
+			eng_error("vulkan: a frame's work could not be read: %s", vk_result_str(vr));
+			r = vk_to_eng(vr);
+		}
+	}
+	if (r == ENG_OK)
+		for (uint32_t i = 0; i < n; i++)
+			counts[order[i]] = values[i];
+	vkDestroyQueryPool(c->dev.device, pool, NULL);
+	return r;
 }

@@ -261,6 +261,7 @@ const eng_gfx_backend *vk_gfx_backend(void)
 		.request_screenshot = vk_request_screenshot,
 		.read_screenshot = vk_read_screenshot,
 		.time_isolated = vk_time_isolated,
+		.count_isolated = vk_count_isolated,
 	};
 	return &b;
 }

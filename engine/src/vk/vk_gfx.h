@@ -240,6 +240,8 @@ eng_result vk_wait_frame(void *ctx, uint32_t frames_back);
 void vk_request_screenshot(void *ctx);
 const uint8_t *vk_read_screenshot(void *ctx, uint32_t *width, uint32_t *height);
 eng_result vk_time_isolated(void *ctx, void (*fn)(void *user), void *user, uint64_t *ns);
+eng_result vk_count_isolated(void *ctx, void (*fn)(void *user), void *user, uint32_t counted,
+			     uint64_t *counts);
 /* The color target of the frame being recorded. */
 vk_target_image *vk_main_color(vk_ctx *c);
 
