@@ -165,6 +165,18 @@ static void add_sources(demo_app *a, int n)
 	demo_serve_sources(a->serve, a->engine);
 }
 
+/* + and - of a scene that gives them a meaning of its own (the work
+ * scene's sphere); false where it does not. */
+static bool adjust_scene(demo_app *a, int dir, const char *key)
+{
+	char said[160];
+	if (!a->scene->adjust || !a->scene->adjust(a->engine, dir, said, sizeof said))
+		return false;
+	app_burst(a);
+	app_say(a, "%s: %s", key, said);
+	return true;
+}
+
 static void remove_sources(demo_app *a, int n)
 {
 	int removed = 0;
@@ -397,12 +409,16 @@ void app_key(demo_app *a, eng_key key)
 		break;
 	case ENG_KEY_EQUAL:
 	case ENG_KEY_KP_ADD:
+		if (adjust_scene(a, 1, "+"))
+			break;
 		add_sources(a, 10);
 		app_burst(a);
 		app_say(a, "+: added 10 sources (%u now)", eng_source_count(a->engine));
 		break;
 	case ENG_KEY_MINUS:
 	case ENG_KEY_KP_SUBTRACT:
+		if (adjust_scene(a, -1, "-"))
+			break;
 		remove_sources(a, 10);
 		app_burst(a);
 		break;

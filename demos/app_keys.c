@@ -100,7 +100,7 @@ static const struct {
 	{"T", "5-second trace (Perfetto JSON)"},
 	{"S", "screenshot (PNG)"},
 	{"L", "log on/off: a CSV row per source per second"},
-	{"+ / -", "add / remove 10 sources"},
+	{"+ / -", "add / remove 10 sources (work scene: its sphere's triangles)"},
 	{"1-9", "scene: default grid multiview media effects calibrated stress tiles work"},
 	{"W", "the table: time or work (--work: each source's work per frame)"},
 	{"Space", "pause ticking"},

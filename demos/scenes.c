@@ -188,10 +188,15 @@ static bool build_tiles(eng_engine *e, uint32_t n)
 	return ok;
 }
 
+/* The work scene's sphere whose triangles + doubles and - halves. */
+#define DETAIL_SPHERE "detail-sphere"
+#define DETAIL_START 5 /* 16 rings of 32 quads: 1,024 triangles */
+
 /* Work and time together and apart (--work): three equal rectangles, one
  * plain (k 1), one with 8x the shading per pixel (k 8: its time grows,
  * its work does not), one drawn 8 times over itself (its fragments and its
- * time grow 8x); then meshes on the grid, which + adds to. */
+ * time grow 8x); a sphere whose triangles + and - double and halve (its
+ * vertices grow, its pixels stay); then meshes on the grid. */
 static bool build_work(eng_engine *e, uint32_t n)
 {
 	static const struct {
@@ -208,29 +213,61 @@ static bool build_work(eng_engine *e, uint32_t n)
 				     .layers = rects[i].layers,
 				     .rect = {(int32_t)(24 + i * 224), 540, 200, 150},
 			     }));
-	for (uint32_t m = 3; m < n && ok; m++)
-		ok &= add_mesh(e, m - 3, n - 3, 1.8f, 0.9f);
+	if (n > 3 && ok)
+		ok &= add(e, eng_mesh_create(&(eng_mesh_desc){.name = DETAIL_SPHERE,
+							      .shape = ENG_SHAPE_SPHERE,
+							      .position = {3.4f, 1.6f, 1.0f},
+							      .scale = 1.4f,
+							      .detail = DETAIL_START}));
+	for (uint32_t m = 4; m < n && ok; m++)
+		ok &= add_mesh(e, m - 4, n - 4, 1.8f, 0.9f);
 	return ok;
+}
+
+static bool adjust_work(eng_engine *e, int dir, char *said, size_t n)
+{
+	eng_source *s = NULL;
+	for (uint32_t i = 0; i < eng_source_count(e) && !s; i++)
+		if (strcmp(eng_source_at(e, i)->name, DETAIL_SPHERE) == 0 && eng_mesh_detail(eng_source_at(e, i)))
+			s = eng_source_at(e, i);
+	if (!s)
+		return false;
+	uint32_t was = eng_mesh_detail(s), before = eng_mesh_triangles(s);
+	uint32_t want = dir > 0 ? was + 1 : was - 1;
+	if (want < 1 || want > ENG_MESH_MAX_DETAIL) {
+		snprintf(said, n, "%s at its %s detail (%u triangles)", DETAIL_SPHERE,
+			 dir > 0 ? "most" : "least", before);
+		return true;
+	}
+	if (!eng_mesh_set_detail(s, want)) {
+		snprintf(said, n, "%s: level %u could not be made; %u triangles as before",
+			 DETAIL_SPHERE, want, before);
+		return true;
+	}
+	snprintf(said, n, "%s: %u -> %u triangles (level %u of %u: its vertices change, its area does not)",
+		 DETAIL_SPHERE, before, eng_mesh_triangles(s), want, ENG_MESH_MAX_DETAIL);
+	return true;
 }
 
 static const scene_def g_scenes[] = {
 	{"default", "one of every source type (particles, video, effect, heavy, logic) and meshes",
-	 12, 2, build_mix, 7, 100000, 0},
-	{"grid", "N lit meshes on a grid (N from --sources)", 100, 2, build_grid, 1, 100000, 0},
+	 12, 2, build_mix, 7, 100000, 0, NULL},
+	{"grid", "N lit meshes on a grid (N from --sources)", 100, 2, build_grid, 1, 100000, 0, NULL},
 	{"multiview", "the default mix seen by three views: render_sum is 3x render_avg", 12, 3,
-	 build_mix, 7, 100000, 0},
+	 build_mix, 7, 100000, 0, NULL},
 	{"media", "video sources at 24, 30 and 60 fps; one starved (renders half its input)", 4, 2,
-	 build_media, 4, 100000, 0},
+	 build_media, 4, 100000, 0, NULL},
 	{"effects", "multi-pass sources: offscreen scene, horizontal and vertical blur", 4, 2,
-	 build_effects, 1, 100000, 0},
+	 build_effects, 1, 100000, 0, NULL},
 	{"calibrated", "heavy sources with k = 0, 1, 2, 4, 8 (GPU cost linear in k) and a backdrop",
-	 5, 2, build_calibrated, 1, 5, 1},
-	{"stress", "10,000 small meshes", 10000, 2, build_stress, 1, 100000, 0},
+	 5, 2, build_calibrated, 1, 5, 1, NULL},
+	{"stress", "10,000 small meshes", 10000, 2, build_stress, 1, 100000, 0, NULL},
 	{"tiles", "N equal 10x5-pixel rectangles (heavy, k = 8) on a fixed grid: the same work "
-		  "per source at any N (sweeps)", 100, 1, build_tiles, 1, 10812, 0},
+		  "per source at any N (sweeps)", 100, 1, build_tiles, 1, 10812, 0, NULL},
 	{"work", "work and time apart: equal rectangles plain, 8x costlier per pixel, drawn 8x "
-		 "over themselves (--work), and meshes",
-	 8, 2, build_work, 3, 100000, 0},
+		 "over themselves (--work), a sphere whose triangles + and - double and halve, and "
+		 "meshes",
+	 8, 2, build_work, 3, 100000, 0, adjust_work},
 };
 
 uint32_t scene_count(void)

@@ -18,6 +18,10 @@ typedef struct scene_def {
 	 * this range), and the sources it adds of its own beyond them (the
 	 * calibrated scene's backdrop). */
 	uint32_t min_sources, max_sources, extra_sources;
+	/* Optional: what + (dir 1) and - (dir -1) do in this scene instead of
+	 * adding or removing 10 sources; false where it does not apply (the
+	 * keys then add and remove), else what it did in `said`. */
+	bool (*adjust)(eng_engine *e, int dir, char *said, size_t n);
 } scene_def;
 
 uint32_t scene_count(void);

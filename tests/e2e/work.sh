@@ -57,7 +57,7 @@ join -t, <(sum_passes "$out/p1.csv") <(fs_rows "$out/1.csv") |
 (( fails == 0 )) && echo "ok   $api, two runs: every source's work identical ($(wc -l <"$out/w1") sources)"
 # The work scene: the rectangle with 8x the shading per pixel shades the
 # plain one's fragments, the one drawn 8 times over itself 8 times them
-# (and 8x its vertices).
+# (and 8x its vertices). Then + grows its sphere.
 "$demo" --api "$api" --headless --frames 60 --work --gpu-budget 100 --scene work --csv "$out/w.csv" \
 	--script 20:T --trace "$out/t.json" >"$out/stdoutw" 2>"$out/stderrw" ||
 	{ fail "the work scene exited with an error"; cat "$out/stderrw"; }
@@ -72,6 +72,23 @@ if [[ "$plain" =~ ^[1-9][0-9]*$ && "$costly" == "$plain" && "$over" == "$((8 * p
 	echo "ok   $api work scene: fragments plain $plain, 8x costlier per pixel $costly, drawn 8x over $over ($verts vertices)"
 else
 	fail "work scene: plain '$plain', costly '$costly', overdraw '$over' fragments, '$verts' vertices"
+fi
+# + in the work scene doubles the sphere's triangles twice: its vertices
+# 4x (every counted frame but the first at the new level) over the same
+# area; its fragments grow too, less (lavapipe and llvmpipe count each
+# triangle's 4x4 blocks whole: 1.6x here, docs/gpu-timing.md).
+"$demo" --api "$api" --headless --frames 60 --work --gpu-budget 100 --scene work --csv "$out/d.csv" \
+	--script 1:+,2:+ >"$out/stdoutd" 2>"$out/stderrd" ||
+	{ fail "the work scene with + exited with an error"; cat "$out/stderrd"; }
+grep -q "^+: detail-sphere: 2116 -> 4096 triangles (level 7 of 13" "$out/stdoutd" ||
+	fail "+ did not say the sphere's new triangles: $(grep -m1 'detail-sphere' "$out/stdoutd")"
+v0="$(col "$out/w.csv" detail-sphere input_vertices_per_frame)" v2="$(col "$out/d.csv" detail-sphere input_vertices_per_frame)"
+f0="$(col "$out/w.csv" detail-sphere $fs)" f2="$(col "$out/d.csv" detail-sphere $fs)"
+if [[ "$v0" =~ ^[1-9][0-9]*$ && "$v2" =~ ^[1-9][0-9]*$ && "$f0" =~ ^[1-9][0-9]*$ && "$f2" =~ ^[1-9][0-9]*$ ]] &&
+	awk -v a="$v0" -v b="$v2" -v f="$f0" -v g="$f2" 'BEGIN { exit !(b >= 3.5 * a && b <= 4 * a && g > f && g < 2 * f) }'; then
+	echo "ok   $api +: the sphere's vertices $v0 -> $v2 a frame, fragments $f0 -> $f2"
+else
+	fail "+ in the work scene: the sphere's vertices '$v0' -> '$v2', fragments '$f0' -> '$f2'"
 fi
 # The trace's GPU events carry their render's counts.
 n="$(grep -c "\"name\":\"overdraw-x8\",\"cat\":\"gpu\".*\"input_vertices\":48,.*\"fs_invocations\":$over," "$out/t.json")"

@@ -1004,3 +1004,46 @@ TEST(the_sources_work_adds_up_to_one_query_around_the_frame)
 	CHECK_EQ(counted, 0);
 	CHECK_EQ(tfx_finish(e), 0);
 }
+
+/* A sphere's tessellation level sets its triangles, 12 x rows^2 indices
+ * (rows 4 at level 1, 256 at the last), and its counted vertices follow
+ * the next frame, in every view; levels out of range are clamped; a
+ * source that is not a sphere mesh has none. */
+TEST(a_spheres_detail_sets_the_vertices_it_counts)
+{
+	eng_engine *e = null_engine_work(&(eng_null_desc){.draw_ns = 1000}, 2, 0, 0, false, true);
+	CHECK(e != NULL);
+	eng_source *s = eng_mesh_create(&(eng_mesh_desc){.name = "ball",
+							 .shape = ENG_SHAPE_SPHERE,
+							 .detail = 1});
+	CHECK(s != NULL);
+	eng_add_source(e, s);
+	CHECK_EQ(eng_mesh_detail(s), 1);
+	CHECK_EQ(eng_mesh_triangles(s), 64); /* 192 indices */
+	CHECK(tfx_frames(e, 6));
+	source_profiler_work_t w;
+	CHECK(source_profiler_fill_work(s, &w));
+	CHECK_EQ(w.last[SOURCE_PROFILER_INPUT_VERTICES], 2 * 192);
+	static const uint32_t rows[] = {4, 6, 8, 12, 16, 23, 32, 45, 64, 91, 128, 181, 256};
+	for (uint32_t level = 2; level <= ENG_MESH_MAX_DETAIL; level += 5) {
+		CHECK_EQ(eng_mesh_set_detail(s, level), level);
+		CHECK(tfx_frames(e, 4));
+		CHECK(source_profiler_fill_work(s, &w));
+		uint64_t idx = 12ull * rows[level - 1] * rows[level - 1];
+		CHECK_EQ(eng_mesh_triangles(s), idx / 3);
+		CHECK_EQ(w.last[SOURCE_PROFILER_INPUT_VERTICES], 2 * idx);
+		CHECK_EQ(w.last[SOURCE_PROFILER_INPUT_PRIMITIVES], 2 * idx / 3);
+		CHECK(w.max[SOURCE_PROFILER_INPUT_VERTICES] >= 2 * idx);
+	}
+	CHECK_EQ(eng_mesh_set_detail(s, 99), ENG_MESH_MAX_DETAIL);
+	CHECK_EQ(eng_mesh_triangles(s), 4u * 256 * 256);
+	CHECK_EQ(eng_mesh_set_detail(s, 0), 1);
+	eng_source *cube = mesh(0);
+	eng_add_source(e, cube);
+	CHECK_EQ(eng_mesh_set_detail(cube, 3), 0);
+	CHECK_EQ(eng_mesh_detail(cube), 0);
+	CHECK_EQ(eng_mesh_triangles(cube), 12);
+	CHECK_EQ(eng_mesh_set_detail(NULL, 3), 0);
+	CHECK(tfx_frames(e, 2));
+	CHECK_EQ(tfx_finish(e), 0);
+}

@@ -37,8 +37,26 @@ typedef struct eng_mesh_desc {
 	float scale;     /* 0: 1 */
 	float color[4];  /* 0: a color from the name */
 	float spin;      /* radians per second */
+	/* Sphere only: tessellation level 1 to ENG_MESH_MAX_DETAIL (0: the
+	 * shared 32 x 20 sphere), eng_mesh_set_detail's. */
+	uint32_t detail;
 } eng_mesh_desc;
 eng_source *eng_mesh_create(const eng_mesh_desc *desc);
+
+/* A sphere's tessellation: level L has rows(L) rings of 2 x rows(L)
+ * quads, rows 4, 6, 8, 12, 16, 23, 32, 45, 64, 91, 128, 181, 256: about
+ * twice the triangles a level (12 x rows^2 indices: 192 at level 1,
+ * 786,432 at 13), the same pixels. The geometry of a level is made once
+ * per device, at its first use. */
+#define ENG_MESH_MAX_DETAIL 13
+/* Sets `s`'s level (clamped to 1 .. ENG_MESH_MAX_DETAIL) and returns it;
+ * 0 for a source that is not a sphere mesh, or when the geometry could
+ * not be made (the level stays). */
+uint32_t eng_mesh_set_detail(eng_source *s, uint32_t detail);
+/* `s`'s level (0: not a sphere mesh, or the shared sphere) and its
+ * triangles a draw. */
+uint32_t eng_mesh_detail(const eng_source *s);
+uint32_t eng_mesh_triangles(const eng_source *s);
 
 typedef struct eng_particles_desc {
 	const char *name;

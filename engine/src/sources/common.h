@@ -40,6 +40,9 @@ typedef struct eng_geometry {
 	uint32_t index_count;
 } eng_geometry;
 eng_geometry eng_shape_geometry(eng_shape shape);
+/* The sphere of tessellation level `detail` (eng_mesh_set_detail), made
+ * at its first use on this device; {0} when it cannot be. */
+eng_geometry eng_sphere_geometry(uint32_t detail);
 /* Destroys the shared geometry (the engine calls this at teardown, after
  * the last mesh is gone). */
 void eng_shapes_release(void);

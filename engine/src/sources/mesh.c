@@ -6,6 +6,8 @@ typedef struct mesh_source {
 	eng_source base;
 	eng_geometry geometry;
 	eng_pipeline pipeline;
+	eng_shape shape;
+	uint32_t detail; /* a sphere's tessellation level; 0: the shared one */
 	float color[4];
 	float spin, angle;
 	vec3 axis;
@@ -65,7 +67,12 @@ eng_source *eng_mesh_create(const eng_mesh_desc *desc)
 	m->spin = desc->spin;
 	glm_vec3_copy((vec3){0.3f, 1.0f, 0.2f}, m->axis);
 	glm_vec3_normalize(m->axis);
+	m->shape = desc->shape;
 	m->geometry = eng_shape_geometry(desc->shape);
+	if (desc->shape == ENG_SHAPE_SPHERE && desc->detail) {
+		m->detail = desc->detail > ENG_MESH_MAX_DETAIL ? ENG_MESH_MAX_DETAIL : desc->detail;
+		m->geometry = eng_sphere_geometry(m->detail);
+	}
 	m->pipeline = eng_gfx_make_pipeline(&(eng_pipeline_desc){
 		.vs = "mesh.vert",
 		.fs = "mesh.frag",
@@ -78,4 +85,42 @@ eng_source *eng_mesh_create(const eng_mesh_desc *desc)
 	}
 	mesh_tick(&m->base, 0);
 	return &m->base;
+}
+
+static mesh_source *sphere(const eng_source *s)
+{
+	if (!s || s->type != &mesh_type)
+		return NULL;
+	mesh_source *m = (mesh_source *)s;
+	return m->shape == ENG_SHAPE_SPHERE ? m : NULL;
+}
+
+uint32_t eng_mesh_set_detail(eng_source *s, uint32_t detail)
+{
+	mesh_source *m = sphere(s);
+	if (!m)
+		return 0;
+	if (detail < 1)
+		detail = 1;
+	if (detail > ENG_MESH_MAX_DETAIL)
+		detail = ENG_MESH_MAX_DETAIL;
+	eng_geometry g = eng_sphere_geometry(detail);
+	if (!g.vertices.id)
+		return 0;
+	m->geometry = g; /* the old level's stays cached for the frames in flight */
+	m->detail = detail;
+	return detail;
+}
+
+uint32_t eng_mesh_detail(const eng_source *s)
+{
+	const mesh_source *m = sphere(s);
+	return m ? m->detail : 0;
+}
+
+uint32_t eng_mesh_triangles(const eng_source *s)
+{
+	if (!s || s->type != &mesh_type)
+		return 0;
+	return ((const mesh_source *)s)->geometry.index_count / 3;
 }

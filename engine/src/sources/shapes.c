@@ -81,16 +81,60 @@ static void build_torus(builder *b, uint32_t cols, uint32_t rows)
 
 static eng_geometry cache[3];
 static uint32_t generation[3];
+/* Spheres by tessellation level, 1 .. ENG_MESH_MAX_DETAIL (index 0 unused). */
+static eng_geometry detail_cache[ENG_MESH_MAX_DETAIL + 1];
+static uint32_t detail_generation[ENG_MESH_MAX_DETAIL + 1];
+
+static void release(eng_geometry *g, uint32_t *gen)
+{
+	if (*gen == eng_gfx_generation()) {
+		eng_gfx_destroy_buffer(g->vertices);
+		eng_gfx_destroy_buffer(g->indices);
+	}
+	*g = (eng_geometry){0};
+}
 
 void eng_shapes_release(void)
 {
-	for (int i = 0; i < 3; i++) {
-		if (generation[i] == eng_gfx_generation()) {
-			eng_gfx_destroy_buffer(cache[i].vertices);
-			eng_gfx_destroy_buffer(cache[i].indices);
-		}
-		cache[i] = (eng_geometry){0};
+	for (int i = 0; i < 3; i++)
+		release(&cache[i], &generation[i]);
+	for (int i = 0; i <= ENG_MESH_MAX_DETAIL; i++)
+		release(&detail_cache[i], &detail_generation[i]);
+}
+
+/* Rings of a sphere at each level: about sqrt(2) more a level, so about
+ * twice the triangles. */
+static const uint32_t k_detail_rows[ENG_MESH_MAX_DETAIL + 1] = {
+	0, 4, 6, 8, 12, 16, 23, 32, 45, 64, 91, 128, 181, 256};
+
+eng_geometry eng_sphere_geometry(uint32_t detail)
+{
+	if (detail < 1 || detail > ENG_MESH_MAX_DETAIL)
+		return (eng_geometry){0};
+	if (detail_generation[detail] == eng_gfx_generation() && detail_cache[detail].vertices.id)
+		return detail_cache[detail];
+	uint32_t rows = k_detail_rows[detail], cols = 2 * rows;
+	builder b = {
+		.v = malloc(sizeof(eng_mesh_vertex) * (cols + 1) * (rows + 1)),
+		.idx = malloc(sizeof(uint32_t) * 6 * cols * rows),
+	};
+	eng_geometry g = {0};
+	if (b.v && b.idx) {
+		build_sphere(&b, cols, rows);
+		g.vertices = eng_gfx_make_buffer(b.v, b.nv * sizeof *b.v, false);
+		g.indices = eng_gfx_make_buffer(b.idx, b.ni * sizeof *b.idx, true);
+		g.index_count = b.ni;
 	}
+	free(b.v);
+	free(b.idx);
+	if (!g.vertices.id || !g.indices.id) {
+		eng_gfx_destroy_buffer(g.vertices);
+		eng_gfx_destroy_buffer(g.indices);
+		return (eng_geometry){0};
+	}
+	detail_cache[detail] = g;
+	detail_generation[detail] = eng_gfx_generation();
+	return g;
 }
 
 eng_geometry eng_shape_geometry(eng_shape shape)
