@@ -32,8 +32,10 @@
 #define BENCH_MAX_FRAMES ((SOURCE_PROFILER_MAX_FPS - 1) * SOURCE_PROFILER_WINDOW_SECONDS)
 
 /* The overhead runs' modes. MODE_EMPTY: the profiler off and the sources
- * left out (the frame's fixed cost: passes, clears, submission). */
-enum { MODE_OFF, MODE_CPU, MODE_GPU, MODE_EMPTY, N_MODES };
+ * left out (the frame's fixed cost: passes, clears, submission).
+ * MODE_WORK (--work only): CPU+GPU timing with work counting on, beside
+ * MODE_GPU's timing alone. */
+enum { MODE_OFF, MODE_CPU, MODE_GPU, MODE_EMPTY, MODE_WORK, N_MODES };
 
 typedef struct bench_opts {
 	eng_api apis[2];
@@ -147,10 +149,15 @@ typedef struct bench_point {
 	double gpu_resolution;     /* us, stats.gpu_resolution_ns: finer is not resolved */
 	bench_frames timed;        /* every frame GPU-timed (the figures above) */
 	bench_frames off, cpu, gpu; /* the overhead blocks, pooled */
+	bench_frames gpu_work;      /* --work: CPU+GPU timing and work counting */
 	double *off_ms;            /* the "off" frames' times, in run order (owned) */
 	bench_frames empty;        /* the scene's frame with its sources left out */
 	uint32_t pairs;
 	bench_ratio ratio_cpu, ratio_gpu;
+	/* --work: CPU+GPU with work counting against "off", and per pair
+	 * what counting adds to timing alone, in points of frame time
+	 * ((work - gpu) / off x 100). */
+	bench_ratio ratio_work, work_points;
 	/* What each source costs, us: per pair, (off - empty) / sources over
 	 * the pair's frames (not a ratio; the same pairing and statistics). */
 	bench_ratio source_cost;

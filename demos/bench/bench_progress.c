@@ -28,7 +28,7 @@ static double point_frames(const bench_opts *o, uint32_t sources)
 	}
 	double settle = o->warmup / 2 < 4 ? 4 : o->warmup / 2;
 	double blocks = (o->frames + 7) / 8;
-	f += settle + 15 + 8 + (double)o->repeat * N_MODES * (o->frames + 2.0 * blocks);
+	f += settle + 15 + 8 + (double)o->repeat * (o->work ? N_MODES : N_MODES - 1) * (o->frames + 2.0 * blocks);
 	return f;
 }
 

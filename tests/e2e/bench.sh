@@ -56,6 +56,11 @@ if [[ "$mode" == work ]]; then
 	"$check" "$out/a.json" "$out/a.csv" "$out/a.svg" --work || fails=1
 	grep -q "^work per frame (--work: the device's counts over the timed frames, exact):" \
 		"$out/a.stdout" || { echo "FAIL: the report has no work table"; fails=1; }
+	# The overhead pairs' fifth mode: timing and counting against timing alone.
+	grep -qE "^  CPU\+GPU  mean .*GPU-timed \(budget [0-9.]+%\), timing alone" "$out/a.stdout" &&
+		grep -qE "^  \+work    mean +[0-9.]+ ms .*work counted in its timed frames:$" "$out/a.stdout" &&
+		grep -qE "^           [-+][0-9]+\.[0-9]{2} points of frame time above timing alone" "$out/a.stdout" ||
+		{ echo "FAIL: the overhead has no work mode"; sed -n '/^overhead/,/burst/p' "$out/a.stdout"; fails=1; }
 	# heavy-k2's counts are exact; its work per us needs a GPU time above
 	# the resolution, which a loaded machine (or a sanitizer build) can
 	# take from a source this small: "-" is its defined reading then. The

@@ -453,6 +453,37 @@ int main(int argc, char **argv)
 		const cJSON *ov = cJSON_GetObjectItem(pt, "overhead_cpu_gpu");
 		EXPECT(num(ov, "min") <= num(ov, "median") && num(ov, "median") <= num(ov, "max"),
 		       "overhead spread out of order");
+		/* --work: the mode that counts, against "off", and what counting
+		 * adds to timing alone per pair (points: (work - gpu) / off x
+		 * 100, so ratio_work - ratio_gpu pair for pair); null without. */
+		const char *wkeys[] = {"frames_cpu_gpu_work", "overhead_cpu_gpu_work",
+				       "work_overhead_points"};
+		for (int i = 0; i < 3; i++) {
+			const cJSON *w = cJSON_GetObjectItem(pt, wkeys[i]);
+			EXPECT(counted_work ? cJSON_IsObject(w) : cJSON_IsNull(w), "%s is not %s",
+			       wkeys[i], counted_work ? "an object" : "null");
+		}
+		if (counted_work) {
+			const cJSON *rw = cJSON_GetObjectItem(
+					    cJSON_GetObjectItem(pt, "overhead_cpu_gpu_work"), "pairs"),
+				    *rg = cJSON_GetObjectItem(ov, "pairs"),
+				    *pts = cJSON_GetObjectItem(
+					    cJSON_GetObjectItem(pt, "work_overhead_points"), "pairs");
+			int np = cJSON_GetArraySize(pts);
+			EXPECT(np == (int)num(pt, "pairs") && cJSON_GetArraySize(rw) == np &&
+				       cJSON_GetArraySize(rg) == np,
+			       "work_overhead_points: %d pairs of %g", np, num(pt, "pairs"));
+			for (int i = 0; i < np; i++) {
+				double want = (cJSON_GetArrayItem(rw, i)->valuedouble -
+					       cJSON_GetArrayItem(rg, i)->valuedouble) *
+					      100;
+				EXPECT(fabs(cJSON_GetArrayItem(pts, i)->valuedouble - want) < 2.5e-3,
+				       "work_overhead_points pair %d: %g, its ratios say %g", i,
+				       cJSON_GetArrayItem(pts, i)->valuedouble, want);
+			}
+			const cJSON *wf = cJSON_GetObjectItem(pt, "frames_cpu_gpu_work");
+			EXPECT(num(wf, "mean_ms") > 0, "frames_cpu_gpu_work: no frames");
+		}
 		const cJSON *method = cJSON_GetObjectItem(pt, "overhead_method");
 		EXPECT(cJSON_IsString(method) && (!strcmp(method->valuestring, "direct") ||
 						  !strcmp(method->valuestring, "composed")),

@@ -70,12 +70,21 @@ static bool pool_push(pool *p, double ms)
 /* Frame time per mode in a pair, at least, ms. */
 #define OVH_MIN_MS 300.0
 
-static void set_mode(eng_engine *e, int mode)
+static bool gpu_mode(int mode)
+{
+	return mode == MODE_GPU || mode == MODE_WORK;
+}
+
+/* Work counting follows the mode only in runs that count (--work): the
+ * device has the feature there. */
+static void set_mode(eng_engine *e, int mode, bool work)
 {
 	eng_set_profile(e, mode == MODE_CPU   ? ENG_PROFILE_CPU
-			   : mode == MODE_GPU ? ENG_PROFILE_ALL
+			   : gpu_mode(mode)   ? ENG_PROFILE_ALL
 					      : ENG_PROFILE_OFF);
 	eng_set_baseline(e, mode == MODE_EMPTY);
+	if (work)
+		source_profiler_work_enable(mode == MODE_WORK);
 }
 
 /* One block: OVH_WASHOUT unmeasured frames, then `n` frames in `mode`,
@@ -93,14 +102,14 @@ static void set_mode(eng_engine *e, int mode)
  * threads from the block's start to its end, washout included: idle to
  * idle, so it holds exactly the work of OVH_WASHOUT + n frames (on a
  * software device the rasterizer's too), wherever it ran. */
-static double run_block(eng_engine *e, int mode, uint32_t n, uint32_t timed_at, pool *frames,
-			double *frames_ms, double *cpu_ms, bool *ok)
+static double run_block(eng_engine *e, int mode, bool work, uint32_t n, uint32_t timed_at,
+			pool *frames, double *frames_ms, double *cpu_ms, bool *ok)
 {
 	double c0 = process_cpu_ms();
-	set_mode(e, mode == MODE_GPU ? MODE_CPU : mode);
+	set_mode(e, gpu_mode(mode) ? MODE_CPU : mode, work);
 	for (uint32_t i = 0; *ok && i < OVH_WASHOUT; i++)
 		*ok = !bench_interrupted() && eng_frame(e) == ENG_OK;
-	set_mode(e, mode);
+	set_mode(e, mode, work);
 	uint64_t t0 = srcprof_clock_monotonic_ns();
 	for (uint32_t i = 0; *ok && i < n; i++) {
 		if (i == timed_at)
@@ -131,7 +140,7 @@ static bool bursting(void)
 /* Runs frames (CPU+GPU timing) until no burst is on. */
 static bool finish_burst(eng_engine *e, const bench_opts *o)
 {
-	set_mode(e, MODE_GPU);
+	set_mode(e, MODE_GPU, o->work);
 	uint64_t end = srcprof_clock_monotonic_ns() +
 		       (SOURCE_PROFILER_BURST_LONGEST_SECONDS + 1) * 1000000000ull;
 	while (bursting() && srcprof_clock_monotonic_ns() < end)
@@ -194,7 +203,7 @@ typedef struct ovh_pair {
 	double steady[N_MODES];           /* the frames, without the blocks' final waits */
 	double cpu_time[N_MODES];         /* ms, all threads, washouts included */
 	double cpu_frames[N_MODES];       /* the frames cpu_time holds */
-	double timed_block;               /* composed: the timed GPU block, ms */
+	double timed_block[N_MODES];      /* composed: the timed GPU (and work) block, ms */
 } ovh_pair;
 
 /* Settles the engine: pipelines and caches, the timer's own cost, then a
@@ -220,8 +229,9 @@ static bool settle(ovh_run *run)
 static bool plan_blocks(ovh_run *run)
 {
 	bool ok = true;
-	double off_ms =
-		run_block(run->e, MODE_OFF, OVH_BLOCK, UINT32_MAX, NULL, NULL, NULL, &ok) / OVH_BLOCK;
+	double off_ms = run_block(run->e, MODE_OFF, run->o->work, OVH_BLOCK, UINT32_MAX, NULL, NULL,
+				  NULL, &ok) /
+			OVH_BLOCK;
 	uint32_t want = run->o->frames;
 	if (off_ms > 0 && OVH_MIN_MS / off_ms > want)
 		want = (uint32_t)ceil(OVH_MIN_MS / off_ms);
@@ -250,7 +260,7 @@ static void plan_pair(ovh_run *run, uint32_t index, ovh_pair *pair)
  * there); a composed pair's extra block has its second frame timed. */
 static uint32_t timed_frame(const bench_point *pt, int mode, uint32_t round, bool extra)
 {
-	if (mode != MODE_GPU)
+	if (!gpu_mode(mode))
 		return UINT32_MAX;
 	if (extra)
 		return 1;
@@ -264,28 +274,33 @@ static uint32_t timed_frame(const bench_point *pt, int mode, uint32_t round, boo
  * one stands for 1 in N. */
 static bool run_round(ovh_run *run, ovh_pair *pair, uint32_t round)
 {
-	static const int order[8][N_MODES] = {{0, 1, 2, 3}, {1, 2, 3, 0}, {2, 3, 0, 1},
-					      {3, 0, 1, 2}, {3, 2, 1, 0}, {2, 1, 0, 3},
-					      {1, 0, 3, 2}, {0, 3, 2, 1}};
 	static const char *const what_mode[N_MODES] = {
 		"overhead: profiler off", "overhead: CPU timing", "overhead: CPU+GPU timing",
-		"overhead: no sources"};
+		"overhead: no sources", "overhead: CPU+GPU timing and work"};
+	bool work = run->o->work;
 	bool extra = round == pair->rounds;
 	uint32_t n = OVH_BLOCK;
 	if (!extra && pair->per_mode - round * OVH_BLOCK < OVH_BLOCK)
 		n = pair->per_mode - round * OVH_BLOCK;
-	const int *modes = order[(pair->index * (pair->rounds + 1) + round) % 8];
+	/* The modes of the run (the work mode with --work only), rotated
+	 * forwards, then backwards, a place a round. */
+	int used = work ? N_MODES : N_MODES - 1;
+	uint32_t turn = pair->index * (pair->rounds + 1) + round;
+	int shift = (int)(turn % (uint32_t)used);
+	bool backwards = (turn / (uint32_t)used) % 2;
 	bool ok = true;
-	for (int k = 0; ok && k < N_MODES; k++) {
-		int mode = modes[k];
-		if (extra && mode != MODE_GPU)
+	for (int k = 0; ok && k < used; k++) {
+		int mode = (k + shift) % used;
+		if (backwards)
+			mode = used - 1 - mode;
+		if (extra && !gpu_mode(mode))
 			continue;
 		double frames_ms = 0, cpu_ms = 0;
-		double ms = run_block(run->e, mode, n, timed_frame(run->pt, mode, round, extra),
+		double ms = run_block(run->e, mode, work, n, timed_frame(run->pt, mode, round, extra),
 				      extra ? NULL : &run->pools[mode], &frames_ms, &cpu_ms, &ok);
 		bench_progress_frames(run->o->progress, what_mode[mode], n + OVH_WASHOUT);
 		if (extra) {
-			pair->timed_block = ms;
+			pair->timed_block[mode] = ms;
 			continue;
 		}
 		pair->sum[mode] += ms;
@@ -301,15 +316,24 @@ static void pair_figures(ovh_run *run, const ovh_pair *pair)
 {
 	bench_point *pt = run->pt;
 	uint32_t p = pair->index;
-	double gpu = pair->sum[MODE_GPU];
-	if (pt->composed) {
-		/* Per frame: untimed + the timed block's extra / N. */
-		double untimed_block = pair->sum[MODE_GPU] / pair->rounds;
-		gpu = pair->sum[MODE_GPU] +
-		      (pair->timed_block - untimed_block) * pair->per_mode / pair->every;
+	double gpu[N_MODES] = {0};
+	static const int timing_modes[] = {MODE_GPU, MODE_WORK};
+	for (int k = 0; k < 2; k++) {
+		int m = timing_modes[k];
+		gpu[m] = pair->sum[m];
+		if (pt->composed) {
+			/* Per frame: untimed + the timed block's extra / N. */
+			double untimed_block = pair->sum[m] / pair->rounds;
+			gpu[m] = pair->sum[m] +
+				 (pair->timed_block[m] - untimed_block) * pair->per_mode / pair->every;
+		}
 	}
 	pt->ratio_cpu.pair[p] = pair->sum[MODE_CPU] / pair->sum[MODE_OFF];
-	pt->ratio_gpu.pair[p] = gpu / pair->sum[MODE_OFF];
+	pt->ratio_gpu.pair[p] = gpu[MODE_GPU] / pair->sum[MODE_OFF];
+	if (run->o->work) {
+		pt->ratio_work.pair[p] = gpu[MODE_WORK] / pair->sum[MODE_OFF];
+		pt->work_points.pair[p] = (gpu[MODE_WORK] - gpu[MODE_GPU]) / pair->sum[MODE_OFF] * 100;
+	}
 	/* Frame time as a running scene sees it: without the blocks' final
 	 * waits, which hold up to a frame of GPU work that the next frame
 	 * would have overlapped (more with sources than without). ms per mode
@@ -370,6 +394,11 @@ static bool summarize(ovh_run *run)
 	ratio_stats(&pt->source_cost, pt->pairs);
 	ratio_stats(&pt->source_work, pt->pairs);
 	ratio_stats(&pt->ratio_cpu_work, pt->pairs);
+	if (run->o->work) {
+		ratio_stats(&pt->ratio_work, pt->pairs);
+		ratio_stats(&pt->work_points, pt->pairs);
+		bench_frame_stats(pools[MODE_WORK].ms, pools[MODE_WORK].n, &pt->gpu_work);
+	}
 	bench_frame_stats(pools[MODE_EMPTY].ms, pools[MODE_EMPTY].n, &pt->empty);
 	/* The "off" frames in run order for compare (the statistics sort). */
 	bool ok = true;
@@ -389,15 +418,16 @@ static bool summarize(ovh_run *run)
 bool bench_overhead(eng_api api, const bench_opts *o, uint32_t sources, bench_point *pt)
 {
 	ovh_run run = {.o = o, .pt = pt};
-	/* --work: the CPU+GPU mode counts work too, so that its overhead is
-	 * what timing and counting cost together. */
+	/* --work: a fifth mode counts work beside the CPU+GPU one's timing
+	 * alone, so that counting's own cost is a difference of two modes
+	 * measured in the same pairs. */
 	run.e = bench_start(o, api, sources, o->gpu_budget, o->work, pt);
 	if (!run.e)
 		return false;
 	bool ok = settle(&run) && plan_blocks(&run);
 	for (uint32_t p = 0; ok && p < o->repeat && p < BENCH_MAX_PAIRS; p++)
 		ok = run_pair(&run, p);
-	set_mode(run.e, MODE_GPU);
+	set_mode(run.e, o->work ? MODE_WORK : MODE_GPU, o->work);
 	if (ok && pt->pairs)
 		ok = measure_burst(run.e, o, pt);
 	bench_stop(run.e, pt);

@@ -123,6 +123,12 @@ static void overhead(FILE *f, const bench_opts *o, const bench_point *p)
 	ratio_row(f, p, "CPU timing", p->cpu.mean, &p->ratio_cpu);
 	ratio_row(f, p, "CPU timing, CPU time", bench_cpu_per_frame(p, MODE_CPU), &p->ratio_cpu_work);
 	ratio_row(f, p, "CPU+GPU timing", p->gpu.mean, &p->ratio_gpu);
+	if (o->work) {
+		ratio_row(f, p, "CPU+GPU timing and work counting", p->gpu_work.mean, &p->ratio_work);
+		fprintf(f, "<tr><td class=\"t\">work counting above timing alone</td><td></td>"
+			   "<td>%+.2f points</td><td>%+.2f .. %+.2f</td><td></td></tr>\n",
+			p->work_points.median, p->work_points.min, p->work_points.max);
+	}
 	fprintf(f, "<tr><td class=\"t\">each source, frame time</td><td></td><td>%.2f us</td>"
 		   "<td>%.2f .. %.2f</td>",
 		p->source_cost.median, p->source_cost.min, p->source_cost.max);

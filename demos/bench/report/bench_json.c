@@ -127,6 +127,19 @@ static void json_point(FILE *f, const bench_opts *o, const bench_point *p, bool 
 	fprintf(f, ",\n     ");
 	json_ratio(f, "overhead_cpu_gpu", &p->ratio_gpu, p->pairs);
 	fprintf(f, ",\n     ");
+	/* --work: CPU+GPU with work counting, and what counting adds to
+	 * timing alone in points of frame time; null without. */
+	if (o->work) {
+		json_frames(f, "frames_cpu_gpu_work", &p->gpu_work, NULL);
+		fprintf(f, ",\n     ");
+		json_ratio(f, "overhead_cpu_gpu_work", &p->ratio_work, p->pairs);
+		fprintf(f, ",\n     ");
+		json_ratio(f, "work_overhead_points", &p->work_points, p->pairs);
+	} else {
+		fprintf(f, "\"frames_cpu_gpu_work\": null, \"overhead_cpu_gpu_work\": null, "
+			   "\"work_overhead_points\": null");
+	}
+	fprintf(f, ",\n     ");
 	json_ratio(f, "source_cost_us", &p->source_cost, p->pairs);
 	fprintf(f, ",\n     ");
 	json_ratio(f, "source_cpu_time_us", &p->source_work, p->pairs);

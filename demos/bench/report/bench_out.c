@@ -409,11 +409,21 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 			     "GPU-timed (budget %.1f%%)%s%s\n",
 			p->gpu.mean, pct(p->ratio_gpu.median), pct(p->ratio_gpu.min),
 			pct(p->ratio_gpu.max), p->gpu_every, o->gpu_budget * 100,
-			o->work ? ", work counted in the timed frames" : "",
+			o->work ? ", timing alone" : "",
 			p->composed ? ",\n           composed: untimed blocks + (timed block - untimed) / "
 				      "N; mean and frames: untimed"
 				    : "");
 		print_noise(out, p->ratio_gpu.median - 1, p->ratio_gpu.min - 1, p->ratio_gpu.max - 1, p);
+		if (o->work) {
+			fprintf(out, "  +work    mean %8.2f ms  %+6.2f%% (%+.2f .. %+.2f), CPU+GPU timing and "
+				     "work counted in its timed frames:\n           %+.2f points of frame "
+				     "time above timing alone (%+.2f .. %+.2f)\n",
+				p->gpu_work.mean, pct(p->ratio_work.median), pct(p->ratio_work.min),
+				pct(p->ratio_work.max), p->work_points.median, p->work_points.min,
+				p->work_points.max);
+			print_noise(out, p->work_points.median / 100, p->work_points.min / 100,
+				    p->work_points.max / 100, p);
+		}
 		if (p->burst_frames && p->after_burst_ms > 0)
 			fprintf(out, "  a GPU burst (every frame timed until each source holds %d GPU "
 				     "samples): %u frames,\n  %.2f ms a frame against %.2f sampled "
