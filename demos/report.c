@@ -277,13 +277,8 @@ void report_print(FILE *out, eng_engine *e, const char *scene, row_sort sort, ui
 		work_table(out, rows, n, limit);
 	if (gpu)
 		few_samples_note(out, e, rows, n);
-	/* docs/known-limits.md: with two threads the meshes (2-3% of the
-	 * frame) read 1.0-2.0 of alone on OpenGL, 0.68-1.05 on Vulkan, and
-	 * the videos 1.4-2x apart between runs (a state of the threads that
-	 * lasts seconds to a minute);
-	 * with one, every source of 2% or more 0.88-1.24 of alone on both,
-	 * the videos (1-2%) 1.2-1.8 with either, and every source within 13%
-	 * run to run with every frame timed. */
+	/* The notes say where the measured limits are, not what a past run
+	 * measured: this run's own figures are in the table above. */
 	source_profiler_sampling_t sm;
 	source_profiler_get_sampling(&sm);
 	if (gpu && info.software && !sm.costly)
@@ -292,12 +287,12 @@ void report_print(FILE *out, eng_engine *e, const char *scene, row_sort sort, ui
 			     "stamp reads when its part of\nthe scene got there "
 			     "(docs/gpu-timing.md); --gpu-timing auto measures it here\n");
 	if (gpu && info.software && sm.costly && info.raster_threads > 1)
-		fprintf(out, "note: %d rasterizer threads share each GPU-timed scene; sources of a few "
-			     "%% of the frame\ncan read from 0.7 to 2.6x what they cost drawn alone, "
-			     "and small textured ones (videos)\n1.4-2x apart from one run to the "
-			     "next (docs/known-limits.md); with --raster-threads 1\nthose of 2%% or "
-			     "more read within 0.88-1.24 of alone and runs agree better, with slower "
-			     "frames\n",
+		fprintf(out, "note: %d rasterizer threads share each GPU-timed scene; a source of a "
+			     "few %% of the frame\ncan read well off what it costs drawn alone, and "
+			     "small textured ones (videos) differ\nfrom run to run (the measured "
+			     "ranges: docs/known-limits.md); --raster-threads 1 gives\ntruer "
+			     "per-source figures, with slower frames (srcprof-bench --isolate "
+			     "measures both)\n",
 			info.raster_threads);
 	free(rows);
 	rows_median_cache_free(&med);

@@ -375,9 +375,9 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 			if (iso && p->software && p->flushed && p->raster_threads > 1)
 				fprintf(out, "note: this software device splits each timed scene over %d "
 					     "rasterizer threads; sources\nof a few %% of the frame then can "
-					     "read from 0.7 to 2.6x alone here (docs/bench-method.md,\n\"One "
-					     "rasterizer thread\"); with --raster-threads 1 those of 2%% or more "
-					     "read within\n0.88-1.24 of it, with slower frames\n",
+					     "read well off alone (in/alone above: this run's);\nthe measured "
+					     "ranges: docs/bench-method.md, \"One rasterizer thread\"; "
+					     "--raster-threads 1\ngives truer figures, with slower frames\n",
 					p->raster_threads);
 			bench_print_work(out, o, p, s, shown);
 			free(s);
