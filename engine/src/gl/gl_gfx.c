@@ -482,18 +482,6 @@ static eng_result gl_time_isolated(void *ctx, void (*fn)(void *user), void *user
 	return run_isolated(ctx, fn, user, ns, 0, NULL);
 }
 
-/* The pipeline statistics targets (GL 4.6, ARB_pipeline_statistics_query:
- * not in this glad's 4.5 headers), in source_profiler_counter's order. */
-static const GLenum k_stat_targets[SOURCE_PROFILER_COUNTERS] = {
-	0x82EE, /* GL_VERTICES_SUBMITTED */
-	0x82EF, /* GL_PRIMITIVES_SUBMITTED */
-	0x82F0, /* GL_VERTEX_SHADER_INVOCATIONS */
-	0x82F6, /* GL_CLIPPING_INPUT_PRIMITIVES */
-	0x82F7, /* GL_CLIPPING_OUTPUT_PRIMITIVES */
-	0x82F4, /* GL_FRAGMENT_SHADER_INVOCATIONS */
-	0x82F5, /* GL_COMPUTE_SHADER_INVOCATIONS */
-};
-
 /* Only the counters the frame's GPU timer counts reach here: the device
  * has the targets. */
 static eng_result gl_count_isolated(void *ctx, void (*fn)(void *user), void *user, uint32_t counted,
@@ -531,14 +519,14 @@ static eng_result run_isolated(gl_ctx *c, void (*fn)(void *user), void *user, ui
 		return r;
 	for (uint32_t i = 0; queries && i < SOURCE_PROFILER_COUNTERS; i++)
 		if (counted & (1u << i))
-			glBeginQuery(k_stat_targets[i], queries[i]);
+			glBeginQuery(srcprof_gl_timer_work_target(i), queries[i]);
 	uint64_t t0 = srcprof_clock_ns();
 	fn(user);
 	if (c->in_pass)
 		gl_end_pass(c);
 	for (uint32_t i = 0; queries && i < SOURCE_PROFILER_COUNTERS; i++)
 		if (counted & (1u << i))
-			glEndQuery(k_stat_targets[i]);
+			glEndQuery(srcprof_gl_timer_work_target(i));
 	glFinish();
 	uint64_t t1 = srcprof_clock_ns();
 	c->recording = false;

@@ -71,6 +71,11 @@ static const gl_enum g_work_targets[SOURCE_PROFILER_COUNTERS] = {
 	0x82F5, /* GL_COMPUTE_SHADER_INVOCATIONS */
 };
 
+unsigned srcprof_gl_timer_work_target(source_profiler_counter c)
+{
+	return (unsigned)c < SOURCE_PROFILER_COUNTERS ? g_work_targets[c] : 0;
+}
+
 struct srcprof_gl_timer {
 	gl_fns fn;
 	bool flushed;

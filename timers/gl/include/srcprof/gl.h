@@ -116,6 +116,12 @@ const sp_gpu_timer_backend *srcprof_gl_timer_backend(const srcprof_gl_timer *t);
 /* "gl-timestamp" (plain) or "gl-timestamp+flush" (flushed); "none" for NULL. */
 const char *srcprof_gl_timer_mode(const srcprof_gl_timer *t);
 
+/* The query target (GLenum) that counts work counter c - GL_VERTICES_SUBMITTED
+ * for SOURCE_PROFILER_INPUT_VERTICES, ... GL_COMPUTE_SHADER_INVOCATIONS -
+ * for a renderer that counts more than a render with its own queries (a
+ * whole frame, to check the sources' counts against); 0 for another c. */
+unsigned srcprof_gl_timer_work_target(source_profiler_counter c);
+
 /* Deletes the query objects (the context must be current). Uninstall the
  * backend first (source_profiler_set_gpu_backend(NULL)). NULL is ignored. */
 void srcprof_gl_timer_destroy(srcprof_gl_timer *t);
