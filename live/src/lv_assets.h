@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 typedef struct lv_asset {
-	const char *path; /* "/", "/live.js", "/live.css" */
+	const char *path; /* "/", "/live.js", "/work.js", "/live.css" */
 	const char *type; /* its Content-Type */
 	const unsigned char *data;
 	size_t size;

@@ -306,6 +306,7 @@ typedef struct route_def {
 static const route_def g_routes[] = {
 	{"/", LV_ROUTE_ASSET, false},
 	{"/live.js", LV_ROUTE_ASSET, false},
+	{"/work.js", LV_ROUTE_ASSET, false},
 	{"/live.css", LV_ROUTE_ASSET, false},
 	{"/api/v1/snapshot", LV_ROUTE_SNAPSHOT, false},
 	{"/api/v1/stream", LV_ROUTE_STREAM, false},

@@ -69,12 +69,31 @@ static void on_source(const void *source, const char *name, void *user)
 	snprintf(row->name, sizeof row->name, "%s", name ? name : "");
 }
 
-static void fill_row(lv_row *row)
+/* The row's work, where a frame of it was counted; false when out of
+ * memory. */
+static bool fill_work(lv_row *row)
+{
+	source_profiler_work_t total;
+	if (!source_profiler_fill_work(row->key, &total))
+		return true;
+	row->work = malloc(sizeof *row->work);
+	if (!row->work)
+		return false;
+	row->work->total = total;
+	size_t n = source_profiler_fill_pass_work(row->key, row->work->pass,
+						  SOURCE_PROFILER_MAX_SOURCE_PASSES);
+	row->work->n_pass = (uint32_t)(n < SOURCE_PROFILER_MAX_SOURCE_PASSES ? n
+								       : SOURCE_PROFILER_MAX_SOURCE_PASSES);
+	return true;
+}
+
+/* False when out of memory. */
+static bool fill_row(lv_row *row)
 {
 	srcprof_live_get_source_type(row->key, row->type, sizeof row->type);
 	row->have = source_profiler_fill_result(row->key, &row->r);
 	if (!row->have)
-		return;
+		return true;
 	const profiler_result_t *r = &row->r;
 	row->async = r->async_input > 0 || r->async_rendered > 0 || r->async_input_best ||
 		     r->async_rendered_best;
@@ -90,6 +109,14 @@ static void fill_row(lv_row *row)
 	source_profiler_fill_pass_queues(row->key, row->pass_queue, row->n_pass);
 	n = source_profiler_fill_queue_results(row->key, row->queue, SOURCE_PROFILER_MAX_QUEUES);
 	row->n_queue = (uint32_t)(n < SOURCE_PROFILER_MAX_QUEUES ? n : SOURCE_PROFILER_MAX_QUEUES);
+	return fill_work(row);
+}
+
+static void free_rows(lv_row *rows, uint32_t n)
+{
+	for (uint32_t i = 0; rows && i < n; i++)
+		free(rows[i].work);
+	free(rows);
 }
 
 /* The table's default order, as the demo's: GPU p50 (the median frame's
@@ -114,7 +141,7 @@ void lv_snapshot_release(lv_snapshot *s)
 {
 	if (!s || atomic_fetch_sub(&s->refs, 1) != 1)
 		return;
-	free(s->rows);
+	free_rows(s->rows, s->n_rows);
 	free(s->json);
 	pthread_mutex_destroy(&s->json_lock);
 	free(s);
@@ -145,8 +172,14 @@ static lv_snapshot *take(lv_model *m)
 		free(s);
 		return NULL;
 	}
-	for (uint32_t i = 0; i < g.n; i++)
-		fill_row(&g.rows[i]);
+	for (uint32_t i = 0; i < g.n && !g.oom; i++)
+		g.oom = !fill_row(&g.rows[i]);
+	if (g.oom) {
+		free_rows(g.rows, g.n);
+		pthread_mutex_destroy(&s->json_lock);
+		free(s);
+		return NULL;
+	}
 	if (g.n)
 		qsort(g.rows, g.n, sizeof *g.rows, row_order);
 	s->rows = g.rows;
@@ -160,6 +193,8 @@ static lv_snapshot *take(lv_model *m)
 		snprintf(s->queue_names[q], LV_QUEUE_NAME_MAX, "%s", name ? name : "");
 	}
 	s->frames_in_flight = source_profiler_frames_in_flight();
+	s->work_enabled = source_profiler_work_enabled();
+	s->have_frame_work = source_profiler_frame_work(&s->frame_work);
 	for (uint32_t p = 0; p < SOURCE_PROFILER_MAX_PASSES; p++) {
 		const char *name = source_profiler_pass_name(p);
 		snprintf(s->pass_names[p], LV_PASS_NAME_MAX, "%s", name ? name : "");

@@ -35,6 +35,15 @@
 /* A request in this span keeps the sampler at the update period. */
 #define LV_WATCH_NS 10000000000ull
 
+/* A source's work per frame (source_profiler_fill_work), over all its
+ * passes and per pass (fill_pass_work, in the order of lv_row.pass): held
+ * only by rows with a counted frame. */
+typedef struct lv_work {
+	source_profiler_work_t total;
+	uint32_t n_pass; /* pass figures kept */
+	source_profiler_work_t pass[SOURCE_PROFILER_MAX_SOURCE_PASSES];
+} lv_work;
+
 typedef struct lv_row {
 	uint32_t id; /* stable while the source lives: the page's row key */
 	const void *key;
@@ -56,6 +65,7 @@ typedef struct lv_row {
 	 * gpu_sum_by_queue_ns. */
 	uint32_t n_queue;
 	source_profiler_queue_result_t queue[SOURCE_PROFILER_MAX_QUEUES];
+	lv_work *work; /* the snapshot's; NULL: no counted frame */
 } lv_row;
 
 typedef struct lv_info lv_info;
@@ -73,6 +83,9 @@ typedef struct lv_snapshot {
 	double others_pct;    /* other processes' share of the CPU, last second; < 0 unknown */
 	double frame_mean_ns; /* frames collected over the time since the last snapshot; 0 unknown */
 	uint32_t frames_in_flight;
+	bool work_enabled;    /* source_profiler_work_enabled */
+	bool have_frame_work; /* source_profiler_frame_work gave frame_work */
+	source_profiler_work_t frame_work;
 	uint32_t n_rows;
 	lv_row *rows; /* sorted: GPU p50, GPU sum, rend p50, rend sum, name */
 	char pass_names[SOURCE_PROFILER_MAX_PASSES][LV_PASS_NAME_MAX];

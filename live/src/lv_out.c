@@ -1,6 +1,7 @@
 /* A snapshot written out: JSON (the page, /api/v1/snapshot), CSV and
  * Prometheus' text format (/metrics). Field names are those of the
- * profiler's CSV (source_profiler_write_csv), units in their names. */
+ * profiler's CSV (source_profiler_write_csv), units in their names; the
+ * work counters' keys in JSON and /metrics are srcprof-bench's. */
 #include "lv_model.h"
 
 #include "srcprof/machine.h"
@@ -36,6 +37,48 @@ static const char *queue_name(const lv_snapshot *s, uint32_t queue)
 {
 	const char *n = queue < SOURCE_PROFILER_MAX_QUEUES ? s->queue_names[queue] : "";
 	return n[0] ? n : "?";
+}
+
+/* --- Work counters ----------------------------------------------------- */
+
+/* Each counter's key in JSON and /metrics, in source_profiler_counter's
+ * order: those of srcprof-bench's JSON. */
+static const char *const g_work_keys[SOURCE_PROFILER_COUNTERS] = {
+	"vertices", "primitives", "vs_invocations", "clip_in", "clip_out", "fs_invocations",
+	"cs_invocations"};
+_Static_assert(SOURCE_PROFILER_COUNTERS == 7, "a key per counter");
+
+/* The profiler's CSV columns for work (source_profiler_write_csv). */
+#define WORK_CSV_HEADER                                                                       \
+	"work_frames,input_vertices_per_frame,input_primitives_per_frame,"                    \
+	"vs_invocations_per_frame,clipping_invocations_per_frame,"                            \
+	"clipping_primitives_per_frame,fs_invocations_per_frame,cs_invocations_per_frame"
+
+static bool counted(const source_profiler_work_t *w, int c)
+{
+	return w->counted >> c & 1u;
+}
+
+/* ,"name":{"frames":N,"counters":{"vertices":{"avg":N,"max":N,"last":N},
+ * ...}}: a counter the device does not count is null, as is the whole
+ * object for w NULL (no counted frame). */
+static void field_work(lv_buf *b, const char *name, const source_profiler_work_t *w)
+{
+	lv_buf_printf(b, ",\"%s\":", name);
+	if (!w) {
+		lv_buf_puts(b, "null");
+		return;
+	}
+	lv_buf_printf(b, "{\"frames\":%u,\"counters\":{", w->samples);
+	for (int c = 0; c < SOURCE_PROFILER_COUNTERS; c++) {
+		lv_buf_printf(b, "%s\"%s\":", c ? "," : "", g_work_keys[c]);
+		if (counted(w, c))
+			lv_buf_printf(b, "{\"avg\":%" PRIu64 ",\"max\":%" PRIu64 ",\"last\":%" PRIu64 "}",
+				      w->avg[c], w->max[c], w->last[c]);
+		else
+			lv_buf_puts(b, "null");
+	}
+	lv_buf_puts(b, "}}");
 }
 
 /* More than one GPU queue installed: each source's figures per queue are
@@ -87,6 +130,7 @@ static void row_json(lv_buf *b, const lv_snapshot *s, const lv_row *w)
 		field_u64(b, "render_gpu_ci95_ns", w->iv.render_gpu_ci95);
 		field_u64(b, "render_gpu_sum_ci95_ns", w->iv.render_gpu_sum_ci95);
 	}
+	field_work(b, "work", w->work ? &w->work->total : NULL);
 	lv_buf_puts(b, ",\"passes\":[");
 	for (uint32_t p = 0; p < w->n_pass; p++) {
 		const source_profiler_pass_result_t *pr = &w->pass[p];
@@ -98,6 +142,7 @@ static void row_json(lv_buf *b, const lv_snapshot *s, const lv_row *w)
 		field_u64(b, "render_gpu_max_ns", pr->render_gpu_max);
 		field_u64(b, "queue", w->pass_queue[p]);
 		field_str(b, "queue_name", queue_name(s, w->pass_queue[p]));
+		field_work(b, "work", w->work && p < w->work->n_pass ? &w->work->pass[p] : NULL);
 		lv_buf_put(b, "}", 1);
 	}
 	lv_buf_put(b, "]", 1);
@@ -195,6 +240,8 @@ void lv_snapshot_write_json(const lv_snapshot *s, const lv_info *info, uint32_t 
 	lv_buf_puts(b, ",\"frame\":{\"mean_ns\":");
 	lv_buf_json_double(b, s->frame_mean_ns > 0 ? s->frame_mean_ns : NAN, 0);
 	lv_buf_put(b, "}", 1);
+	field_bool(b, "work_enabled", s->work_enabled);
+	field_work(b, "frame_work", s->have_frame_work ? &s->frame_work : NULL);
 
 	uint32_t n = limit && limit < s->n_rows ? limit : s->n_rows;
 	lv_buf_printf(b, ",\"sources_total\":%u,\"sources\":[", s->n_rows);
@@ -222,6 +269,23 @@ static void csv_field(lv_buf *b, const char *v)
 	lv_buf_put(b, "\"", 1);
 }
 
+/* ",frames,avg,..." as the profiler's CSV writes them: a counter the
+ * device cannot count is n/a; without counts 0 frames and n/a while work
+ * counting is on, empty fields while it is off. */
+static void csv_work(lv_buf *b, const lv_snapshot *s, const source_profiler_work_t *w)
+{
+	if (!w) {
+		lv_buf_puts(b, s->work_enabled ? ",0,n/a,n/a,n/a,n/a,n/a,n/a,n/a" : ",,,,,,,,");
+		return;
+	}
+	lv_buf_printf(b, ",%u", w->samples);
+	for (int c = 0; c < SOURCE_PROFILER_COUNTERS; c++)
+		if (counted(w, c))
+			lv_buf_printf(b, ",%" PRIu64, w->avg[c]);
+		else
+			lv_buf_puts(b, ",n/a");
+}
+
 void lv_snapshot_write_csv(const lv_snapshot *s, const lv_info *info, lv_buf *b)
 {
 	const char *mode = s->st.enabled && s->st.gpu_enabled ? s->gpu_mode : "off";
@@ -235,14 +299,15 @@ void lv_snapshot_write_csv(const lv_snapshot *s, const lv_info *info, lv_buf *b)
 	lv_buf_printf(b, "\n# snapshot: %" PRIu64 ", time %" PRId64 " ms since 1970\n", s->seq,
 		      s->wall_ms);
 	lv_buf_puts(b, "# units: each column name ends in its unit: _ns nanoseconds, _fps frames "
-		       "per second\n");
+		       "per second, _per_frame a count per frame (n/a: not counted by the device; "
+		       "empty: work counting off)\n");
 	lv_buf_puts(b, "source,tick_avg_ns,tick_max_ns,render_avg_ns,render_max_ns,render_sum_ns,"
 		       "render_gpu_avg_ns,render_gpu_max_ns,render_gpu_sum_ns,async_input_fps,"
 		       "async_input_best_ns,async_input_worst_ns,async_rendered_fps,"
 		       "async_rendered_best_ns,async_rendered_worst_ns,gpu_mode,cpu_samples,"
 		       "gpu_samples,tick_p50_ns,render_p50_ns,render_sum_p50_ns,render_gpu_p50_ns,"
 		       "render_gpu_sum_p50_ns,gpu_resolution_ns,render_sum_ci95_ns,"
-		       "render_gpu_sum_ci95_ns,gpu_sum_by_queue_ns,type\n");
+		       "render_gpu_sum_ci95_ns,gpu_sum_by_queue_ns," WORK_CSV_HEADER ",type\n");
 	for (uint32_t i = 0; i < s->n_rows; i++) {
 		const lv_row *w = &s->rows[i];
 		if (!w->have)
@@ -277,6 +342,7 @@ void lv_snapshot_write_csv(const lv_snapshot *s, const lv_info *info, lv_buf *b)
 			len += (size_t)n;
 		}
 		csv_field(b, queues);
+		csv_work(b, s, w->work ? &w->work->total : NULL);
 		lv_buf_put(b, ",", 1);
 		csv_field(b, w->type);
 		lv_buf_put(b, "\n", 1);
@@ -394,6 +460,39 @@ static void source_labels(lv_buf *b, const lv_row *w)
 	lv_buf_put(b, "{", 1);
 	label(b, "source", w->name, false);
 	label(b, "type", w->type, true);
+}
+
+/* Work per frame: whether it is counted, the whole frame's and each
+ * source's average over the window's counted frames, per counter the
+ * device counts. */
+static void metrics_work(lv_buf *b, const lv_snapshot *s)
+{
+	help(b, "srcprof_work_enabled", "gauge",
+	     "1 while work counting is on (source_profiler_work_enable; the demo's --work).");
+	lv_buf_printf(b, "srcprof_work_enabled %d\n", s->work_enabled ? 1 : 0);
+	help(b, "srcprof_frame_work_per_frame", "gauge",
+	     "Work of every counted source per frame, counted by the GPU, over the window; "
+	     "only counters the device counts.");
+	for (int c = 0; s->have_frame_work && c < SOURCE_PROFILER_COUNTERS; c++)
+		if (counted(&s->frame_work, c))
+			lv_buf_printf(b, "srcprof_frame_work_per_frame{counter=\"%s\"} %" PRIu64 "\n",
+				      g_work_keys[c], s->frame_work.avg[c]);
+	help(b, "srcprof_source_work_per_frame", "gauge",
+	     "Work of all the source's renders per frame, counted by the GPU, over the window's "
+	     "counted frames; only counters the device counts.");
+	for (uint32_t i = 0; i < s->n_rows; i++) {
+		const lv_row *w = &s->rows[i];
+		if (!w->have || !w->work)
+			continue;
+		for (int c = 0; c < SOURCE_PROFILER_COUNTERS; c++) {
+			if (!counted(&w->work->total, c))
+				continue;
+			lv_buf_puts(b, "srcprof_source_work_per_frame");
+			source_labels(b, w);
+			lv_buf_printf(b, ",counter=\"%s\"} %" PRIu64 "\n", g_work_keys[c],
+				      w->work->total.avg[c]);
+		}
+	}
 }
 
 void lv_snapshot_write_metrics(const lv_snapshot *s, const lv_info *info, uint32_t streams,
@@ -591,4 +690,5 @@ void lv_snapshot_write_metrics(const lv_snapshot *s, const lv_info *info, uint32
 			}
 		}
 	}
+	metrics_work(b, s);
 }

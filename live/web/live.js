@@ -2,6 +2,8 @@
 // snapshot, a "history" event first) and draws the table, the sparklines,
 // the frame-time graph and a source's detail with its own canvas code; it
 // asks for nothing but this server (the page's CSP allows nothing else).
+// The table shows time, or (the Work switch, W; work.js) each source's
+// work per frame as the GPU counted it.
 'use strict';
 
 const HISTORY_MAX = 300;        // points kept per series (the server keeps as many)
@@ -38,6 +40,9 @@ const state = {
   paused: false,
   sortKey: 'gpu_p50',  // the demo's default order
   sortDesc: true,
+  work: false,         // the table shows work per frame, not time
+  workSortKey: 'work_fs_invocations',
+  workSortDesc: true,
   filter: '',
   type: '',
   types: new Set(),
@@ -78,6 +83,8 @@ function gpuOn(snap) {
 function cellText(col, r, unit, snap) {
   if (col.kind === 'text') return col.key === 'source' ? r.source : (r.type || '');
   if (!r.have || (col.fps && !r.async)) return '-';
+  if (col.kind === 'frames') return r.work ? String(r.work.frames) : '0';
+  if (col.kind === 'work') return workText(r.work, col.counter);
   if (col.gpu && !gpuOn(snap)) return 'off';
   if (col.gpu && col.key !== 'gpu_n' && !r.gpu_samples) return 'wait';
   const v = col.get(r);
@@ -107,6 +114,7 @@ function sortValue(col, r) {
 // The demo's rule: GPU orders sort by the CPU figure of the same kind
 // while GPU timing is off.
 function effectiveSortKey(snap) {
+  if (state.work) return state.workSortKey;
   if (gpuOn(snap)) return state.sortKey;
   const fallback = {gpu_p50: 'render_p50', gpu_sum: 'render_sum', gpu: 'render',
                     gpu_max: 'render_max', gpu_ci: 'render_sum', gpu_n: 'render_sum'};
@@ -366,8 +374,9 @@ function visibleRows(snap) {
   const rows = snap.sources.filter(r =>
     (!f || r.source.toLowerCase().includes(f)) && (!state.type || r.type === state.type));
   const key = effectiveSortKey(snap);
-  const col = COLUMNS.find(c => c.key === key) || COLUMNS[0];
-  const dir = state.sortDesc ? -1 : 1;
+  const cols = columns();
+  const col = cols.find(c => c.key === key) || cols[0];
+  const dir = (state.work ? state.workSortDesc : state.sortDesc) ? -1 : 1;
   rows.sort((a, b) => {
     if (a.have !== b.have) return a.have ? -1 : 1;
     const x = sortValue(col, a), y = sortValue(col, b);
@@ -378,10 +387,16 @@ function visibleRows(snap) {
   return rows;
 }
 
+// The table's columns: time's, or work's.
+function columns() {
+  return state.work ? WORK_COLUMNS : COLUMNS;
+}
+
 function buildHead(units) {
   const labels = $('labels'), unitRow = $('units');
+  const cols = columns();
   if (!labels.children.length) {
-    for (const c of COLUMNS) {
+    for (const c of cols) {
       const th = document.createElement('th');
       th.textContent = c.label;
       th.dataset.key = c.key;
@@ -394,20 +409,22 @@ function buildHead(units) {
     }
   }
   const key = state.shown ? effectiveSortKey(state.shown) : state.sortKey;
-  COLUMNS.forEach((c, i) => {
+  const desc = state.work ? state.workSortDesc : state.sortDesc;
+  cols.forEach((c, i) => {
     const th = labels.children[i];
     th.classList.toggle('sorted', c.key === key);
-    th.textContent = c.label + (c.key === key ? (state.sortDesc ? ' \u25bc' : ' \u25b2') : '');
+    th.textContent = c.label + (c.key === key ? (desc ? ' \u25bc' : ' \u25b2') : '');
     unitRow.children[i].textContent = units[i];
   });
 }
 
 function sortBy(key) {
-  if (state.sortKey === key) state.sortDesc = !state.sortDesc;
+  const k = state.work ? 'workSortKey' : 'sortKey', d = state.work ? 'workSortDesc' : 'sortDesc';
+  if (state[k] === key) state[d] = !state[d];
   else {
-    state.sortKey = key;
-    const col = COLUMNS.find(c => c.key === key);
-    state.sortDesc = col.kind !== 'text';
+    state[k] = key;
+    const col = columns().find(c => c.key === key);
+    state[d] = col.kind !== 'text';
   }
   render();
 }
@@ -419,7 +436,7 @@ function rowElement(id) {
   if (!tr) {
     tr = document.createElement('tr');
     tr.dataset.id = id;
-    for (const c of COLUMNS) {
+    for (const c of columns()) {
       const td = document.createElement('td');
       if (c.kind === 'text') td.className = 'text';
       if (c.key === 'source') {
@@ -444,14 +461,15 @@ function rowElement(id) {
 function renderTable(snap) {
   const rows = visibleRows(snap);
   const shown = rows.slice(0, ROWS_SHOWN_MAX);
-  const units = COLUMNS.map(c => {
+  const cols = columns();
+  const units = cols.map(c => {
     if (c.kind === 'time') {
       let max = 0;
       for (const r of shown) if (r.have) { const v = c.get(r); if (v > max) max = v; }
       c.unit = timeUnit(max);
       return c.unit.name;
     }
-    return c.kind === 'pct' ? '%' : c.kind === 'fps' ? 'fps' : '';
+    return c.kind === 'pct' ? '%' : c.kind === 'fps' ? 'fps' : c.kind === 'work' ? '/frame' : '';
   });
   buildHead(units);
   const body = $('rows');
@@ -459,8 +477,9 @@ function renderTable(snap) {
   shown.forEach((r, i) => {
     const tr = rowElement(r.id);
     keep.add(r.id);
-    COLUMNS.forEach((c, k) => {
+    cols.forEach((c, k) => {
       const td = tr.children[k];
+      if (c.kind === 'work' && r.have && !r.work) return; // workCells says why
       if (c.kind === 'spark') {
         const h = state.hist.get(r.id);
         sparkline(td.firstChild, h ? h[c.series] : [], cssVar(c.series === 'gpu' ? '--gpu' : '--cpu'));
@@ -472,8 +491,10 @@ function renderTable(snap) {
         const title = r.have && gpuOn(snap) ? queueSumsText(r) : '';
         if (td.title !== title) td.title = title;
       }
-      if (c.kind !== 'text') td.classList.toggle('dim', text === '-' || text === 'off' || text === 'wait');
+      if (c.kind !== 'text')
+        td.classList.toggle('dim', text === '-' || text === 'off' || text === 'wait' || text === 'n/a');
     });
+    if (state.work) workCells(tr, cols, r, snap);
     if (body.children[i] !== tr) body.insertBefore(tr, body.children[i] || null);
   });
   for (const [id, tr] of rowCache)
@@ -481,7 +502,8 @@ function renderTable(snap) {
       tr.remove();
       if (!snap.sources.some(r => r.id === id)) rowCache.delete(id);
     }
-  let note = `${shown.length} of ${snap.sources_total} sources`;
+  renderTotal(snap, cols);
+  let note = (state.work ? workNote(snap) : '') + `${shown.length} of ${snap.sources_total} sources`;
   if (rows.length > shown.length) note += ` (the first ${ROWS_SHOWN_MAX} in this order; filter for others)`;
   else if (rows.length < snap.sources.length) note += ' (filtered)';
   if (snap.sources.length < snap.sources_total) note += `; the server sent ${snap.sources.length}`;
@@ -524,7 +546,7 @@ function figureTable(labels, units, body, cols, items, snap) {
     th.className = c.kind === 'text' ? 'text' : '';
     labels.appendChild(th);
     const u = document.createElement('th');
-    u.textContent = c.kind === 'time' ? c.unit.name : '';
+    u.textContent = c.kind === 'time' ? c.unit.name : c.kind === 'work' ? '/frame' : '';
     units.appendChild(u);
   }
   for (const it of items) {
@@ -532,9 +554,11 @@ function figureTable(labels, units, body, cols, items, snap) {
     for (const c of cols) {
       const td = document.createElement('td');
       if (c.kind === 'text') { td.className = 'text'; td.textContent = c.text(it); }
+      else if (c.kind === 'work') td.textContent = workText(it.work, c.counter);
       else if (c.gpu && !gpuOn(snap)) td.textContent = 'off';
       else if (c.kind === 'count') td.textContent = String(c.get(it));
       else td.textContent = (c.get(it) / c.unit.ns).toFixed(c.unit.dec);
+      if (c.kind === 'work') td.classList.toggle('dim', td.textContent === '-' || td.textContent === 'n/a');
       tr.appendChild(td);
     }
     body.appendChild(tr);
@@ -556,7 +580,8 @@ function renderDetail(snap) {
   $('detail-type').textContent = r.type ? `(${r.type})` : '';
   $('detail-counts').textContent = r.have
     ? `CPU samples ${r.cpu_samples}, GPU samples ${r.gpu_samples} in the window` +
-      (r.async ? `; in ${r.async_input_fps.toFixed(1)} fps, out ${r.async_rendered_fps.toFixed(1)} fps` : '')
+      (r.async ? `; in ${r.async_input_fps.toFixed(1)} fps, out ${r.async_rendered_fps.toFixed(1)} fps` : '') +
+      detailWorkText(r, snap)
     : 'no samples yet';
   const passCols = [
     {label: 'pass', kind: 'text', text: p => p.name},
@@ -567,6 +592,7 @@ function renderDetail(snap) {
   ];
   if (severalQueues(snap))
     passCols.splice(1, 0, {label: 'queue', kind: 'text', text: p => p.queue_name || ''});
+  passCols.push(...passWorkColumns(snap, r));
   figureTable($('pass-labels'), $('pass-units'), $('pass-rows'), passCols, r.passes || [], snap);
   // Its GPU sum on each queue: busy time on each, added up to GPU sum.
   const queues = severalQueues(snap) && r.have && r.queues ? r.queues : [];
@@ -599,6 +625,7 @@ function render() {
   const snap = state.shown;
   if (!snap) return;
   header(snap);
+  workSwitch(snap);
   updateTypes(snap);
   drawGraph(snap);
   renderTable(snap);
@@ -659,7 +686,10 @@ const CSV_FIELDS = ['tick_avg_ns', 'tick_max_ns', 'render_avg_ns', 'render_max_n
   'async_input_best_ns', 'async_input_worst_ns', 'async_rendered_fps', 'async_rendered_best_ns',
   'async_rendered_worst_ns', 'gpu_mode', 'cpu_samples', 'gpu_samples', 'tick_p50_ns', 'render_p50_ns',
   'render_sum_p50_ns', 'render_gpu_p50_ns', 'render_gpu_sum_p50_ns', 'gpu_resolution_ns',
-  'render_sum_ci95_ns', 'render_gpu_sum_ci95_ns', 'gpu_sum_by_queue_ns', 'type'];
+  'render_sum_ci95_ns', 'render_gpu_sum_ci95_ns', 'gpu_sum_by_queue_ns', 'work_frames',
+  'input_vertices_per_frame', 'input_primitives_per_frame', 'vs_invocations_per_frame',
+  'clipping_invocations_per_frame', 'clipping_primitives_per_frame', 'fs_invocations_per_frame',
+  'cs_invocations_per_frame', 'type'];
 
 // The profiler's CSV column "graphics:5839000;compute:864800". With one
 // queue the snapshot carries no per-queue figures: that queue's sum is
@@ -678,7 +708,8 @@ function csvField(v) {
 }
 
 // The snapshot the table shows, in the columns of the profiler's CSV (and
-// of /api/v1/snapshot?format=csv), a type column last.
+// of /api/v1/snapshot?format=csv, work columns included), a type column
+// last.
 function snapshotCsv(snap) {
   const mode = gpuOn(snap) ? snap.profiler.gpu_mode : 'off';
   const res = gpuOn(snap) ? snap.profiler.gpu_resolution_ns : 0;
@@ -686,7 +717,8 @@ function snapshotCsv(snap) {
     '# srcprof live snapshot: every source\'s results over the window',
     `# program: ${snap.program}`, `# api: ${snap.api}`, `# device: ${snap.device}`,
     `# snapshot: ${snap.seq}, time ${snap.time_ms} ms since 1970`,
-    '# units: each column name ends in its unit: _ns nanoseconds, _fps frames per second',
+    '# units: each column name ends in its unit: _ns nanoseconds, _fps frames per second, ' +
+      '_per_frame a count per frame (n/a: not counted by the device; empty: work counting off)',
     'source,' + CSV_FIELDS.join(','),
   ];
   for (const r of snap.sources) {
@@ -696,6 +728,7 @@ function snapshotCsv(snap) {
       if (f === 'gpu_resolution_ns') return res;
       if (f === 'type') return r.type;
       if (f === 'gpu_sum_by_queue_ns') return queueColumn(snap, r);
+      if (f === 'work_frames' || CSV_WORK.includes(f)) return workColumn(snap, r, f);
       if (f.endsWith('_fps')) return r[f].toFixed(3);
       return r[f] === undefined ? 0 : r[f];
     });

@@ -9,14 +9,8 @@
 set -u
 demo="$1" trace_check="$2" api="$3"
 here="$(cd "$(dirname "$0")" && pwd)"
-out="$(mktemp -d)"
-pid=
-cleanup() {
-	[[ -n "$pid" ]] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-	rm -rf "$out"
-}
-trap cleanup EXIT
 . "$here/serve_lib.sh"
+live_scratch
 fails=0
 fail() { echo "FAIL: $*"; fails=1; }
 ok() { echo "ok   $*"; }
@@ -42,7 +36,7 @@ expect() {
 }
 
 # Without the token, or with a wrong one: 403 everywhere.
-for path in / /live.js /api/v1/snapshot /api/v1/stream /api/v1/history /metrics /nothing; do
+for path in / /live.js /work.js /api/v1/snapshot /api/v1/stream /api/v1/history /metrics /nothing; do
 	expect 403 "GET $path without a token" "$base$path"
 done
 expect 403 "POST /api/v1/capture without a token" -X POST "$base/api/v1/capture"
@@ -77,10 +71,19 @@ expect 200 "the page with the cookie" "${cookie[@]}" "$base/"
 grep -qi "^content-security-policy: default-src 'none'" "$out/h" || fail "the page has no CSP"
 grep -qi '^referrer-policy: no-referrer' "$out/h" || fail "the page has no Referrer-Policy"
 grep -q '<script src="/live.js">' "$out/body" || fail "the page does not load its script"
-expect 200 "its script" "${cookie[@]}" "$base/live.js"
-grep -qi '^content-type: text/javascript' "$out/h" || fail "live.js is not served as JavaScript"
+grep -q '<script src="/work.js">' "$out/body" || fail "the page does not load its work view"
+for js in live.js work.js; do
+	expect 200 "its script $js" "${cookie[@]}" "$base/$js"
+	grep -qi '^content-type: text/javascript' "$out/h" || fail "$js is not served as JavaScript"
+done
 
-# Snapshot, CSV, history.
+# Snapshot, CSV, history. The first frames are collected a while after the
+# URL is printed on a slow machine (a sanitizer build, two cores shared):
+# wait for the sources' figures first.
+for _ in $(seq 240); do
+	curl -s --max-time 60 "${auth[@]}" "$base/api/v1/snapshot" | jq -e '.sources[0].have' >/dev/null 2>&1 && break
+	sleep 0.5
+done
 expect 200 "the snapshot" "${auth[@]}" "$base/api/v1/snapshot"
 if jq -e '.schema == "srcprof-live/1" and (.sources | length) >= 12 and
 	(.sources[0] | has("render_gpu_sum_ns") and has("type") and has("passes"))' "$out/body" >/dev/null
@@ -122,15 +125,26 @@ if [[ "$api" == vulkan ]]; then
 	then ok "fountain's simulate pass is on the compute queue"
 	else fail "fountain's passes:"; jq -c '.sources[] | select(.source == "fountain") | .passes' "$out/snap.json"; fi
 fi
+# Work counting is off in this run (no --work): no work anywhere, and
+# the fields say so.
+if jq -e '.work_enabled == false and has("frame_work") and .frame_work == null and
+	all(.sources[] | select(.have); has("work") and .work == null and all(.passes[]; has("work") and .work == null))' \
+	"$out/body" >/dev/null
+then ok "the snapshot without --work: work_enabled false, every work null"
+else fail "the snapshot's work without --work:"; jq -c '{work_enabled, frame_work, w: [.sources[] | .work]}' "$out/body"; fi
 expect 200 "the snapshot, 2 rows" "${auth[@]}" "$base/api/v1/snapshot?limit=2"
 [[ $(jq '.sources | length' "$out/body") == 2 ]] || fail "?limit=2 gave $(jq '.sources | length' "$out/body") rows"
 expect 400 "format=xml" "${auth[@]}" "$base/api/v1/snapshot?format=xml"
 expect 200 "the CSV snapshot" "${auth[@]}" "$base/api/v1/snapshot?format=csv&token=$token"
-grep -q '^source,tick_avg_ns,tick_max_ns,.*,render_gpu_sum_ci95_ns,gpu_sum_by_queue_ns,type$' "$out/body" ||
-	fail "the CSV has no header with gpu_sum_by_queue_ns before type"
-if [[ "$api" == vulkan ]] && ! grep -Eq '^fountain,.*,graphics:[0-9]+;compute:[0-9]+,particles$' "$out/body"; then
-	fail "the CSV's fountain has no per-queue sums:"; grep '^fountain,' "$out/body"
+grep -q '^source,tick_avg_ns,tick_max_ns,.*,render_gpu_sum_ci95_ns,gpu_sum_by_queue_ns,work_frames,input_vertices_per_frame,input_primitives_per_frame,vs_invocations_per_frame,clipping_invocations_per_frame,clipping_primitives_per_frame,fs_invocations_per_frame,cs_invocations_per_frame,type$' "$out/body" ||
+	fail "the CSV has no header with gpu_sum_by_queue_ns and the work columns before type"
+# Work counting is off in this run: the work columns are empty.
+if [[ "$api" == vulkan ]] && ! grep -Eq '^fountain,.*,graphics:[0-9]+;compute:[0-9]+,,,,,,,,,particles$' "$out/body"; then
+	fail "the CSV's fountain has no per-queue sums and empty work columns:"; grep '^fountain,' "$out/body"
 fi
+if grep -v '^#' "$out/body" | tail -n +2 | grep -Evq ',,,,,,,,,[^,]*$'; then
+	fail "work counting is off, yet a CSV row has work figures:"; grep -v '^#' "$out/body" | head -3
+else ok "the CSV: the work columns are empty (work counting off)"; fi
 grep -qi '^content-type: text/csv' "$out/h" || fail "the CSV is not text/csv"
 expect 200 "the history" "${auth[@]}" "$base/api/v1/history"
 jq -e '(.time_ms | length) >= 1 and (.sources | length) >= 12' "$out/body" >/dev/null ||
@@ -172,6 +186,13 @@ for want in 'srcprof_source_render_gpu_sum_seconds{source="fountain",type="parti
 	'srcprof_frames_collected_total ' 'srcprof_info{program="srcprof-demo'; do
 	grep -qF "$want" "$out/body" || fail "/metrics lacks $want"
 done
+
+# Work counting off: said, and no work gauge.
+grep -qx 'srcprof_work_enabled 0' "$out/body" || fail "/metrics lacks srcprof_work_enabled 0"
+grep -q '^# TYPE srcprof_source_work_per_frame gauge$' "$out/body" || fail "/metrics lacks the work gauge's TYPE"
+if grep -q '^srcprof_source_work_per_frame{' "$out/body"; then
+	fail "/metrics has work gauges with work counting off"
+else ok "/metrics: srcprof_work_enabled 0, no work gauge"; fi
 
 # A capture: a valid trace, one at a time.
 curl -s -o "$out/trace.json" -w '%{http_code}' --max-time 120 -X POST "${auth[@]}" \

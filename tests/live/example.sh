@@ -8,13 +8,8 @@
 set -u
 ex="$1"
 names="${2:-[\"large\", \"medium\", \"small\"]}"
-out="$(mktemp -d)"
-pid=
-cleanup() {
-	[[ -n "$pid" ]] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-	rm -rf "$out"
-}
-trap cleanup EXIT
+. "$(cd "$(dirname "$0")" && pwd)/serve_lib.sh"
+live_scratch
 "$ex" --serve nope >/dev/null 2>"$out/bad.txt"
 st=$?
 if [[ $st != 2 ]] || ! grep -q -- '--serve takes \[ADDR:\]PORT' "$out/bad.txt"; then

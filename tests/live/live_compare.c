@@ -9,7 +9,10 @@
  * busy machine). gpu_sum_by_queue_ns ("graphics:5839000;compute:864800")
  * is compared as text with the snapshot's per-queue sums where the
  * snapshot has them (the profiler has several queues), and not compared
- * where it has none. Exit 0 when all are equal, 1 with each difference. */
+ * where it has none. The work columns (work_frames, *_per_frame) against
+ * the source's "work" object: the same counted frames and averages, "n/a"
+ * where the counter is null, empty where the snapshot says work counting
+ * is off. Exit 0 when all are equal, 1 with each difference. */
 #include <cjson/cJSON.h>
 
 #include <math.h>
@@ -33,6 +36,53 @@ static int split(char *line, char **cols)
 		c = comma + 1;
 	}
 	return n;
+}
+
+/* The profiler's CSV column of each counter and its key in the snapshot. */
+static const char *const g_work_cols[][2] = {
+	{"input_vertices_per_frame", "vertices"},
+	{"input_primitives_per_frame", "primitives"},
+	{"vs_invocations_per_frame", "vs_invocations"},
+	{"clipping_invocations_per_frame", "clip_in"},
+	{"clipping_primitives_per_frame", "clip_out"},
+	{"fs_invocations_per_frame", "fs_invocations"},
+	{"cs_invocations_per_frame", "cs_invocations"},
+};
+
+/* Compares a work column: true when it is one (*diff set when the snapshot
+ * disagrees, *counts counts the exact counts compared). */
+static bool work_column(const cJSON *snap, const cJSON *row, const char *col, const char *val,
+			bool *diff, int *counts)
+{
+	const cJSON *work = cJSON_GetObjectItem(row, "work");
+	bool enabled = cJSON_IsTrue(cJSON_GetObjectItem(snap, "work_enabled"));
+	char got[64];
+	if (!strcmp(col, "work_frames")) {
+		if (cJSON_IsObject(work))
+			snprintf(got, sizeof got, "%.0f",
+				 cJSON_GetObjectItem(work, "frames")->valuedouble);
+		else
+			snprintf(got, sizeof got, "%s", enabled ? "0" : "");
+	} else {
+		size_t k = 0;
+		while (k < sizeof g_work_cols / sizeof *g_work_cols && strcmp(g_work_cols[k][0], col))
+			k++;
+		if (k == sizeof g_work_cols / sizeof *g_work_cols)
+			return false;
+		const cJSON *c = cJSON_GetObjectItem(cJSON_GetObjectItem(work, "counters"),
+						     g_work_cols[k][1]);
+		if (cJSON_IsObject(c)) {
+			snprintf(got, sizeof got, "%.0f", cJSON_GetObjectItem(c, "avg")->valuedouble);
+			++*counts;
+		} else {
+			snprintf(got, sizeof got, "%s", enabled ? "n/a" : "");
+		}
+	}
+	*diff = strcmp(got, val) != 0;
+	if (*diff)
+		printf("%s %s: csv \"%s\", snapshot \"%s\"\n",
+		       cJSON_GetStringValue(cJSON_GetObjectItem(row, "source")), col, val, got);
+	return true;
 }
 
 int main(int argc, char **argv)
@@ -64,7 +114,7 @@ int main(int argc, char **argv)
 	}
 	char line[8192], header[8192];
 	char *names[MAX_COLS], *vals[MAX_COLS];
-	int ncols = 0, rows = 0, diffs = 0, compared = 0, skipped = 0, queues = 0;
+	int ncols = 0, rows = 0, diffs = 0, compared = 0, skipped = 0, queues = 0, counts = 0;
 	while (fgets(line, sizeof line, f)) {
 		if (line[0] == '#')
 			continue;
@@ -97,6 +147,12 @@ int main(int argc, char **argv)
 					printf("%s gpu_mode: csv %s, snapshot %s\n", vals[0], vals[c], mode);
 					diffs++;
 				}
+				compared++;
+				continue;
+			}
+			bool diff;
+			if (work_column(snap, row, col, vals[c], &diff, &counts)) {
+				diffs += diff;
 				compared++;
 				continue;
 			}
@@ -152,9 +208,15 @@ int main(int argc, char **argv)
 		printf("the CSV has %d sources, the snapshot %d with figures\n", rows, have);
 		diffs++;
 	}
-	printf("%d sources, %d figures compared (%d sums on several queues), %d differ (%d async "
-	       "input or per-queue figures not compared)\n",
-	       rows, compared, queues, diffs, skipped);
+	/* With work counting on, the scene's draws were counted: counts were
+	 * compared, or the comparison proved nothing. */
+	if (cJSON_IsTrue(cJSON_GetObjectItem(snap, "work_enabled")) && !counts) {
+		printf("work counting is on, yet no source has a work count\n");
+		diffs++;
+	}
+	printf("%d sources, %d figures compared (%d sums on several queues, %d work counts), %d "
+	       "differ (%d async input or per-queue figures not compared)\n",
+	       rows, compared, queues, counts, diffs, skipped);
 	cJSON_Delete(snap);
 	return diffs || !rows ? 1 : 0;
 }

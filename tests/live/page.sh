@@ -10,19 +10,9 @@
 set -u
 demo="$1" drive="$2" trace_check="$3" api="$4"
 here="$(cd "$(dirname "$0")" && pwd)"
-browser="$(command -v chromium || command -v chromium-browser || true)"
-if [[ -z "$browser" ]]; then
-	echo "skipped: no chromium (scripts/setup.sh scripts/packages-browser.txt installs it)"
-	exit 77
-fi
-out="$(mktemp -d)"
-pid=
-cleanup() {
-	[[ -n "$pid" ]] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-	rm -rf "$out"
-}
-trap cleanup EXIT
 . "$here/serve_lib.sh"
+need_browser
+live_scratch
 
 # On Vulkan the scene is ticked and recorded by worker threads and its
 # particles simulate on the "compute" queue: the header's threads and
@@ -46,12 +36,13 @@ if [[ -z "$csv" ]] || ! grep -q '^source,tick_avg_ns,' "$csv" || (($(grep -vc '^
 	echo "FAIL: no CSV snapshot with rows was downloaded"; fails=1
 else
 	echo "ok   CSV snapshot: $(grep -vc '^#' "$csv") lines"
-	if ! grep -q ',gpu_sum_by_queue_ns,type$' "$csv"; then
-		echo "FAIL: the CSV snapshot has no gpu_sum_by_queue_ns column before type"; fails=1
-	elif [[ "$api" == vulkan ]] && ! grep -Eq '^fountain,.*,graphics:[0-9]+;compute:[0-9]+,particles$' "$csv"; then
-		echo "FAIL: the CSV snapshot's fountain has no per-queue sums:"; grep '^fountain,' "$csv"; fails=1
+	if ! grep -q ',gpu_sum_by_queue_ns,work_frames,.*,cs_invocations_per_frame,type$' "$csv"; then
+		echo "FAIL: the CSV snapshot has no gpu_sum_by_queue_ns and work columns before type"; fails=1
+	elif [[ "$api" == vulkan ]] && ! grep -Eq '^fountain,.*,graphics:[0-9]+;compute:[0-9]+,,,,,,,,,particles$' "$csv"; then
+		echo "FAIL: the CSV snapshot's fountain has no per-queue sums and empty work columns:"
+		grep '^fountain,' "$csv"; fails=1
 	else
-		echo "ok   CSV snapshot: per-queue sums ($(grep '^fountain,' "$csv" | awk -F, '{print $(NF-1)}'))"
+		echo "ok   CSV snapshot: per-queue sums ($(grep '^fountain,' "$csv" | awk -F, '{print $(NF-9)}')), work off"
 	fi
 fi
 if [[ -z "$json" ]] || ! jq -e '.schema == "srcprof-live/1" and (.sources | length) > 0' "$json" >/dev/null; then

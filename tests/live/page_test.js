@@ -1,7 +1,8 @@
 // The live page's behaviour in real Chromium, run inside the page by
 // cdp_drive: rows appear and update, sorting and filtering, sparklines,
-// pause, a source's detail, the two snapshot downloads, a capture and the
-// Perfetto hand-off (window.open stubbed: the machine has no network).
+// pause, the work switch with work counting off, a source's detail, the
+// two snapshot downloads, a capture and the Perfetto hand-off (window.open
+// stubbed: the machine has no network).
 // Evaluates to {ok, failures, notes}.
 (async () => {
   const failures = [], notes = {};
@@ -106,6 +107,20 @@
   if (L.shown.seq !== held) fail('the table moved while paused');
   document.getElementById('pause').click();
   if (L.shown.seq !== L.snap.seq) fail('resume did not show the newest snapshot');
+
+  // Work counting is off in this run (no --work): the switch and W keep
+  // the time table and say how to turn it on.
+  if (L.shown.work_enabled) fail('work counting is on without --work');
+  document.getElementById('work').click();
+  const workSays = document.getElementById('work-state').textContent;
+  notes.work_switch = workSays;
+  if (!/work counting is off/.test(workSays) || !workSays.includes('--work') ||
+      !workSays.includes('source_profiler_work_enable(true)'))
+    fail('the work switch with work counting off says: ' + workSays);
+  document.dispatchEvent(new KeyboardEvent('keydown', {key: 'w', bubbles: true}));
+  if (!header('gpu_p50') || header('work_frames')) fail('the work switch left the time table');
+  if (!document.getElementById('work').title.includes('--work'))
+    fail('the switch\'s tooltip: ' + document.getElementById('work').title);
 
   // A source's detail: its passes.
   rows()[0].querySelector('td.name').click();

@@ -5,6 +5,28 @@
 #       once it printed its URL (at most 120 s); false if it did not.
 #   stop_demo  sends SIGINT and waits; false unless it ended as Ctrl-C
 #       ends a run (130) or by itself (0).
+#   live_scratch  makes the test's scratch folder (out) and, at exit,
+#       stops a demo still running (pid) and removes it.
+#   need_browser  sets browser to chromium's path, or exits 77 (skipped).
+
+live_scratch() {
+	out="$(mktemp -d)"
+	pid=
+	trap 'live_cleanup' EXIT
+}
+
+live_cleanup() {
+	[[ -n "$pid" ]] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	rm -rf "$out"
+}
+
+need_browser() {
+	browser="$(command -v chromium || command -v chromium-browser || true)"
+	if [[ -z "$browser" ]]; then
+		echo "skipped: no chromium (scripts/setup.sh scripts/packages-browser.txt installs it)"
+		exit 77
+	fi
+}
 
 serve_demo() {
 	local demo="$1" log="$2"

@@ -73,6 +73,9 @@ TEST(the_right_token_in_any_of_its_three_forms_is_accepted)
 	r.cookie_count = 1;
 	CHECK_EQ(decide(r).status, 200);
 	CHECK_EQ(decide(r).route, LV_ROUTE_ASSET);
+	r.target = "/work.js";
+	CHECK_EQ(decide(r).route, LV_ROUTE_ASSET);
+	CHECK(!strcmp(decide(r).asset, "/work.js"));
 }
 
 TEST(no_token_or_a_wrong_one_is_refused)

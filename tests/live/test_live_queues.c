@@ -5,23 +5,18 @@
  * takes only one, then a server read over a socket. The snapshot's
  * per-queue sums and each pass's queue, the profiler's queues and thread
  * counters, the CSV row for row equal to the profiler's own CSV (its
- * gpu_sum_by_queue_ns column included) and /metrics' queue-labelled
+ * gpu_sum_by_queue_ns and work columns included) and /metrics' queue-labelled
  * series, each series once. */
 #include "check.h"
 #include "fixture.h"
+#include "live_client.h"
 
 #include "srcprof/export.h"
 #include "srcprof/live.h"
 
 #include <cjson/cJSON.h>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <poll.h>
 #include <pthread.h>
-#include <regex.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #define FRAMES 10 /* 9 collected */
 
@@ -187,53 +182,7 @@ static void run_frames(bool two_queues, worker *w)
 	}
 }
 
-/* --- A client ------------------------------------------------------------------------ */
-
-/* GET `path` from the server; returns the body (the caller frees) or NULL. */
-static char *get(const srcprof_live *live, const char *path)
-{
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(srcprof_live_port(live))};
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	const char *token = strstr(srcprof_live_url(live), "token=") + 6;
-	char req[512];
-	int n = snprintf(req, sizeof req,
-			 "GET %s HTTP/1.1\r\nHost: 127.0.0.1:%u\r\nAuthorization: Bearer %s\r\n"
-			 "Connection: close\r\n\r\n",
-			 path, srcprof_live_port(live), token);
-	if (send(fd, req, (size_t)n, MSG_NOSIGNAL) != n) {
-		close(fd);
-		return NULL;
-	}
-	size_t cap = 1 << 16, len = 0;
-	char *buf = malloc(cap + 1);
-	for (;;) {
-		struct pollfd p = {fd, POLLIN, 0};
-		if (poll(&p, 1, 60000) <= 0)
-			break;
-		if (len == cap)
-			buf = realloc(buf, (cap *= 2) + 1);
-		ssize_t r = recv(fd, buf + len, cap - len, 0);
-		if (r <= 0)
-			break;
-		len += (size_t)r;
-	}
-	close(fd);
-	buf[len] = '\0';
-	char *body = strstr(buf, "\r\n\r\n");
-	if (strncmp(buf, "HTTP/1.1 200", 12) != 0 || !body) {
-		printf("GET %s: %.200s\n", path, buf);
-		free(buf);
-		return NULL;
-	}
-	memmove(buf, body + 4, strlen(body + 4) + 1);
-	return buf;
-}
+/* --- The server ---------------------------------------------------------------------- */
 
 static srcprof_live *start_server(void)
 {
@@ -241,144 +190,6 @@ static srcprof_live *start_server(void)
 	if (!live)
 		printf("srcprof_live_start: %s\n", srcprof_live_error());
 	return live;
-}
-
-static const cJSON *source_named(const cJSON *snap, const char *name)
-{
-	const cJSON *s;
-	cJSON_ArrayForEach(s, cJSON_GetObjectItem(snap, "sources"))
-		if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(s, "source")), name))
-			return s;
-	return NULL;
-}
-
-/* An integer field; -1 when absent. */
-static int64_t num(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItem(o, key);
-	return cJSON_IsNumber(v) ? (int64_t)v->valuedouble : -1;
-}
-
-static const char *str(const cJSON *o, const char *key)
-{
-	const char *s = cJSON_GetStringValue(cJSON_GetObjectItem(o, key));
-	return s ? s : "";
-}
-
-/* The CSV's data rows (no '#' lines, no header), one string each. */
-static int csv_rows(char *csv, char **rows, int max)
-{
-	int n = 0;
-	bool header = true;
-	for (char *line = strtok(csv, "\n"); line && n < max; line = strtok(NULL, "\n")) {
-		if (line[0] == '#')
-			continue;
-		if (header) {
-			header = false;
-			continue;
-		}
-		rows[n++] = line;
-	}
-	return n;
-}
-
-/* Cuts a CSV row after its `fields`-th field (the names here are plain). */
-static void first_fields(char *row, int fields)
-{
-	for (char *p = row; *p; p++)
-		if (*p == ',' && --fields == 0) {
-			*p = '\0';
-			return;
-		}
-}
-
-/* Every row of the profiler's CSV is a row of the live CSV but for the
- * type column the live one adds last, up to gpu_sum_by_queue_ns (the 27th
- * column: the live view has no work counters). */
-static bool csv_equals_the_profilers(const srcprof_live *live)
-{
-	char *mine = NULL;
-	size_t mine_len = 0;
-	FILE *f = open_memstream(&mine, &mine_len);
-	int rows = source_profiler_write_csv(f);
-	fclose(f);
-	char *theirs = get(live, "/api/v1/snapshot?format=csv");
-	if (!theirs || rows <= 0) {
-		free(mine);
-		free(theirs);
-		return false;
-	}
-	if (!strstr(theirs, ",gpu_sum_by_queue_ns,type\n")) {
-		printf("the live CSV's header lacks gpu_sum_by_queue_ns before type:\n%s\n", theirs);
-		return false;
-	}
-	char *a[16], *b[16];
-	int na = csv_rows(mine, a, 16), nb = csv_rows(theirs, b, 16);
-	bool ok = na == rows && nb == na;
-	for (int i = 0; i < na; i++)
-		first_fields(a[i], 27);
-	for (int i = 0; ok && i < na; i++) {
-		bool found = false;
-		for (int j = 0; j < nb && !found; j++)
-			found = !strncmp(b[j], a[i], strlen(a[i])) && b[j][strlen(a[i])] == ',' &&
-				!strchr(b[j] + strlen(a[i]) + 1, ',');
-		if (!found)
-			printf("the profiler's row %s is not in the live CSV\n", a[i]);
-		ok = found;
-	}
-	printf("CSV: %d rows equal to the profiler's%s\n", ok ? na : 0, ok ? "" : " (FAILED)");
-	free(mine);
-	free(theirs);
-	return ok;
-}
-
-/* Prometheus text: each sample line well formed, each series once, each
- * family's TYPE once and before its samples. */
-static bool metrics_valid(char *text)
-{
-	regex_t sample;
-	regcomp(&sample,
-		"^srcprof_[a-z0-9_]+(\\{([a-z_]+=\"([^\"\\\\]|\\\\.)*\",?)*\\})? -?[0-9.e+-]+$",
-		REG_EXTENDED | REG_NOSUB);
-	char *lines[4096], *types[512];
-	int n = 0, nt = 0;
-	bool ok = true;
-	for (char *line = strtok(text, "\n"); line && n < 4096; line = strtok(NULL, "\n")) {
-		if (!strncmp(line, "# TYPE ", 7)) {
-			for (int i = 0; i < nt; i++)
-				if (!strncmp(types[i], line + 7, strcspn(line + 7, " ") + 1)) {
-					printf("TYPE twice: %s\n", line);
-					ok = false;
-				}
-			if (nt < 512)
-				types[nt++] = line + 7;
-			continue;
-		}
-		if (line[0] == '#')
-			continue;
-		if (regexec(&sample, line, 0, NULL, 0) != 0) {
-			printf("malformed: %s\n", line);
-			ok = false;
-		}
-		size_t name_len = strcspn(line, "{ ");
-		bool typed = false;
-		for (int i = 0; i < nt && !typed; i++)
-			typed = !strncmp(types[i], line, name_len) && types[i][name_len] == ' ';
-		if (!typed) {
-			printf("no TYPE before: %s\n", line);
-			ok = false;
-		}
-		size_t series_len = strrchr(line, ' ') - line;
-		for (int i = 0; i < n; i++)
-			if (!strncmp(lines[i], line, series_len) && lines[i][series_len] == ' ') {
-				printf("twice: %.*s\n", (int)series_len, line);
-				ok = false;
-			}
-		lines[n++] = line;
-	}
-	regfree(&sample);
-	printf("/metrics: %d samples%s\n", n, ok ? ", well formed, each series once" : "");
-	return ok && n > 0;
 }
 
 /* --- Cases ------------------------------------------------------------------------- */
@@ -390,9 +201,9 @@ TEST(two_queues_and_threads_in_the_snapshot_csv_and_metrics)
 	worker_start(&w[1]);
 	run_frames(true, w);
 	srcprof_live *live = start_server();
-	char *json = live ? get(live, "/api/v1/snapshot") : NULL;
-	char *metrics = live ? get(live, "/metrics") : NULL;
-	bool csv_ok = live && csv_equals_the_profilers(live);
+	char *json = live ? live_get(live, "/api/v1/snapshot") : NULL;
+	char *metrics = live ? live_get(live, "/metrics") : NULL;
+	bool csv_ok = live && live_csv_equals_the_profilers(live);
 	srcprof_live_stop(live);
 	worker_stop(&w[0]);
 	worker_stop(&w[1]);
@@ -402,66 +213,66 @@ TEST(two_queues_and_threads_in_the_snapshot_csv_and_metrics)
 
 	/* The profiler's queues and threads. */
 	const cJSON *p = cJSON_GetObjectItem(snap, "profiler");
-	CHECK_EQ(num(p, "gpu_queues"), 2);
+	CHECK_EQ(live_num(p, "gpu_queues"), 2);
 	const cJSON *queues = cJSON_GetObjectItem(p, "queues");
 	CHECK_EQ(cJSON_GetArraySize(queues), 2);
-	CHECK_EQ(num(cJSON_GetArrayItem(queues, 0), "queue"), 0);
-	CHECK(!strcmp(str(cJSON_GetArrayItem(queues, 0), "name"), "graphics"));
-	CHECK_EQ(num(cJSON_GetArrayItem(queues, 1), "queue"), 1);
-	CHECK(!strcmp(str(cJSON_GetArrayItem(queues, 1), "name"), "compute"));
-	CHECK_EQ(num(p, "threads"), 1);
-	CHECK(num(p, "thread_bytes") > 0);
-	CHECK_EQ(num(p, "threads_refused"), 1);
-	CHECK_EQ(num(p, "records_late"), 0);
-	CHECK_EQ(num(p, "records_dropped"), 0);
-	CHECK_EQ(num(p, "gpu_timers_unavailable"), 0);
-	CHECK_EQ(num(p, "gpu_timers_misplaced"), 0);
-	CHECK_EQ(num(p, "gpu_timers_denied"), 0);
+	CHECK_EQ(live_num(cJSON_GetArrayItem(queues, 0), "queue"), 0);
+	CHECK(!strcmp(live_str(cJSON_GetArrayItem(queues, 0), "name"), "graphics"));
+	CHECK_EQ(live_num(cJSON_GetArrayItem(queues, 1), "queue"), 1);
+	CHECK(!strcmp(live_str(cJSON_GetArrayItem(queues, 1), "name"), "compute"));
+	CHECK_EQ(live_num(p, "threads"), 1);
+	CHECK(live_num(p, "thread_bytes") > 0);
+	CHECK_EQ(live_num(p, "threads_refused"), 1);
+	CHECK_EQ(live_num(p, "records_late"), 0);
+	CHECK_EQ(live_num(p, "records_dropped"), 0);
+	CHECK_EQ(live_num(p, "gpu_timers_unavailable"), 0);
+	CHECK_EQ(live_num(p, "gpu_timers_misplaced"), 0);
+	CHECK_EQ(live_num(p, "gpu_timers_denied"), 0);
 
 	/* fountain: 1000 ns on graphics, (8 x 300 + 900) / 9 = 366 on compute,
 	 * its GPU sum (9 x 1000 + 3300) / 9 = 1366. */
-	const cJSON *s = source_named(snap, "fountain");
+	const cJSON *s = live_source_named(snap, "fountain");
 	CHECK(s);
-	CHECK_EQ(num(s, "render_gpu_sum_ns"), 1366);
+	CHECK_EQ(live_num(s, "render_gpu_sum_ns"), 1366);
 	const cJSON *q = cJSON_GetObjectItem(s, "queues");
 	CHECK_EQ(cJSON_GetArraySize(q), 2);
 	const cJSON *g = cJSON_GetArrayItem(q, 0), *c = cJSON_GetArrayItem(q, 1);
-	CHECK(!strcmp(str(g, "name"), "graphics") && num(g, "queue") == 0);
-	CHECK_EQ(num(g, "render_gpu_sum_ns"), 1000);
-	CHECK_EQ(num(g, "render_gpu_max_ns"), 1000);
-	CHECK_EQ(num(g, "gpu_samples"), FRAMES - 1);
-	CHECK(!strcmp(str(c, "name"), "compute") && num(c, "queue") == 1);
-	CHECK_EQ(num(c, "render_gpu_sum_ns"), 366);
-	CHECK_EQ(num(c, "render_gpu_max_ns"), 900);
-	CHECK_EQ(num(c, "gpu_samples"), FRAMES - 1);
+	CHECK(!strcmp(live_str(g, "name"), "graphics") && live_num(g, "queue") == 0);
+	CHECK_EQ(live_num(g, "render_gpu_sum_ns"), 1000);
+	CHECK_EQ(live_num(g, "render_gpu_max_ns"), 1000);
+	CHECK_EQ(live_num(g, "gpu_samples"), FRAMES - 1);
+	CHECK(!strcmp(live_str(c, "name"), "compute") && live_num(c, "queue") == 1);
+	CHECK_EQ(live_num(c, "render_gpu_sum_ns"), 366);
+	CHECK_EQ(live_num(c, "render_gpu_max_ns"), 900);
+	CHECK_EQ(live_num(c, "gpu_samples"), FRAMES - 1);
 	const cJSON *passes = cJSON_GetObjectItem(s, "passes");
 	CHECK_EQ(cJSON_GetArraySize(passes), 2);
-	CHECK(!strcmp(str(cJSON_GetArrayItem(passes, 0), "name"), "simulate"));
-	CHECK_EQ(num(cJSON_GetArrayItem(passes, 0), "queue"), 1);
-	CHECK(!strcmp(str(cJSON_GetArrayItem(passes, 0), "queue_name"), "compute"));
-	CHECK(!strcmp(str(cJSON_GetArrayItem(passes, 1), "queue_name"), "graphics"));
+	CHECK(!strcmp(live_str(cJSON_GetArrayItem(passes, 0), "name"), "simulate"));
+	CHECK_EQ(live_num(cJSON_GetArrayItem(passes, 0), "queue"), 1);
+	CHECK(!strcmp(live_str(cJSON_GetArrayItem(passes, 0), "queue_name"), "compute"));
+	CHECK(!strcmp(live_str(cJSON_GetArrayItem(passes, 1), "queue_name"), "graphics"));
 
 	/* mesh: main on both queues, two passes of the same name. */
-	s = source_named(snap, "mesh");
+	s = live_source_named(snap, "mesh");
 	CHECK(s);
-	CHECK_EQ(num(s, "render_gpu_sum_ns"), 2500);
+	CHECK_EQ(live_num(s, "render_gpu_sum_ns"), 2500);
 	q = cJSON_GetObjectItem(s, "queues");
 	CHECK_EQ(cJSON_GetArraySize(q), 2);
-	CHECK_EQ(num(cJSON_GetArrayItem(q, 0), "render_gpu_sum_ns"), 2000);
-	CHECK_EQ(num(cJSON_GetArrayItem(q, 1), "render_gpu_sum_ns"), 500);
+	CHECK_EQ(live_num(cJSON_GetArrayItem(q, 0), "render_gpu_sum_ns"), 2000);
+	CHECK_EQ(live_num(cJSON_GetArrayItem(q, 1), "render_gpu_sum_ns"), 500);
 	passes = cJSON_GetObjectItem(s, "passes");
 	CHECK_EQ(cJSON_GetArraySize(passes), 2);
-	CHECK(!strcmp(str(cJSON_GetArrayItem(passes, 0), "name"), "main"));
-	CHECK(!strcmp(str(cJSON_GetArrayItem(passes, 1), "name"), "main"));
-	CHECK(strcmp(str(cJSON_GetArrayItem(passes, 0), "queue_name"),
-		     str(cJSON_GetArrayItem(passes, 1), "queue_name")) != 0);
+	CHECK(!strcmp(live_str(cJSON_GetArrayItem(passes, 0), "name"), "main"));
+	CHECK(!strcmp(live_str(cJSON_GetArrayItem(passes, 1), "name"), "main"));
+	CHECK(strcmp(live_str(cJSON_GetArrayItem(passes, 0), "queue_name"),
+		     live_str(cJSON_GetArrayItem(passes, 1), "queue_name")) != 0);
 
 	/* logic: ticked by the thread the profiler took, never rendered: no
 	 * queue. refused: its thread was refused, so it has no entry. */
-	s = source_named(snap, "logic");
+	s = live_source_named(snap, "logic");
 	CHECK(s && cJSON_IsTrue(cJSON_GetObjectItem(s, "have")));
 	CHECK_EQ(cJSON_GetArraySize(cJSON_GetObjectItem(s, "queues")), 0);
-	CHECK(!source_named(snap, "refused"));
+	CHECK(!live_source_named(snap, "refused"));
 	cJSON_Delete(snap);
 
 	CHECK(csv_ok);
@@ -488,7 +299,7 @@ TEST(two_queues_and_threads_in_the_snapshot_csv_and_metrics)
 			printf("/metrics lacks %s", wants[i] + 1);
 		CHECK(strstr(metrics, wants[i]));
 	}
-	CHECK(metrics_valid(metrics));
+	CHECK(live_metrics_valid(metrics));
 	free(json);
 	free(metrics);
 	source_profiler_shutdown();
@@ -501,9 +312,9 @@ TEST(one_queue_adds_no_queue_figures_to_the_sources)
 	worker_start(&w[1]);
 	run_frames(false, w);
 	srcprof_live *live = start_server();
-	char *json = live ? get(live, "/api/v1/snapshot") : NULL;
-	char *metrics = live ? get(live, "/metrics") : NULL;
-	bool csv_ok = live && csv_equals_the_profilers(live);
+	char *json = live ? live_get(live, "/api/v1/snapshot") : NULL;
+	char *metrics = live ? live_get(live, "/metrics") : NULL;
+	bool csv_ok = live && live_csv_equals_the_profilers(live);
 	srcprof_live_stop(live);
 	worker_stop(&w[0]);
 	worker_stop(&w[1]);
@@ -511,14 +322,14 @@ TEST(one_queue_adds_no_queue_figures_to_the_sources)
 	cJSON *snap = cJSON_Parse(json);
 	CHECK(snap);
 	const cJSON *p = cJSON_GetObjectItem(snap, "profiler");
-	CHECK_EQ(num(p, "gpu_queues"), 1);
+	CHECK_EQ(live_num(p, "gpu_queues"), 1);
 	CHECK_EQ(cJSON_GetArraySize(cJSON_GetObjectItem(p, "queues")), 1);
-	const cJSON *s = source_named(snap, "fountain");
+	const cJSON *s = live_source_named(snap, "fountain");
 	CHECK(s);
-	CHECK_EQ(num(s, "render_gpu_sum_ns"), 1366);
+	CHECK_EQ(live_num(s, "render_gpu_sum_ns"), 1366);
 	CHECK(!cJSON_GetObjectItem(s, "queues"));
 	const cJSON *passes = cJSON_GetObjectItem(s, "passes");
-	CHECK(!strcmp(str(cJSON_GetArrayItem(passes, 0), "queue_name"), "graphics"));
+	CHECK(!strcmp(live_str(cJSON_GetArrayItem(passes, 0), "queue_name"), "graphics"));
 	cJSON_Delete(snap);
 	CHECK(csv_ok);
 	/* The queue-labelled series are there with one queue too; the pass
@@ -527,7 +338,7 @@ TEST(one_queue_adds_no_queue_figures_to_the_sources)
 			      "type=\"particles\",queue=\"graphics\",stat=\"avg\"} 0.000001366\n"));
 	CHECK(strstr(metrics, "\nsrcprof_source_pass_render_gpu_seconds{source=\"fountain\","
 			      "type=\"particles\",pass=\"simulate\",stat=\"avg\"} 0.000000366\n"));
-	CHECK(metrics_valid(metrics));
+	CHECK(live_metrics_valid(metrics));
 	free(json);
 	free(metrics);
 	source_profiler_shutdown();

@@ -672,7 +672,7 @@ TEST(every_request_without_the_token_is_refused)
 	srcprof_live *live = serve(&(srcprof_live_desc){.captures = true});
 	CHECK(live);
 	uint16_t port = srcprof_live_port(live);
-	const char *paths[] = {"/", "/live.js", "/live.css", "/api/v1/snapshot",
+	const char *paths[] = {"/", "/live.js", "/work.js", "/live.css", "/api/v1/snapshot",
 			       "/api/v1/snapshot?format=csv", "/api/v1/stream", "/api/v1/history",
 			       "/api/v1/capture", "/metrics", "/nothing", "/?token=", "/../etc/passwd"};
 	const char *methods[] = {"GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS"};

@@ -4,9 +4,11 @@
  *
  * A small HTTP server inside the renderer's process (libmicrohttpd, on
  * threads of its own) that serves:
- *   /                 a page: the per-source table, sparklines, the frame
- *                     time graph, a source's passes, CSV / JSON snapshots
- *                     and 5-second trace captures (for ui.perfetto.dev);
+ *   /                 a page: the per-source table (time, or work per
+ *                     frame while work counting is on), sparklines, the
+ *                     frame time graph, a source's passes, CSV / JSON
+ *                     snapshots and 5-second trace captures (for
+ *                     ui.perfetto.dev);
  *   /api/v1/snapshot  every source's figures as JSON (?format=csv: CSV);
  *   /api/v1/stream    the same as Server-Sent Events, one per update;
  *   /api/v1/history   the last minutes the server kept (sparklines);
@@ -17,7 +19,8 @@
  * The render thread does nothing new per frame: the server's threads read
  * the profiler through its any-thread calls (source_profiler_fill_result,
  * _fill_medians, _fill_intervals, _get_sample_counts, _fill_pass_results,
- * _get_stats, _get_sampling, _enum_sources) at the rate viewers ask, and
+ * _fill_work, _fill_pass_work, _frame_work, _get_stats, _get_sampling,
+ * _enum_sources) at the rate viewers ask, and
  * keep the history the page draws. The one exception is optional: a trace
  * capture can only be started and written on the graphics thread, so a
  * renderer that wants captures from the page calls srcprof_live_poll()
