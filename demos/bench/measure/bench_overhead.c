@@ -332,7 +332,16 @@ static void pair_figures(ovh_run *run, const ovh_pair *pair)
 	pt->ratio_gpu.pair[p] = gpu[MODE_GPU] / pair->sum[MODE_OFF];
 	if (run->o->work) {
 		pt->ratio_work.pair[p] = gpu[MODE_WORK] / pair->sum[MODE_OFF];
-		pt->work_points.pair[p] = (gpu[MODE_WORK] - gpu[MODE_GPU]) / pair->sum[MODE_OFF] * 100;
+		/* Work is counted in GPU-timed frames only: an untimed frame of
+		 * the two modes runs the same commands (no timer, no query). So
+		 * where composed, what counting adds is the timed blocks'
+		 * difference over N; the untimed blocks' difference is the
+		 * machine's noise, which at a long period is far larger. */
+		double added = gpu[MODE_WORK] - gpu[MODE_GPU];
+		if (pt->composed)
+			added = (pair->timed_block[MODE_WORK] - pair->timed_block[MODE_GPU]) *
+				pair->per_mode / pair->every;
+		pt->work_points.pair[p] = added / pair->sum[MODE_OFF] * 100;
 	}
 	/* Frame time as a running scene sees it: without the blocks' final
 	 * waits, which hold up to a frame of GPU work that the next frame

@@ -417,10 +417,13 @@ void bench_print(FILE *out, const bench_opts *o, const bench_result *r)
 		if (o->work) {
 			fprintf(out, "  +work    mean %8.2f ms  %+6.2f%% (%+.2f .. %+.2f), CPU+GPU timing and "
 				     "work counted in its timed frames:\n           %+.2f points of frame "
-				     "time above timing alone (%+.2f .. %+.2f)\n",
+				     "time above timing alone (%+.2f .. %+.2f)%s\n",
 				p->gpu_work.mean, pct(p->ratio_work.median), pct(p->ratio_work.min),
 				pct(p->ratio_work.max), p->work_points.median, p->work_points.min,
-				p->work_points.max);
+				p->work_points.max,
+				p->composed ? ",\n           composed: the timed blocks' difference / N "
+					      "(untimed frames count nothing)"
+					    : "");
 			print_noise(out, p->work_points.median / 100, p->work_points.min / 100,
 				    p->work_points.max / 100, p);
 		}
