@@ -15,9 +15,9 @@
 #define OPT_MAX_NAME 64
 
 /* Under the fuzzers (clang, -fsanitize=fuzzer), tracing every comparison
- * of the distance table made parsing a mistyped option 20 times slower
- * (measured: soak arguments 8,700 runs/s against 165,000) for branches
- * with nothing to explore: the table is left uninstrumented. */
+ * of the distance table makes parsing a mistyped option many times slower
+ * (docs/testing.md, "Fuzzing") for branches with nothing to explore: the
+ * table is left uninstrumented. */
 #if defined(__clang__) && __clang_major__ >= 13
 #define OPT_NO_COVERAGE __attribute__((no_sanitize("coverage")))
 #else

@@ -96,15 +96,13 @@ typedef struct eng_desc {
 #define ENG_MAX_THREADS 16
 
 /* For programs, before their first engine: pins glibc malloc's mmap and
- * trim thresholds. Left dynamic, they move when the software drivers free
- * their large per-frame blocks, after which every frame grows the heap
- * back page by page: on lavapipe a 1,000-mesh frame then ran 3-8x slower
- * for the rest of the process (measured: 12 frames 26.6 s against 5.6 s
- * pinned), depending on what ran before - GPU timing turned on, then off,
- * was enough. Also keeps every thread on one arena (the drivers' threads'
- * own arenas shrank and regrew each frame: 4x slower frames at 10,000
- * sources after GPU timing). Costs the peak heap staying resident. Call
- * before any thread starts. */
+ * trim thresholds, and keeps every thread on one arena. Left dynamic, the
+ * thresholds move when the software drivers free their large per-frame
+ * blocks, and every later frame grows the heap back page by page; the
+ * drivers' threads' own arenas shrink and regrow each frame. Either slows
+ * every later frame several times over, depending on what ran before
+ * (the measured figures: docs/known-limits.md). Costs the peak heap
+ * staying resident. Call before any thread starts. */
 void eng_pin_allocator(void);
 
 /* Creates the window (unless headless; the null device never has one),
