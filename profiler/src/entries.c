@@ -7,10 +7,8 @@
  * profiler is on; other threads reach them through the pointer table inside
  * an RCU section and re-check the entry's key. */
 #include "sp_arena.h"
-#include "sp_gpu.h"
 #include "sp_meta.h"
 #include "sp_rcu.h"
-#include "sp_sampler.h"
 #include "sp_state.h"
 #include "sp_stream.h"
 #include "sp_table.h"
@@ -18,26 +16,6 @@
 #include "sp_work.h"
 
 #include <string.h>
-
-sp_counters sp_count;
-uint32_t sp_capacity = 60 * SOURCE_PROFILER_WINDOW_SECONDS;
-uint32_t sp_fif = SOURCE_PROFILER_FRAME_BUFFER_SIZE;
-
-sp_core_state sp_core = {
-	.mult = 1ull << 32,
-	.fast_ticks = UINT32_MAX,
-	.tick_next = &sp_core.no_entry,
-	.tick_first = &sp_core.no_entry,
-	.tick_link = &sp_core.tick_first,
-	.render_next = &sp_core.no_entry,
-	.render_first = &sp_core.no_entry,
-	.render_link = &sp_core.render_first,
-	.capacity_pub = 60 * SOURCE_PROFILER_WINDOW_SECONDS,
-	.fif_pub = SOURCE_PROFILER_FRAME_BUFFER_SIZE,
-	.no_entry = {.passes = sp_core.no_entry.inline_passes,
-		     .next_tick = &sp_core.no_entry,
-		     .next_render = &sp_core.no_entry},
-};
 
 /* Sources queued by remove_source, under the meta lock. */
 static uintptr_t *g_removed;
@@ -47,35 +25,6 @@ static size_t g_removed_n, g_removed_cap;
 static _Atomic bool g_removals_queued;
 static uintptr_t *g_removing; /* the batch being processed (graphics thread) */
 static size_t g_removing_cap;
-
-sp_entry *sp_entry_at(uint32_t idx)
-{
-	if (idx >= atomic_load_explicit(&sp_core.high_water, memory_order_acquire))
-		return NULL;
-	sp_entry *chunk =
-		atomic_load_explicit(&sp_core.chunks[idx >> SP_CHUNK_BITS], memory_order_acquire);
-	return chunk ? &chunk[idx & (SP_CHUNK_SIZE - 1)] : NULL;
-}
-
-uint32_t sp_window_capacity(void)
-{
-	return atomic_load(&sp_core.capacity_pub);
-}
-
-uint32_t sp_entry_high_water(void)
-{
-	return atomic_load_explicit(&sp_core.high_water, memory_order_acquire);
-}
-
-bool sp_live(void)
-{
-	return atomic_load(&sp_core.live);
-}
-
-bool sp_gpu_live(void)
-{
-	return atomic_load_explicit(&sp_core.gpu_live, memory_order_relaxed);
-}
 
 static uint32_t entry_alloc_index(void)
 {
@@ -151,7 +100,7 @@ uint32_t sp_entry_create(uintptr_t key)
 	sp_seq_end(e);
 	atomic_fetch_add_explicit(&sp_core.sources, 1, memory_order_relaxed);
 	sp_meta_unlock();
-	sp_sampler_scene_changed();
+	atomic_store_explicit(&sp_core.scene_changed, true, memory_order_relaxed);
 	return idx;
 }
 
@@ -205,9 +154,7 @@ static void entry_release(sp_entry *e, uint32_t idx, bool reuse)
 		entry_free_index(idx);
 }
 
-/* Drops every entry. Readers are fenced out first: they check sp_core.live inside
- * their RCU section, and the grace period waits for those already in. */
-void sp_drop_all(void)
+bool sp_entries_drop(void)
 {
 	bool was_live = SP_LOAD(sp_core.live);
 	atomic_store(&sp_core.live, false);
@@ -215,7 +162,6 @@ void sp_drop_all(void)
 	uint32_t hw = SP_LOAD(sp_core.high_water);
 	for (uint32_t i = 0; i < hw; i++)
 		entry_release(sp_entry_fast(i), i, false);
-	sp_work_reset_totals();
 	/* Retired rings go back to the arena before it is unmapped. */
 	sp_retire_drain();
 	for (uint32_t c = 0; c < SP_MAX_CHUNKS; c++) {
@@ -235,11 +181,7 @@ void sp_drop_all(void)
 	sp_core.render_next = sp_core.render_first = &sp_core.no_entry;
 	sp_core.tick_link = &sp_core.tick_first;
 	sp_core.render_link = &sp_core.render_first;
-	sp_gpu_reset_slots();
-	sp_streams_forget_entries();
-	sp_retire_drain();
-	if (was_live && sp_core.on)
-		atomic_store(&sp_core.live, true);
+	return was_live;
 }
 
 void source_profiler_remove_source(const void *source)
@@ -312,7 +254,7 @@ void sp_process_removals(void)
 			entry_release(sp_entry_fast(idx), idx, true);
 	}
 	if (n)
-		sp_sampler_scene_changed();
+		atomic_store_explicit(&sp_core.scene_changed, true, memory_order_relaxed);
 }
 
 void sp_removals_free(void)

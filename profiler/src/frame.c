@@ -5,6 +5,7 @@
 #include "sp_arena.h"
 #include "sp_clock.h"
 #include "sp_gpu.h"
+#include "sp_lifecycle.h"
 #include "sp_rcu.h"
 #include "sp_record.h"
 #include "sp_sampler.h"
@@ -18,61 +19,7 @@
 
 #include <string.h>
 
-/* --- enable, reset_video ------------------------------------------------ */
-
-void source_profiler_enable(bool enable)
-{
-	atomic_store(&sp_core.enable_next, enable);
-}
-
-void source_profiler_gpu_enable(bool enable)
-{
-	atomic_store(&sp_core.gpu_enable_next, enable && atomic_load(&sp_core.enable_next));
-}
-
-void source_profiler_reset_video(uint32_t fps_num, uint32_t fps_den)
-{
-	if (!fps_num || !fps_den) {
-		sp_log(SOURCE_PROFILER_LOG_WARNING,
-		       "reset_video(%u, %u): frame rate must be positive; keeping %u samples", fps_num,
-		       fps_den, sp_capacity);
-		sp_ignored();
-		return;
-	}
-	uint64_t fps = ((uint64_t)fps_num + fps_den - 1) / fps_den;
-	if (fps > SOURCE_PROFILER_MAX_FPS) {
-		sp_log(SOURCE_PROFILER_LOG_WARNING, "reset_video(%u, %u): clamped to %u fps", fps_num,
-		       fps_den, SOURCE_PROFILER_MAX_FPS);
-		fps = SOURCE_PROFILER_MAX_FPS;
-	}
-	sp_drop_all();
-	sp_capacity = (uint32_t)fps * SOURCE_PROFILER_WINDOW_SECONDS;
-	atomic_store(&sp_core.capacity_pub, sp_capacity);
-	sp_reset_counters(); /* get_stats' counters run "since the last reset_video or enable" */
-}
-
 /* --- frame protocol ------------------------------------------------------- */
-
-/* The fast paths' bytes, from what they depend on; called wherever one of
- * those changes (all on the graphics thread). */
-void sp_fast_paths(void)
-{
-	bool trace = atomic_load_explicit(&sp_trace_recording, memory_order_relaxed);
-	uint8_t stamp = !sp_core.on ? SP_PATH_OFF : sp_core.tsc ? SP_PATH_FAST : SP_PATH_SLOW;
-	uint8_t tick = stamp == SP_PATH_FAST && trace ? SP_PATH_SLOW : stamp;
-	SP_STORE(sp_core.stamp_path, stamp);
-	SP_STORE(sp_core.tick_path, tick);
-	SP_STORE(sp_core.render_path,
-		 tick == SP_PATH_FAST && sp_core.gpu_frame ? SP_PATH_TIMED : tick);
-	/* Recording threads stamp with the same clock (their path is off,
-	 * the TSC, or the clock; traces change nothing there). */
-	sp_streams_publish(sp_core.frame, sp_core.slot, stamp, sp_core.gpu_frame);
-}
-
-void sp_trace_changed(void)
-{
-	sp_fast_paths();
-}
 
 void source_profiler_frame_begin(void)
 {
@@ -87,13 +34,8 @@ void source_profiler_frame_begin(void)
 	sp_process_removals();
 	sp_retire_flush();
 
-	if (!sp_core.on && atomic_load(&sp_core.enable_next)) {
-		sp_core.on = true;
-		sp_core.on_since = sp_core.frame + 1;
-		sp_reset_counters();
-		sp_sampler_reset();
-		atomic_store(&sp_core.live, true);
-	}
+	if (!sp_core.on && atomic_load(&sp_core.enable_next))
+		sp_turn_on();
 	sp_core.gpu_possible =
 		sp_core.on && atomic_load(&sp_core.gpu_enable_next) && sp_gpu_has_backend();
 	atomic_store(&sp_core.gpu_live, sp_core.gpu_possible);
@@ -173,16 +115,6 @@ uint64_t source_profiler_frame_index(void)
 void sp_test_set_frame(uint64_t frame)
 {
 	sp_core.frame = frame;
-}
-
-uint64_t sp_current_frame(void)
-{
-	return sp_core.frame;
-}
-
-unsigned sp_current_slot(void)
-{
-	return sp_core.slot;
 }
 
 /* --- render_begin / render_end, collect --------------------------------- */
@@ -453,12 +385,7 @@ void source_profiler_frame_collect(void)
 	sp_arena_trim();
 	sp_sampler_frame_end(sp_now(), sp_core.timer_asks, sp_core.frame - (sp_fif - 1), frame_gpu,
 			     min_gpu);
-	if (!atomic_load(&sp_core.enable_next)) {
-		sp_core.on = false;
-		sp_core.gpu_frame = false;
-		sp_fast_paths();
-		atomic_store(&sp_core.gpu_live, false);
-		sp_drop_all();
-	}
+	if (!atomic_load(&sp_core.enable_next))
+		sp_turn_off();
 }
 

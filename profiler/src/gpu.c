@@ -1,7 +1,7 @@
-/* GPU timers: the queues' backends, their frame slots and pools, and the
- * timers handed out - on the graphics thread one at a time, on recording
- * threads in chunks taken with one atomic add each - into the command
- * buffer each thread names.
+/* GPU timers: the queues' frame slots and pools, and the timers the
+ * graphics thread is handed, one at a time, into the command buffer it
+ * names (recording threads take theirs in chunks: gpu_stream.c; the queues
+ * and their backends are gpu_queues.c's).
  *
  * A slot's timers are an array sized before the frame and reused every
  * frames-in-flight frames: the graphics thread's from its start, recording
@@ -13,196 +13,24 @@
  * gpu_collect.c reads the slots back, gpu_empty.c measures empty timers. */
 #include "sp_gpu_state.h"
 #include "sp_work.h"
-#include "sp_profiler.h"
+#include "sp_state.h"
 #include "sp_util.h"
 
 #include <stdio.h>
 #include <string.h>
 
-sp_gpu_state sp_gpu;
-_Atomic uint32_t sp_gpu_capacity_pub;
-static _Atomic(const char *) g_mode = "none";
-static _Atomic bool g_costly_pub;
-/* Queue names for any thread (reports, traces); written under no lock
- * before the queue is installed, cleared after it is removed. */
-static _Atomic(const char *) g_queue_name[SP_MAX_QUEUES];
-/* And for recording threads: whether its backend stamps named command
- * buffers; and its mode, for traces. */
-static _Atomic bool g_queue_cmds[SP_MAX_QUEUES];
-static _Atomic(const char *) g_queue_mode[SP_MAX_QUEUES];
-
-/* Recording threads begin timers only for a backend that stamps named
- * command buffers; said once per stream otherwise. */
-#define SP_CHUNKS_MIN 4u
-
-const char *sp_gpu_mode(void)
-{
-	return atomic_load_explicit(&g_mode, memory_order_acquire);
-}
-
-bool sp_gpu_has_backend(void)
-{
-	return sp_gpu.q[0].installed;
-}
-
-bool sp_gpu_costly(void)
-{
-	return sp_gpu.q[0].installed && sp_gpu.q[0].b.costly;
-}
-
-bool sp_gpu_costly_pub(void)
-{
-	return atomic_load_explicit(&g_costly_pub, memory_order_relaxed);
-}
-
-int64_t sp_gpu_cpu_offset(uint32_t queue)
-{
-	const sp_gpu_queue *q = queue < SP_MAX_QUEUES ? &sp_gpu.q[queue] : NULL;
-	return q && q->installed && q->b.cpu_offset_ns ? q->b.cpu_offset_ns(q->b.user) : 0;
-}
-
-bool sp_gpu_subtracts(uint32_t queue)
-{
-	return queue < SP_MAX_QUEUES && sp_gpu.q[queue].installed &&
-	       sp_gpu.q[queue].b.subtract_empty_timer;
-}
-
-bool sp_gpu_queue_stamps_cmds(uint32_t queue)
-{
-	return queue < SP_MAX_QUEUES &&
-	       atomic_load_explicit(&g_queue_cmds[queue], memory_order_relaxed);
-}
-
-const char *sp_gpu_queue_mode(uint32_t queue)
-{
-	const char *m = queue < SP_MAX_QUEUES
-				? atomic_load_explicit(&g_queue_mode[queue], memory_order_acquire)
-				: NULL;
-	return m ? m : "none";
-}
-
-static void publish_capacity(void)
-{
-	uint32_t cap = UINT32_MAX;
-	for (unsigned i = 0; i < sp_fif; i++)
-		if (sp_gpu.q[0].slots[i].capacity < cap)
-			cap = sp_gpu.q[0].slots[i].capacity;
-	atomic_store(&sp_gpu_capacity_pub, cap == UINT32_MAX ? 0 : cap);
-}
-
-/* What a queue's last backend measured says nothing of this one's: its
- * renders would have the old figures subtracted for dozens of frames. */
-static void install(uint32_t qi, const sp_gpu_timer_backend *backend)
-{
-	sp_gpu_queue *q = &sp_gpu.q[qi];
-	q->installed = backend && backend->reserve && backend->write && backend->read;
-	if (q->installed)
-		q->b = *backend;
-	else
-		memset(&q->b, 0, sizeof q->b);
-	q->measure_empty = q->b.subtract_empty_timer || q->b.costly;
-	/* Work counters need all three functions. */
-	if (!q->b.work_begin || !q->b.work_end || !q->b.read_work)
-		q->b.work_counters = 0;
-	uint32_t counted = 0;
-	for (uint32_t i = 0; i < SP_MAX_QUEUES; i++)
-		if (sp_gpu.q[i].installed)
-			counted |= sp_gpu.q[i].b.work_counters;
-	sp_work_set_counted(counted);
-	q->backend_gen++;
-	for (unsigned i = 0; i < SP_MAX_FIF; i++) {
-		q->slots[i].on = false;
-		atomic_store(&q->slots[i].streams_open, false);
-		q->slots[i].capacity = 0;
-		q->slots[i].refused = 0;
-		q->slots[i].refusal_said = false;
-	}
-	q->want_direct = q->want_stream = q->stream_last = 0;
-	atomic_store_explicit(&g_queue_cmds[qi], q->installed && q->b.write_cmd,
-			      memory_order_relaxed);
-	atomic_store_explicit(&g_queue_mode[qi], q->installed && q->b.mode ? q->b.mode : "none",
-			      memory_order_release);
-}
-
-void source_profiler_set_gpu_backend(const sp_gpu_timer_backend *backend)
-{
-	install(0, backend);
-	sp_gpu_queue *q = &sp_gpu.q[0];
-	if (sp_gpu.n_queues < 1)
-		sp_gpu.n_queues = 1;
-	sp_gpu_empty_backend(q->b.tick_ns, q->measure_empty, q->installed);
-	atomic_store_explicit(&g_costly_pub, q->installed && q->b.costly, memory_order_relaxed);
-	snprintf(q->name, sizeof q->name, "%s", "graphics");
-	atomic_store_explicit(&g_queue_name[0], q->installed ? q->name : NULL,
-			      memory_order_release);
-	sp_gpu_empty_reset();
-	sp_gpu_range_reset();
-	atomic_store_explicit(&g_mode, q->installed && q->b.mode ? q->b.mode : "none",
-			      memory_order_release);
-	publish_capacity();
-}
-
-uint32_t source_profiler_add_gpu_queue(const sp_gpu_timer_backend *backend, const char *name)
-{
-	if (!backend || !backend->reserve || !backend->write || !backend->read) {
-		sp_log(SOURCE_PROFILER_LOG_WARNING,
-		       "add_gpu_queue: the backend needs reserve, write and read; no queue added");
-		sp_count_add(&sp_count.ignored_calls, 1);
-		return 0;
-	}
-	uint32_t qi = 1;
-	while (qi < SP_MAX_QUEUES && sp_gpu.q[qi].installed)
-		qi++;
-	if (qi == SP_MAX_QUEUES) {
-		sp_log(SOURCE_PROFILER_LOG_WARNING,
-		       "add_gpu_queue(\"%s\"): %u queues at most; no queue added", name ? name : "",
-		       SP_MAX_QUEUES);
-		sp_count_add(&sp_count.ignored_calls, 1);
-		return 0;
-	}
-	install(qi, backend);
-	sp_gpu_queue *q = &sp_gpu.q[qi];
-	snprintf(q->name, sizeof q->name, "%s", name && *name ? name : "queue");
-	atomic_store_explicit(&g_queue_name[qi], q->name, memory_order_release);
-	if (qi >= sp_gpu.n_queues)
-		sp_gpu.n_queues = qi + 1;
-	return qi;
-}
-
-void source_profiler_remove_gpu_queue(uint32_t queue)
-{
-	if (queue == 0 || queue >= SP_MAX_QUEUES || !sp_gpu.q[queue].installed) {
-		sp_count_add(&sp_count.ignored_calls, 1);
-		sp_log(SOURCE_PROFILER_LOG_WARNING,
-		       "remove_gpu_queue(%u): no such queue (0 is removed with "
-		       "set_gpu_backend(NULL))",
-		       queue);
-		return;
-	}
-	/* Its frames in flight are dropped: their slots are off. */
-	install(queue, NULL);
-	atomic_store_explicit(&g_queue_name[queue], NULL, memory_order_release);
-	if (sp_gpu.bound_queue == queue) {
-		sp_gpu.bound_queue = 0;
-		sp_gpu.bound_cmd = NULL;
-	}
-}
-
-const char *source_profiler_queue_name(uint32_t queue)
-{
-	return queue < SP_MAX_QUEUES ? atomic_load_explicit(&g_queue_name[queue], memory_order_acquire)
-				     : NULL;
-}
-
 void source_profiler_force_gpu_disjoint(void)
 {
-	uint64_t frame = sp_current_frame();
-	sp_gpu_slot *s = &sp_gpu.q[0].slots[sp_current_slot()];
+	uint64_t frame = sp_core.frame;
+	sp_gpu_slot *s = &sp_gpu.q[0].slots[sp_core.slot];
 	if (s->frame == frame && s->on && !s->closed)
 		s->forced = true;
 	else
 		sp_gpu.force_pending = true; /* the next frame that opens its range */
 }
+
+/* Chunks a slot holds beyond what recording threads took last frame. */
+#define SP_CHUNKS_MIN 4u
 
 /* Makes the slot's arrays hold `timers` timers and `chunks` chunks; false
  * (nothing changed) when memory ran out. */
@@ -301,7 +129,7 @@ static bool reserve(sp_gpu_queue *q, uint32_t qi, unsigned slot, uint32_t direct
 	if (timers >= want)
 		q->grown = false;
 	if (qi == 0)
-		publish_capacity();
+		sp_gpu_publish_capacity();
 	return timers > 0;
 }
 
@@ -488,141 +316,6 @@ void sp_gpu_frame_end(unsigned slot)
 	}
 }
 
-/* --- recording threads ----------------------------------------------------- */
-
-bool sp_gpu_stream_bind(sp_gpu_stream *g, uint32_t queue, void *cmd)
-{
-	/* The queue table is the graphics thread's; a queue is added or
-	 * removed between frames, which the renderer orders before its
-	 * recording threads start. */
-	if (queue >= SP_MAX_QUEUES || (queue && !source_profiler_queue_name(queue)))
-		return false;
-	/* Its chunk's timers can go into any command buffer of the queue;
-	 * another queue's are another slot's. */
-	if (queue != g->queue) {
-		g->next = g->end = 0;
-		g->chunk = UINT32_MAX;
-	}
-	g->queue = queue;
-	g->cmd = cmd;
-	g->cmd_gen++;
-	g->open = 0;
-	sp_gpu_places_reset(&g->places);
-	return true;
-}
-
-typedef struct stream_take {
-	sp_gpu_stream *g;
-	sp_gpu_slot *s;
-} stream_take;
-
-/* A new chunk of the slot's timers for the stream; false when none is
- * left (the frame overflows). */
-static bool new_chunk(sp_gpu_stream *g, sp_gpu_slot *s)
-{
-	uint32_t c = atomic_fetch_add_explicit(&s->chunk_next, 1, memory_order_relaxed);
-	if (c >= s->chunks) {
-		atomic_fetch_add_explicit(&s->stream_denied, 1, memory_order_relaxed);
-		g->next = g->end = 0;
-		g->chunk = UINT32_MAX;
-		return false;
-	}
-	atomic_store_explicit(&s->chunk[c].owner, g->id, memory_order_relaxed);
-	atomic_store_explicit(&s->chunk[c].used, 0, memory_order_relaxed);
-	g->chunk = c;
-	g->next = s->direct_cap + c * SP_TIMER_CHUNK;
-	g->end = g->next + SP_TIMER_CHUNK;
-	return true;
-}
-
-static uint32_t take_stream(void *ctx, uint32_t need)
-{
-	stream_take *st = ctx;
-	sp_gpu_stream *g = st->g;
-	if (g->next + need > g->end && !new_chunk(g, st->s))
-		return UINT32_MAX;
-	/* Counted in the chunk (publish_chunk) once the timer is written. */
-	return g->next++;
-}
-
-/* The chunk's count of timers handed out, after they were written: collect
- * reads them (acquire) and every timer below it. */
-static void publish_chunk(sp_gpu_stream *g, sp_gpu_slot *s)
-{
-	if (g->chunk != UINT32_MAX)
-		atomic_store_explicit(&s->chunk[g->chunk].used,
-				      g->next - (s->direct_cap + g->chunk * SP_TIMER_CHUNK),
-				      memory_order_release);
-}
-
-sp_gpu_timer *sp_gpu_stream_begin(sp_gpu_stream *g, uint64_t frame, unsigned slot, uint32_t pass)
-{
-	if (g->frame != frame) {
-		g->frame = frame;
-		g->next = g->end = 0;
-		g->chunk = UINT32_MAX;
-		g->open = 0;
-		sp_gpu_places_reset(&g->places);
-	}
-	sp_gpu_queue *q = &sp_gpu.q[g->queue];
-	sp_gpu_slot *s = &q->slots[slot];
-	if (!atomic_load_explicit(&s->streams_open, memory_order_acquire))
-		return NULL;
-	if (!g->cmd)
-		return NULL; /* no command buffer named: no place for stamps */
-	stream_take st = {g, s};
-	bool lead = sp_gpu_empty_before(q, slot, g->cmd, &g->places, pass, g->open != 0,
-					take_stream, &st);
-	uint32_t i = take_stream(&st, 1);
-	if (i == UINT32_MAX) {
-		publish_chunk(g, s);
-		return NULL;
-	}
-	sp_gpu_timer *t = &s->timers[i];
-	*t = (sp_gpu_timer){.next = g->cmd_gen, .lead = lead, .named = 1,
-			    .state = SP_TIMER_BEGUN, .work = s->work && !g->open};
-	q->b.write_cmd(q->b.user, g->cmd, slot, 2u + 2u * i, SP_GPU_STAMP_TIMER_BEGIN);
-	if (t->work)
-		q->b.work_begin(q->b.user, g->cmd, slot, i);
-	g->open++;
-	publish_chunk(g, s);
-	return t;
-}
-
-uint32_t sp_gpu_stream_end(sp_gpu_stream *g, unsigned slot, sp_gpu_timer *t)
-{
-	sp_gpu_queue *q = &sp_gpu.q[g->queue];
-	sp_gpu_slot *s = &q->slots[slot];
-	uintptr_t p = (uintptr_t)t, lo = (uintptr_t)s->timers;
-	uint32_t first = s->direct_cap;
-	/* Only a timer of a chunk this stream owns is read: another thread's
-	 * may be written right now. */
-	if (!g->cmd || !s->timers || p < lo + first * sizeof *t ||
-	    p >= lo + (first + s->chunks * SP_TIMER_CHUNK) * sizeof *t || (p - lo) % sizeof *t)
-		return SP_NO_ENTRY;
-	uint32_t i = (uint32_t)((p - lo) / sizeof *t);
-	uint32_t c = (i - first) / SP_TIMER_CHUNK;
-	if (c >= atomic_load_explicit(&s->chunk_next, memory_order_relaxed) ||
-	    atomic_load_explicit(&s->chunk[c].owner, memory_order_relaxed) != g->id ||
-	    i - (first + c * SP_TIMER_CHUNK) >=
-		    atomic_load_explicit(&s->chunk[c].used, memory_order_relaxed) ||
-	    t->state != SP_TIMER_BEGUN || t->next != g->cmd_gen)
-		return SP_NO_ENTRY;
-	if (t->work)
-		q->b.work_end(q->b.user, g->cmd, slot, i);
-	q->b.write_cmd(q->b.user, g->cmd, slot, 3u + 2u * i, SP_GPU_STAMP_TIMER_END);
-	t->state = SP_TIMER_ENDED;
-	t->next = SP_NO_ENTRY;
-	g->open--;
-	return sp_timer_id(g->queue, i);
-}
-
-sp_gpu_timer *sp_gpu_timer_at(unsigned slot, uint32_t id)
-{
-	sp_gpu_slot *s = &sp_gpu.q[id >> SP_TIMER_QUEUE_SHIFT].slots[slot];
-	return &s->timers[id & SP_TIMER_INDEX_MASK];
-}
-
 /* --- reset, shutdown ------------------------------------------------------- */
 
 void sp_gpu_reset_slots(void)
@@ -638,36 +331,3 @@ void sp_gpu_reset_slots(void)
 	sp_gpu_range_reset();
 }
 
-void sp_gpu_shutdown(void)
-{
-	for (uint32_t qi = 0; qi < SP_MAX_QUEUES; qi++) {
-		sp_gpu_queue *q = &sp_gpu.q[qi];
-		for (unsigned i = 0; i < SP_MAX_FIF; i++) {
-			sp_gpu_slot *s = &q->slots[i];
-			sp_free(s->timers, s->timers_cap * sizeof *s->timers);
-			sp_free(s->chunk, s->chunk_cap * sizeof *s->chunk);
-			*s = (sp_gpu_slot){0};
-		}
-		sp_free(q->ns, q->ns_cap * sizeof *q->ns);
-		sp_free(q->avail, q->ns_cap);
-		q->ns = NULL;
-		q->avail = NULL;
-		q->ns_cap = 0;
-		sp_free(q->work, (size_t)q->work_cap * SOURCE_PROFILER_COUNTERS * sizeof *q->work);
-		sp_free(q->work_avail, q->work_cap);
-		q->work = NULL;
-		q->work_avail = NULL;
-		q->work_cap = 0;
-		if (qi)
-			install(qi, NULL);
-		atomic_store(&g_queue_name[qi], NULL);
-	}
-	sp_gpu.n_queues = 1;
-	sp_gpu.bound_queue = 0;
-	sp_gpu.bound_cmd = NULL;
-	sp_gpu.last_warn_ns = 0;
-	sp_gpu.suppressed = 0;
-	sp_gpu.said_unavailable = false;
-	sp_gpu.said_denied = false;
-	source_profiler_set_gpu_backend(NULL);
-}

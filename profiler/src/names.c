@@ -1,6 +1,7 @@
 /* Source names (any thread, under the meta lock) and passes: their ids,
  * names, and set_pass on the graphics thread. */
 #include "sp_meta.h"
+#include "sp_names.h"
 #include "sp_gpu.h"
 #include "sp_rcu.h"
 #include "sp_record.h"

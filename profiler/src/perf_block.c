@@ -4,7 +4,6 @@
 #include "srcprof/perf_block.h"
 
 #include "sp_clock.h"
-#include "sp_perf_block.h"
 #include "sp_trace.h"
 
 #include <pthread.h>
@@ -85,19 +84,15 @@ void perf_block_set_output(FILE *out)
 void perf_block_set_routine(const char *name)
 {
 	thread_state *s = state();
-	if (s && name)
+	if (s && name) {
 		snprintf(s->routine, sizeof s->routine, "%s", name);
+		sp_trace_set_routine(name); /* its track's name in captures */
+	}
 }
 
 uint64_t perf_block_dropped(void)
 {
 	return atomic_load_explicit(&g_dropped, memory_order_relaxed);
-}
-
-const char *sp_perf_routine(void)
-{
-	thread_state *s = state();
-	return s ? s->routine : "default_croutine";
 }
 
 perf_block_scope perf_block_begin(const char *name)

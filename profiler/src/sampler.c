@@ -23,8 +23,8 @@
  * the renderer keeps untimed (gpu_skip_frame) is measured as an untimed
  * frame but does not count towards N. */
 #include "sp_gpu.h"
-#include "sp_profiler.h"
 #include "sp_sampler.h"
+#include "sp_state.h"
 #include "sp_trace.h"
 #include "sp_util.h"
 
@@ -54,7 +54,7 @@
 /* Budget as a fraction, its bits in an atomic (any thread); 0: default. */
 static _Atomic uint64_t g_budget_bits;
 static _Atomic bool g_time_next;
-static _Atomic bool g_burst_asked, g_scene_changed;
+static _Atomic bool g_burst_asked;
 /* GPU warm-up frames, plus one (0: the default). */
 static _Atomic uint32_t g_warmup_plus1;
 #define WARMUP_MAX 1000000u
@@ -67,7 +67,7 @@ static struct {
 	_Atomic bool burst, tracing;
 	_Atomic uint32_t burst_samples;
 	_Atomic uint64_t bursts, burst_frames;
-} pub;
+} published;
 
 /* Graphics thread. */
 static struct {
@@ -103,7 +103,7 @@ static struct {
 	uint64_t burst_start_ns, burst_end_ns; /* its start, the last one's end */
 	uint64_t bursts, burst_frames;
 	bool gpu_was_on;
-} S;
+} sampling;
 
 static double budget(void)
 {
@@ -145,31 +145,26 @@ void source_profiler_gpu_burst(void)
 	atomic_store(&g_burst_asked, true);
 }
 
-void sp_sampler_scene_changed(void)
-{
-	atomic_store_explicit(&g_scene_changed, true, memory_order_relaxed);
-}
-
 #define BURST_NS ((uint64_t)SOURCE_PROFILER_BURST_SECONDS * 1000000000ull)
 
 static void burst_start(uint64_t now, uint64_t frame)
 {
-	S.burst = true;
-	S.burst_start_ns = now;
-	S.burst_from = frame;
-	S.burst_kept = 0;
-	S.bursts++;
-	atomic_store_explicit(&pub.burst, true, memory_order_relaxed);
-	atomic_store_explicit(&pub.burst_samples, 0, memory_order_relaxed);
-	atomic_store_explicit(&pub.bursts, S.bursts, memory_order_relaxed);
+	sampling.burst = true;
+	sampling.burst_start_ns = now;
+	sampling.burst_from = frame;
+	sampling.burst_kept = 0;
+	sampling.bursts++;
+	atomic_store_explicit(&published.burst, true, memory_order_relaxed);
+	atomic_store_explicit(&published.burst_samples, 0, memory_order_relaxed);
+	atomic_store_explicit(&published.bursts, sampling.bursts, memory_order_relaxed);
 }
 
 static void burst_end(uint64_t now)
 {
-	S.burst = false;
-	S.burst_end_ns = now ? now : 1;
-	S.wait = 0; /* sampling resumes from here */
-	atomic_store_explicit(&pub.burst, false, memory_order_relaxed);
+	sampling.burst = false;
+	sampling.burst_end_ns = now ? now : 1;
+	sampling.wait = 0; /* sampling resumes from here */
+	atomic_store_explicit(&published.burst, false, memory_order_relaxed);
 }
 
 /* Whether this frame bursts: a burst asked for, GPU timing just turned on,
@@ -177,34 +172,34 @@ static void burst_end(uint64_t now)
 static bool bursting(bool gpu, uint64_t now, uint64_t frame)
 {
 	bool asked = atomic_exchange(&g_burst_asked, false);
-	bool changed = atomic_load_explicit(&g_scene_changed, memory_order_relaxed);
-	bool turned_on = gpu && !S.gpu_was_on;
-	S.gpu_was_on = gpu;
+	bool changed = atomic_load_explicit(&sp_core.scene_changed, memory_order_relaxed);
+	bool turned_on = gpu && !sampling.gpu_was_on;
+	sampling.gpu_was_on = gpu;
 	if (!gpu) {
-		if (S.burst)
+		if (sampling.burst)
 			burst_end(now); /* GPU timing went off (or its backend) mid-burst */
 		return false;
 	}
-	bool quiet = !S.burst_end_ns || now - S.burst_end_ns >= BURST_NS;
+	bool quiet = !sampling.burst_end_ns || now - sampling.burst_end_ns >= BURST_NS;
 	/* A change is kept until a burst covers it: one made while a burst
 	 * runs is covered (the burst waits for the new sources' samples), one
 	 * made in the quiet after a burst waits for its end. */
-	if (changed && (S.burst || quiet))
-		atomic_store_explicit(&g_scene_changed, false, memory_order_relaxed);
+	if (changed && (sampling.burst || quiet))
+		atomic_store_explicit(&sp_core.scene_changed, false, memory_order_relaxed);
 	/* Asked while one runs (a scene switched during it): a burst anew,
 	 * for the new sources. */
-	if (asked || (!S.burst && (turned_on || (changed && quiet))))
+	if (asked || (!sampling.burst && (turned_on || (changed && quiet))))
 		burst_start(now, frame);
 	/* Its seconds count from its first GPU frame collected (frame_end);
 	 * until then it waits twice as long for one, across a scene's slow
 	 * first frames. */
-	uint64_t limit = S.burst_kept ? BURST_NS
+	uint64_t limit = sampling.burst_kept ? BURST_NS
 				       : (uint64_t)(SOURCE_PROFILER_BURST_LONGEST_SECONDS -
 						    SOURCE_PROFILER_BURST_SECONDS) *
 						 1000000000ull;
-	if (S.burst && now - S.burst_start_ns > limit)
+	if (sampling.burst && now - sampling.burst_start_ns > limit)
 		burst_end(now);
-	return S.burst;
+	return sampling.burst;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -233,47 +228,47 @@ static double ring_median(double *ring, uint32_t cap, uint32_t *head, uint32_t *
  * does outside begin..collect (a fence wait at the top of its loop). */
 static double frame_estimate(void)
 {
-	double span = S.untimed_median > 0 ? S.untimed_median : S.frame_avg;
-	return S.period_median > span ? S.period_median : span;
+	double span = sampling.untimed_median > 0 ? sampling.untimed_median : sampling.frame_avg;
+	return sampling.period_median > span ? sampling.period_median : span;
 }
 
 bool sp_sampler_frame_begin(bool gpu, uint64_t now, uint64_t frame)
 {
-	S.begin_ns = now;
-	S.timed = false;
-	S.burst_timed = false;
+	sampling.begin_ns = now;
+	sampling.timed = false;
+	sampling.burst_timed = false;
 	bool costly = sp_gpu_costly();
 	bool tracing = atomic_load_explicit(&sp_trace_recording, memory_order_relaxed);
-	atomic_store_explicit(&pub.tracing, tracing && gpu && costly, memory_order_relaxed);
+	atomic_store_explicit(&published.tracing, tracing && gpu && costly, memory_order_relaxed);
 	double b = budget();
 	uint64_t b_bits;
 	memcpy(&b_bits, &b, sizeof b_bits);
-	atomic_store_explicit(&pub.budget_bits, costly ? b_bits : 0, memory_order_relaxed);
+	atomic_store_explicit(&published.budget_bits, costly ? b_bits : 0, memory_order_relaxed);
 	if (!costly || b >= 1.0) {
-		S.every = 1;
-		S.gpu_was_on = gpu;
+		sampling.every = 1;
+		sampling.gpu_was_on = gpu;
 		/* Every frame is timed: nothing to burst, and a burst asked for
 		 * now is done, not kept for a later budget. */
 		atomic_store(&g_burst_asked, false);
-		if (S.burst)
+		if (sampling.burst)
 			burst_end(now);
-		atomic_store_explicit(&pub.every, 1, memory_order_relaxed);
+		atomic_store_explicit(&published.every, 1, memory_order_relaxed);
 		return gpu;
 	}
 	if (bursting(gpu, now, frame) || (gpu && tracing)) {
-		S.burst_timed = S.burst;
+		sampling.burst_timed = sampling.burst;
 		return true;
 	}
 	/* Every timer of a timed frame flushes, its empty ones too. */
 	double per_timer = (double)sp_gpu_overhead_mean();
-	double cost = per_timer * (S.renders + sp_gpu_empty_timers_last());
-	atomic_store_explicit(&pub.estimated_cost_ns, (uint64_t)cost, memory_order_relaxed);
-	if (per_timer > 0 && S.excess_n) {
-		double measured = S.excess_median;
-		if (S.excess_n < EXCESS_TRUSTED) {
-			measured = S.excess[0];
-			for (uint32_t i = 1; i < S.excess_n; i++)
-				measured = S.excess[i] < measured ? S.excess[i] : measured;
+	double cost = per_timer * (sampling.renders + sp_gpu_empty_timers_last());
+	atomic_store_explicit(&published.estimated_cost_ns, (uint64_t)cost, memory_order_relaxed);
+	if (per_timer > 0 && sampling.excess_n) {
+		double measured = sampling.excess_median;
+		if (sampling.excess_n < EXCESS_TRUSTED) {
+			measured = sampling.excess[0];
+			for (uint32_t i = 1; i < sampling.excess_n; i++)
+				measured = sampling.excess[i] < measured ? sampling.excess[i] : measured;
 			if (measured > EXCESS_EARLY_CAP * cost)
 				measured = EXCESS_EARLY_CAP * cost;
 		}
@@ -286,50 +281,50 @@ bool sp_sampler_frame_begin(bool gpu, uint64_t now, uint64_t frame)
 	 * either side of each timed one, so that both keep being measured: an
 	 * estimate too low to sample on would otherwise time every frame and
 	 * never learn what that costs. */
-	double least = per_timer > 0 || S.blind_timed >= BLIND_TIMED ? sp_fif + 2 : 1;
+	double least = per_timer > 0 || sampling.blind_timed >= BLIND_TIMED ? sp_fif + 2 : 1;
 	if (every < least)
 		every = least;
-	S.every = every > MAX_EVERY ? MAX_EVERY : (uint32_t)every;
-	atomic_store_explicit(&pub.every, S.every, memory_order_relaxed);
+	sampling.every = every > MAX_EVERY ? MAX_EVERY : (uint32_t)every;
+	atomic_store_explicit(&published.every, sampling.every, memory_order_relaxed);
 	/* Each interval is N times a factor drawn at the last timed frame (at
 	 * least the span above): a fixed N would never time a source drawn
 	 * every k-th frame when k divides N, or only ever its drawn frames. */
-	double target = S.every > 1 ? S.every * S.jitter : 1.0;
+	double target = sampling.every > 1 ? sampling.every * sampling.jitter : 1.0;
 	if (target < least)
 		target = least;
-	return gpu && (S.wait + 1 >= target || atomic_load(&g_time_next));
+	return gpu && (sampling.wait + 1 >= target || atomic_load(&g_time_next));
 }
 
 void sp_sampler_commit(bool timed)
 {
-	S.timed = timed;
+	sampling.timed = timed;
 	if (!timed) {
-		S.wait++;
+		sampling.wait++;
 		return;
 	}
-	atomic_store_explicit(&pub.timed, true, memory_order_relaxed);
-	S.wait = 0;
+	atomic_store_explicit(&published.timed, true, memory_order_relaxed);
+	sampling.wait = 0;
 	/* Blind: a timed frame of costly timers (only they measure empty
 	 * timers; cheap ones measure none, which is no sign of anything)
 	 * after a frame with renders (a frame without any writes no empty
 	 * timer), and still no empty timer's figure. */
-	if (sp_gpu_costly() && S.renders && !sp_gpu_overhead_mean() &&
-	    S.blind_timed < BLIND_TIMED && ++S.blind_timed == BLIND_TIMED)
+	if (sp_gpu_costly() && sampling.renders && !sp_gpu_overhead_mean() &&
+	    sampling.blind_timed < BLIND_TIMED && ++sampling.blind_timed == BLIND_TIMED)
 		sp_log(SOURCE_PROFILER_LOG_WARNING,
 		       "GPU timers gave no result in %u timed frames (results never ready?); "
 		       "timing at most one frame in %u until they do",
 		       BLIND_TIMED, sp_fif + 2);
-	S.rng ^= S.rng << 13;
-	S.rng ^= S.rng >> 17;
-	S.rng ^= S.rng << 5;
-	S.jitter = 0.75 + 0.5 * (double)(S.rng >> 8) / (double)(1u << 24);
-	S.frames_timed++;
-	if (S.burst_timed) {
-		S.burst_frames++;
-		atomic_store_explicit(&pub.burst_frames, S.burst_frames, memory_order_relaxed);
+	sampling.rng ^= sampling.rng << 13;
+	sampling.rng ^= sampling.rng >> 17;
+	sampling.rng ^= sampling.rng << 5;
+	sampling.jitter = 0.75 + 0.5 * (double)(sampling.rng >> 8) / (double)(1u << 24);
+	sampling.frames_timed++;
+	if (sampling.burst_timed) {
+		sampling.burst_frames++;
+		atomic_store_explicit(&published.burst_frames, sampling.burst_frames, memory_order_relaxed);
 	}
 	atomic_store(&g_time_next, false);
-	atomic_store_explicit(&pub.frames_timed, S.frames_timed, memory_order_relaxed);
+	atomic_store_explicit(&published.frames_timed, sampling.frames_timed, memory_order_relaxed);
 }
 
 /* What a timed frame costs: called once per frame with its duration d
@@ -337,102 +332,102 @@ void sp_sampler_commit(bool timed)
 static void measure(double d, double period, bool timed)
 {
 	uint32_t span = sp_fif + 1; /* the timed frame and those in flight after it */
-	S.history = (S.history << 1) | (timed ? 1u : 0u);
-	uint32_t recent = S.history & ((1u << span) - 1u);
+	sampling.history = (sampling.history << 1) | (timed ? 1u : 0u);
+	uint32_t recent = sampling.history & ((1u << span) - 1u);
 	if (!recent) {
-		S.untimed_median =
-			ring_median(S.untimed, UNTIMED_RING, &S.untimed_head, &S.untimed_n, d);
+		sampling.untimed_median =
+			ring_median(sampling.untimed, UNTIMED_RING, &sampling.untimed_head, &sampling.untimed_n, d);
 		if (period > 0)
-			S.period_median = ring_median(S.periods, UNTIMED_RING, &S.periods_head,
-						      &S.periods_n, period);
-		S.window_ns = 0;
-		S.window_period = 0;
-		S.window_n = 0;
+			sampling.period_median = ring_median(sampling.periods, UNTIMED_RING, &sampling.periods_head,
+						      &sampling.periods_n, period);
+		sampling.window_ns = 0;
+		sampling.window_period = 0;
+		sampling.window_n = 0;
 		return;
 	}
-	S.window_ns += d;
-	S.window_period = period > 0 && (S.window_n == 0 || S.window_period > 0)
-				  ? S.window_period + period
+	sampling.window_ns += d;
+	sampling.window_period = period > 0 && (sampling.window_n == 0 || sampling.window_period > 0)
+				  ? sampling.window_period + period
 				  : 0;
-	S.window_n++;
+	sampling.window_n++;
 	if (recent != 1u << (span - 1))
 		return;
 	/* The timed frame has left the span with no timed frame after it: a
 	 * lone one when the window started right after untimed frames. */
-	if (S.window_n == span && S.untimed_median > 0) {
+	if (sampling.window_n == span && sampling.untimed_median > 0) {
 		/* Over begin..collect, and over the periods where they are
 		 * known: a timed frame's extra GPU work lands in a fence wait
 		 * outside begin..collect when the loop waits before frame_begin. */
-		double excess = S.window_ns - span * S.untimed_median;
-		if (S.window_period > 0 && S.period_median > 0 &&
-		    S.window_period - span * S.period_median > excess)
-			excess = S.window_period - span * S.period_median;
-		S.excess_median =
-			ring_median(S.excess, EXCESS_RING, &S.excess_head, &S.excess_n, excess);
-		atomic_store_explicit(&pub.timed_cost_ns,
-				      S.excess_median > 0 ? (uint64_t)S.excess_median : 0,
+		double excess = sampling.window_ns - span * sampling.untimed_median;
+		if (sampling.window_period > 0 && sampling.period_median > 0 &&
+		    sampling.window_period - span * sampling.period_median > excess)
+			excess = sampling.window_period - span * sampling.period_median;
+		sampling.excess_median =
+			ring_median(sampling.excess, EXCESS_RING, &sampling.excess_head, &sampling.excess_n, excess);
+		atomic_store_explicit(&published.timed_cost_ns,
+				      sampling.excess_median > 0 ? (uint64_t)sampling.excess_median : 0,
 				      memory_order_relaxed);
 	}
-	S.window_ns = 0;
-	S.window_period = 0;
-	S.window_n = 0;
+	sampling.window_ns = 0;
+	sampling.window_period = 0;
+	sampling.window_n = 0;
 }
 
 void sp_sampler_frame_end(uint64_t now, uint32_t renders, uint64_t collected, bool gpu_kept,
 			  uint32_t min_gpu)
 {
-	atomic_store_explicit(&pub.timed, S.timed, memory_order_relaxed);
-	S.renders = renders;
+	atomic_store_explicit(&published.timed, sampling.timed, memory_order_relaxed);
+	sampling.renders = renders;
 	/* Fresh samples only: the burst's own GPU frames, and no source
 	 * rendered in them with fewer samples than that. */
-	if (S.burst && gpu_kept && collected >= S.burst_from && min_gpu != UINT32_MAX) {
+	if (sampling.burst && gpu_kept && collected >= sampling.burst_from && min_gpu != UINT32_MAX) {
 		/* Its seconds count from its first GPU frame collected: the
 		 * frames before it can be a scene's set-up (a scene of 10,000
 		 * sources torn down took 5 s), which would end a burst
 		 * before the new sources had a sample. */
-		if (!S.burst_kept++)
-			S.burst_start_ns = now;
-		uint32_t have = min_gpu < S.burst_kept ? min_gpu : S.burst_kept;
-		atomic_store_explicit(&pub.burst_samples, have, memory_order_relaxed);
+		if (!sampling.burst_kept++)
+			sampling.burst_start_ns = now;
+		uint32_t have = min_gpu < sampling.burst_kept ? min_gpu : sampling.burst_kept;
+		atomic_store_explicit(&published.burst_samples, have, memory_order_relaxed);
 		if (have >= SOURCE_PROFILER_BURST_SAMPLES)
 			burst_end(now);
 	}
 	/* Frames are measured only where the sampler needs it (its medians
 	 * sort a ring each frame). */
-	if (!sp_gpu_costly() || !S.begin_ns || now < S.begin_ns)
+	if (!sp_gpu_costly() || !sampling.begin_ns || now < sampling.begin_ns)
 		return;
-	double d = (double)(now - S.begin_ns);
+	double d = (double)(now - sampling.begin_ns);
 	/* A period over PERIOD_GAP_NS is a pause (the profiler off, a
 	 * window hidden), not a frame. */
-	double period = S.end_ns && now > S.end_ns && now - S.end_ns < PERIOD_GAP_NS
-				? (double)(now - S.end_ns)
+	double period = sampling.end_ns && now > sampling.end_ns && now - sampling.end_ns < PERIOD_GAP_NS
+				? (double)(now - sampling.end_ns)
 				: 0;
-	S.end_ns = now;
-	measure(d, period, S.timed);
-	S.frame_avg = S.frame_avg > 0 ? 0.95 * S.frame_avg + 0.05 * d : d;
-	atomic_store_explicit(&pub.frame_ns, (uint64_t)frame_estimate(), memory_order_relaxed);
+	sampling.end_ns = now;
+	measure(d, period, sampling.timed);
+	sampling.frame_avg = sampling.frame_avg > 0 ? 0.95 * sampling.frame_avg + 0.05 * d : d;
+	atomic_store_explicit(&published.frame_ns, (uint64_t)frame_estimate(), memory_order_relaxed);
 }
 
 void sp_sampler_reset(void)
 {
-	memset(&S, 0, sizeof S);
-	S.every = 1;
-	S.jitter = 1.0;
-	S.rng = 0x9e3779b9u; /* a fixed seed: runs sample alike */
+	memset(&sampling, 0, sizeof sampling);
+	sampling.every = 1;
+	sampling.jitter = 1.0;
+	sampling.rng = 0x9e3779b9u; /* a fixed seed: runs sample alike */
 	atomic_store(&g_time_next, false);
 	/* Enabling the profiler is a fresh start: measure at once. */
 	atomic_store(&g_burst_asked, true);
-	atomic_store(&g_scene_changed, false);
-	atomic_store(&pub.burst, false);
-	atomic_store(&pub.burst_samples, 0);
-	atomic_store(&pub.bursts, 0);
-	atomic_store(&pub.burst_frames, 0);
-	atomic_store(&pub.every, 1);
-	atomic_store(&pub.timed, false);
-	atomic_store(&pub.frames_timed, 0);
-	atomic_store(&pub.timed_cost_ns, 0);
-	atomic_store(&pub.estimated_cost_ns, 0);
-	atomic_store(&pub.frame_ns, 0);
+	atomic_store(&sp_core.scene_changed, false);
+	atomic_store(&published.burst, false);
+	atomic_store(&published.burst_samples, 0);
+	atomic_store(&published.bursts, 0);
+	atomic_store(&published.burst_frames, 0);
+	atomic_store(&published.every, 1);
+	atomic_store(&published.timed, false);
+	atomic_store(&published.frames_timed, 0);
+	atomic_store(&published.timed_cost_ns, 0);
+	atomic_store(&published.estimated_cost_ns, 0);
+	atomic_store(&published.frame_ns, 0);
 }
 
 void sp_sampler_shutdown(void)
@@ -446,25 +441,25 @@ void source_profiler_get_sampling(source_profiler_sampling_t *s)
 {
 	if (!s)
 		return;
-	uint64_t bits = atomic_load_explicit(&pub.budget_bits, memory_order_relaxed);
+	uint64_t bits = atomic_load_explicit(&published.budget_bits, memory_order_relaxed);
 	double b = 1.0;
 	if (bits)
 		memcpy(&b, &bits, sizeof b);
 	*s = (source_profiler_sampling_t){
 		.budget_pct = b * 100.0,
 		.costly = sp_gpu_costly_pub(),
-		.frame_timed = atomic_load_explicit(&pub.timed, memory_order_relaxed),
-		.timed_every = atomic_load_explicit(&pub.every, memory_order_relaxed),
-		.frames_timed = atomic_load_explicit(&pub.frames_timed, memory_order_relaxed),
-		.timed_cost_ns = atomic_load_explicit(&pub.timed_cost_ns, memory_order_relaxed),
+		.frame_timed = atomic_load_explicit(&published.timed, memory_order_relaxed),
+		.timed_every = atomic_load_explicit(&published.every, memory_order_relaxed),
+		.frames_timed = atomic_load_explicit(&published.frames_timed, memory_order_relaxed),
+		.timed_cost_ns = atomic_load_explicit(&published.timed_cost_ns, memory_order_relaxed),
 		.estimated_cost_ns =
-			atomic_load_explicit(&pub.estimated_cost_ns, memory_order_relaxed),
-		.frame_ns = atomic_load_explicit(&pub.frame_ns, memory_order_relaxed),
-		.burst = atomic_load_explicit(&pub.burst, memory_order_relaxed),
-		.burst_samples = atomic_load_explicit(&pub.burst_samples, memory_order_relaxed),
+			atomic_load_explicit(&published.estimated_cost_ns, memory_order_relaxed),
+		.frame_ns = atomic_load_explicit(&published.frame_ns, memory_order_relaxed),
+		.burst = atomic_load_explicit(&published.burst, memory_order_relaxed),
+		.burst_samples = atomic_load_explicit(&published.burst_samples, memory_order_relaxed),
 		.burst_target = SOURCE_PROFILER_BURST_SAMPLES,
-		.bursts = atomic_load_explicit(&pub.bursts, memory_order_relaxed),
-		.burst_frames = atomic_load_explicit(&pub.burst_frames, memory_order_relaxed),
-		.tracing = atomic_load_explicit(&pub.tracing, memory_order_relaxed),
+		.bursts = atomic_load_explicit(&published.bursts, memory_order_relaxed),
+		.burst_frames = atomic_load_explicit(&published.burst_frames, memory_order_relaxed),
+		.tracing = atomic_load_explicit(&published.tracing, memory_order_relaxed),
 	};
 }

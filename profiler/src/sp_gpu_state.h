@@ -1,5 +1,7 @@
-/* The GPU timers' state: one struct that gpu.c, gpu_collect.c and
- * gpu_empty.c share (and nothing else includes). Graphics thread, but for
+/* The GPU timers' state: one struct, sp_gpu, defined in gpu_queues.c (the
+ * queues and their backends) and shared with gpu.c (the slots' pools),
+ * gpu_stream.c (recording threads' chunks), gpu_collect.c (reading back),
+ * gpu_empty.c and gpu_range.c; nothing else includes it. Graphics thread, but for
  * the atomics, which recording threads and readers use. Not installed. */
 #ifndef SRCPROF_SP_GPU_STATE_H
 #define SRCPROF_SP_GPU_STATE_H
@@ -117,7 +119,13 @@ void sp_gpu_empty_reset(void);
 /* Publishes the backend's tick and whether empty timers are measured. */
 void sp_gpu_empty_backend(double tick_ns, bool measured, bool installed);
 
-/* gpu_collect.c: forgets the frames' GPU ranges (a new backend). */
+/* gpu_range.c: forgets the frames' GPU ranges (a new backend); keeps a
+ * kept frame's range. */
 void sp_gpu_range_reset(void);
+void sp_gpu_range_record(uint64_t ns);
+
+/* gpu_queues.c: publishes the first queue's smallest slot capacity
+ * (get_stats' gpu_timer_capacity). */
+void sp_gpu_publish_capacity(void);
 
 #endif

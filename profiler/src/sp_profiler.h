@@ -19,13 +19,7 @@ uint32_t sp_window_capacity(void);    /* samples per window; any thread */
 bool sp_live(void);                   /* profiler on (any thread, inside RCU) */
 bool sp_gpu_live(void);               /* GPU timing on (any thread) */
 
-uint64_t sp_current_frame(void); /* graphics thread */
-unsigned sp_current_slot(void);   /* graphics thread */
 void sp_test_set_frame(uint64_t frame); /* white-box tests: jump the frame counter */
-
-/* A capture started or finished (graphics thread); the tick and render
- * fast paths, which do not trace, are chosen again. */
-void sp_trace_changed(void);
 
 typedef struct sp_counters {
 	_Atomic uint64_t frames_collected, gpu_frames_collected, gpu_frames_disjoint;

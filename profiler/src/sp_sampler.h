@@ -14,11 +14,11 @@ void sp_sampler_commit(bool timed);
 /* frame_collect of the frame being recorded: its duration since its
  * frame_begin, how many renders asked for a GPU timer in it, the number of
  * the frame collected, and, when this collect kept its GPU samples, the
- * fewest GPU samples a source rendered in it holds (UINT32_MAX: none). */
+ * fewest GPU samples a source rendered in it holds (UINT32_MAX: none).
+ * Sources that appeared or went (sp_core.scene_changed) start a burst,
+ * unless one ended recently. */
 void sp_sampler_frame_end(uint64_t now, uint32_t renders, uint64_t collected, bool gpu_kept,
 			  uint32_t min_gpu);
-/* Sources appeared or were removed: a burst, unless one ended recently. */
-void sp_sampler_scene_changed(void);
 void sp_sampler_reset(void);    /* profiler enabled: forget what was measured */
 void sp_sampler_shutdown(void); /* and the budget */
 

@@ -59,6 +59,9 @@ typedef struct sp_core_state {
 	_Atomic uint32_t capacity_pub, fif_pub;
 	_Atomic bool enable_next, gpu_enable_next;
 	_Atomic bool live, gpu_live;
+	/* Set by the entry table when a source appears or goes; the sampler
+	 * reads and clears it at frame_begin (a new scene is measured anew). */
+	_Atomic bool scene_changed;
 
 	/* The end of every hint chain: an entry no key matches (it stays
 	 * free), so a hint is always something to compare and prefetch. */
@@ -84,21 +87,19 @@ static inline void sp_ignored(void)
 /* entries.c. Creates the entry of a source at its first tick; its index or
  * SP_NO_ENTRY (out of memory, too many sources). */
 uint32_t sp_entry_create(uintptr_t key);
-/* Drops every entry, readers fenced out first. */
-void sp_drop_all(void);
+/* Drops every entry. Readers are fenced out first (sp_core.live goes
+ * false: they check it inside their RCU section, and the grace period
+ * waits for those already in) and stay out: the caller lets them back
+ * after dropping what refers to entries (lifecycle.c, sp_drop_all).
+ * Returns whether the profiler was live. */
+bool sp_entries_drop(void);
 /* frame_begin: releases the entries of the sources remove_source queued. */
 void sp_process_removals(void);
 /* Shutdown, meta lock held: frees the removal queue. */
 void sp_removals_free(void);
 
-/* frame.c: chooses the tick and render paths again; called wherever what
- * they depend on changes. */
-void sp_fast_paths(void);
-
-/* names.c: shutdown frees the registered passes' names. */
-void sp_passes_free(void);
-
-/* stats.c: zeroes sp_count (profiling enabled, shutdown). */
+/* state.c: zeroes sp_count (lifecycle.c: profiling enabled, reset_video,
+ * shutdown). */
 void sp_reset_counters(void);
 
 #endif

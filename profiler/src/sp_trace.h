@@ -25,6 +25,10 @@ void sp_trace_gpu_frame(uint32_t queue, uint32_t frame, uint64_t begin, uint64_t
 uint32_t sp_trace_capture_id(void);
 uint16_t sp_trace_thread_track(void);
 void sp_trace_block(const char *name, unsigned depth, uint64_t begin, uint64_t end);
-void sp_trace_maintain(uint64_t now); /* graphics thread: ends a capture whose span is over */
+void sp_trace_maintain(uint64_t now);
+/* The calling thread's routine (perf_block_set_routine): its track's name
+ * in captures where trace_name_thread gave none. */
+void sp_trace_set_routine(const char *name);
+void sp_trace_maintain_(uint64_t now); /* graphics thread: ends a capture whose span is over */
 
 #endif

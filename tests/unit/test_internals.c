@@ -2,7 +2,7 @@
  * library (whose internal names are hidden): reclamation that never waits
  * for a reader, and frame counters past 32 bits. */
 #include "check.h"
-#include "sp_profiler.h"
+#include "sp_state.h"
 #include "sp_rcu.h"
 #include "sp_util.h"
 
@@ -113,7 +113,7 @@ TEST(collection_goes_on_past_2_to_the_31_frames_since_enable)
 	for (int f = 0; f < 4; f++)
 		frame();
 	CHECK_EQ(samples(), 3);
-	sp_test_set_frame(sp_current_frame() + (1ull << 31) - 3);
+	sp_test_set_frame(sp_core.frame + (1ull << 31) - 3);
 	for (int f = 0; f < 8; f++)
 		frame();
 	/* The jump leaves frame 4 uncollected; every frame after it counts. */
