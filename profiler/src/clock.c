@@ -1,7 +1,7 @@
 /* The profiler clock: invariant TSC mapped onto CLOCK_MONOTONIC, or an
- * injected clock. A clock_gettime call costs ~28 ns on the test machines and
- * a frame of one source costs six clock reads, so the fast path (sp_now in
- * sp_clock.h) is one rdtsc, a seqlock read of the calibration and a 64x64
+ * injected clock. A frame of one source costs six clock reads, and a
+ * clock_gettime call costs several times an rdtsc (docs/profiler-cost.md),
+ * so the fast path (sp_now in sp_clock.h) is one rdtsc, a seqlock read of the calibration and a 64x64
  * multiply. This file calibrates, re-anchors and handles the slow paths. */
 #define _GNU_SOURCE
 #include "sp_clock.h"

@@ -39,8 +39,9 @@
  * most EXCESS_EARLY_CAP times the empty timers' estimate: one stalled
  * frame (a shader compile, a window drag) among the first ones would
  * otherwise set N for minutes, as N frames pass before the next
- * measurement. A flushed frame on a software device costs 4-15 times the
- * estimate here (docs/gpu-timing.md), which the cap lets through. */
+ * measurement. The cap sits above what a flushed frame on a software
+ * device costs against the estimate (docs/gpu-timing.md), so a true
+ * figure passes it. */
 #define EXCESS_TRUSTED 3u
 #define EXCESS_EARLY_CAP 20.0
 #define MAX_EVERY 100000u
