@@ -75,9 +75,4 @@ typedef struct bstat_welch_t {
 void bstat_welch(const double *base, uint32_t n, const double *nw, uint32_t m, double level,
 		 bstat_welch_t *out);
 
-/* Student's t distribution with df > 0 degrees of freedom: P(T <= t),
- * and the q-quantile (0 < q < 1). */
-double bstat_t_cdf(double t, double df);
-double bstat_t_quantile(double q, double df);
-
 #endif

@@ -1,12 +1,17 @@
-#include "csv.h"
+#include "srcprof_base/csv.h"
 
 #include <string.h>
 
-void csv_field(FILE *f, const char *s)
+bool csv_needs_quotes(const char *s)
 {
 	/* A name starting with '#' is quoted too: a row that begins with it
 	 * would read as a comment line (grep -v '^#'). */
-	if (!strpbrk(s, ",\"\n\r") && s[0] != '#') {
+	return strpbrk(s, ",\"\n\r") || s[0] == '#';
+}
+
+void csv_field(FILE *f, const char *s)
+{
+	if (!csv_needs_quotes(s)) {
 		fputs(s, f);
 		return;
 	}

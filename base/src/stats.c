@@ -1,4 +1,4 @@
-#include "stats.h"
+#include "srcprof_base/stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +13,12 @@ int stats_cmp_double(const void *a, const void *b)
 int stats_cmp_float(const void *a, const void *b)
 {
 	float x = *(const float *)a, y = *(const float *)b;
+	return (x > y) - (x < y);
+}
+
+int stats_cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 	return (x > y) - (x < y);
 }
 
