@@ -5,26 +5,10 @@
 #include "sp_profiler.h"
 #include "sp_work.h"
 #include "srcprof/gpu_timer.h"
+#include "srcprof_base/csv.h"
 
 #include <errno.h>
 #include <string.h>
-
-static void put_field(FILE *f, const char *s)
-{
-	/* A name starting with '#' is quoted too: a row that begins with it
-	 * would read as a comment line (grep -v '^#'). */
-	if (!strpbrk(s, ",\"\n\r") && s[0] != '#') {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
 
 /* The work columns' names: counted frames, then each counter's average
  * per frame. */
@@ -64,7 +48,7 @@ static void result_row(const void *source, const char *name, void *user)
 	profiler_result_t r;
 	if (!source_profiler_fill_result(source, &r))
 		return;
-	put_field(c->f, name);
+	csv_field(c->f, name);
 	fprintf(c->f, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f,%llu,%llu,%.3f,%llu,%llu,",
 		(unsigned long long)r.tick_avg, (unsigned long long)r.tick_max,
 		(unsigned long long)r.render_avg, (unsigned long long)r.render_max,
@@ -73,7 +57,7 @@ static void result_row(const void *source, const char *name, void *user)
 		r.async_input, (unsigned long long)r.async_input_best,
 		(unsigned long long)r.async_input_worst, r.async_rendered,
 		(unsigned long long)r.async_rendered_best, (unsigned long long)r.async_rendered_worst);
-	put_field(c->f, c->mode);
+	csv_field(c->f, c->mode);
 	source_profiler_medians_t m = {0};
 	source_profiler_fill_medians(source, &m);
 	source_profiler_intervals_t iv = {0};
@@ -96,7 +80,7 @@ static void result_row(const void *source, const char *name, void *user)
 			break;
 		len += (size_t)w;
 	}
-	put_field(c->f, queues);
+	csv_field(c->f, queues);
 	source_profiler_work_t w;
 	put_work(c->f, source_profiler_fill_work(source, &w) ? &w : NULL);
 	fputc('\n', c->f);
@@ -135,16 +119,16 @@ static void pass_rows(const void *source, const char *name, void *user)
 	size_t nw = source_profiler_fill_pass_work(source, w, SOURCE_PROFILER_MAX_SOURCE_PASSES);
 	for (size_t i = 0; i < n && i < SOURCE_PROFILER_MAX_SOURCE_PASSES; i++) {
 		const char *pass = source_profiler_pass_name(pr[i].pass);
-		put_field(c->f, name);
+		csv_field(c->f, name);
 		fputc(',', c->f);
-		put_field(c->f, pass ? pass : "default");
+		csv_field(c->f, pass ? pass : "default");
 		fprintf(c->f, ",%llu,%llu,%llu,%llu,", (unsigned long long)pr[i].render_avg,
 			(unsigned long long)pr[i].render_max, (unsigned long long)pr[i].render_gpu_avg,
 			(unsigned long long)pr[i].render_gpu_max);
-		put_field(c->f, c->mode);
+		csv_field(c->f, c->mode);
 		fputc(',', c->f);
 		const char *qn = source_profiler_queue_name(queue[i]);
-		put_field(c->f, qn ? qn : "");
+		csv_field(c->f, qn ? qn : "");
 		put_work(c->f, i < nw ? &w[i] : NULL);
 		fputc('\n', c->f);
 		c->rows++;

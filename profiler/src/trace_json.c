@@ -6,37 +6,11 @@
 #include "sp_clock.h"
 #include "sp_gpu.h"
 #include "sp_trace_capture.h"
+#include "srcprof_base/json.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-static void put_json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", f);
-			break;
-		case '\\':
-			fputs("\\\\", f);
-			break;
-		case '\n':
-			fputs("\\n", f);
-			break;
-		case '\t':
-			fputs("\\t", f);
-			break;
-		default:
-			if (*p < 0x20)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
-		}
-	}
-	fputc('"', f);
-}
 
 /* Microseconds with ns precision, from ns relative to the base. */
 static void put_us(FILE *f, uint64_t ns)
@@ -88,7 +62,7 @@ static void source_samples(const void *source, const char *name, void *user)
 	if (!source_profiler_get_sample_counts(source, &cpu, &gpu))
 		return;
 	fprintf(sl->f, "%s{\"name\":", sl->n++ ? "," : "");
-	put_json_string(sl->f, name);
+	json_string(sl->f, name);
 	fprintf(sl->f, ",\"cpu_samples\":%u,\"gpu_samples\":%u}", cpu, gpu);
 }
 
@@ -139,9 +113,9 @@ int source_profiler_trace_write_json(FILE *f)
 
 	fprintf(f, "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"generator\":\"srcprof\","
 		   "\"clock\":");
-	put_json_string(f, srcprof_clock_source());
+	json_string(f, srcprof_clock_source());
 	fprintf(f, ",\"gpu_mode\":");
-	put_json_string(f, sp_capture.gpu_mode);
+	json_string(f, sp_capture.gpu_mode);
 	fprintf(f, ",\"frames\":%u,\"dropped_events\":%llu,\"gpu_events_clamped\":%llu,",
 		atomic_load_explicit(&sp_capture.frames, memory_order_relaxed),
 		(unsigned long long)atomic_load(&sp_capture.dropped), (unsigned long long)clamped);
@@ -158,7 +132,7 @@ int source_profiler_trace_write_json(FILE *f)
 		fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"args\":{"
 			   "\"name\":",
 			t);
-		put_json_string(f, sp_capture.track_names[t]);
+		json_string(f, sp_capture.track_names[t]);
 		fprintf(f, "}},\n{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,"
 			   "\"args\":{\"sort_index\":%u}}",
 			t, sp_capture.track_gpu[t] ? 1000u + t : t);
@@ -179,9 +153,9 @@ int source_profiler_trace_write_json(FILE *f)
 			char buf[48];
 			snprintf(buf, sizeof buf, "%s %u", type == EV_FRAME ? "frame" : "GPU frame",
 				 e->frame);
-			put_json_string(f, buf);
+			json_string(f, buf);
 		} else {
-			put_json_string(f, e->name);
+			json_string(f, e->name);
 		}
 		fprintf(f, ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":", category(type),
 			e->track);
@@ -196,7 +170,7 @@ int source_profiler_trace_write_json(FILE *f)
 			if (type == EV_RENDER || type == EV_GPU) {
 				const char *pass = source_profiler_pass_name(e->pass);
 				fprintf(f, ",\"pass\":");
-				put_json_string(f, pass ? pass : "default");
+				json_string(f, pass ? pass : "default");
 			}
 			/* Its render's work counts, those counted. */
 			static const char *const keys[SOURCE_PROFILER_COUNTERS] = {

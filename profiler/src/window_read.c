@@ -9,54 +9,12 @@
 #include "sp_state.h"
 #include "sp_table.h"
 #include "sp_window.h"
+#include "srcprof_base/stats.h"
+#include "srcprof_base/student_t.h"
 
-#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Rearranges v so that v[k] is what sorting would put there, with nothing
- * larger before it and nothing smaller after it (Wirth's selection, the
- * middle element as pivot): linear on average, where sorting five series
- * of a window was most of fill_medians' time. */
-static void select_kth(uint32_t *v, int32_t n, int32_t k)
-{
-	int32_t lo = 0, hi = n - 1;
-	while (lo < hi) {
-		uint32_t pivot = v[k];
-		int32_t i = lo, j = hi;
-		do {
-			while (v[i] < pivot)
-				i++;
-			while (pivot < v[j])
-				j--;
-			if (i <= j) {
-				uint32_t t = v[i];
-				v[i] = v[j];
-				v[j] = t;
-				i++;
-				j--;
-			}
-		} while (i <= j);
-		if (j < k)
-			lo = i;
-		if (k < i)
-			hi = j;
-	}
-}
-
-static uint64_t median_of(uint32_t *v, uint32_t n)
-{
-	if (!n)
-		return 0;
-	select_kth(v, (int32_t)n, (int32_t)(n / 2));
-	if (n % 2)
-		return v[n / 2];
-	uint32_t below = v[0]; /* the largest of v[0 .. n/2 - 1] */
-	for (uint32_t i = 1; i < n / 2; i++)
-		below = v[i] > below ? v[i] : below;
-	return ((uint64_t)below + v[n / 2]) / 2;
-}
 
 /* Each thread's copy buffer, kept between calls (freed when the thread
  * ends): fill_medians is called for what a display shows, every frame. */
@@ -352,28 +310,13 @@ bool source_profiler_fill_medians(const void *source, source_profiler_medians_t 
 	if (!m || !copy_source(source, &w))
 		return false;
 	uint64_t v[5];
-	each_series(&w, median_of, v);
+	each_series(&w, stats_median_u32, v);
 	*m = (source_profiler_medians_t){
 		.cpu_samples = w.cpu, .gpu_samples = w.gpu,
 		.tick_p50 = v[0], .render_p50 = v[1], .render_sum_p50 = v[2],
 		.render_gpu_p50 = v[3], .render_gpu_sum_p50 = v[4],
 	};
 	return true;
-}
-
-/* Student's t at 97.5% for n - 1 degrees of freedom: the 95% two-sided
- * interval of a mean of n samples. Tabled to 30; beyond it 1.96 + 2.5 / df
- * is within 0.002 of the distribution's (2.021 at 40, 2.000 at 60, 1.980
- * at 120). */
-static double t975(uint32_t n)
-{
-	static const double table[31] = {
-		0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-		2.201, 2.179,  2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080,
-		2.074, 2.069,  2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
-	};
-	uint32_t df = n - 1;
-	return df <= 30 ? table[df] : 1.96 + 2.5 / df;
 }
 
 /* sqrt without libm (the library links only threads): Newton's method
@@ -404,7 +347,7 @@ static uint64_t ci95_of(uint32_t *v, uint32_t n)
 	double mean = sum / n, ss = 0;
 	for (uint32_t i = 0; i < n; i++)
 		ss += (v[i] - mean) * (v[i] - mean);
-	return (uint64_t)(t975(n) * root(ss / (n - 1)) / root((double)n) + 0.5);
+	return (uint64_t)(student_t975(n) * root(ss / (n - 1)) / root((double)n) + 0.5);
 }
 
 bool source_profiler_fill_intervals(const void *source, source_profiler_intervals_t *iv)
