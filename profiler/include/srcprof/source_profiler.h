@@ -308,8 +308,8 @@ SRCPROF_API void source_profiler_gpu_burst(void);
 /* A source's first frames pay once what later ones do not: shader
  * variants built at first draw, buffers and textures touched for the first
  * time, each frame slot's resources at their first use. With GPU timing
- * sampled, one such sample can be most of a source's figure (lavapipe and
- * llvmpipe: the first frame up to 17x the source's median). So the GPU
+ * sampled, one such sample can be most of a source's figure (many times
+ * the source's median on lavapipe and llvmpipe: docs/known-limits.md). So the GPU
  * samples of a source's first `frames` collected frames (frames it was
  * ticked or rendered in, timed or not) are not kept: timing is unchanged,
  * its CPU samples count as ever, and the source holds no GPU sample for
@@ -416,9 +416,9 @@ typedef struct source_profiler_medians {
 } source_profiler_medians_t;
 
 /* Fills *m and returns true; false (nothing written) when fill_result
- * would return false. Any thread: it copies the source's window (a few
- * microseconds at 300 samples), so call it for what is shown, not every
- * frame for every source. */
+ * would return false. Any thread: it copies the source's window and selects,
+ * work that grows with the samples it holds, so call it for what is shown,
+ * not every frame for every source. */
 SRCPROF_API bool source_profiler_fill_medians(const void *source, source_profiler_medians_t *m);
 
 /* How far each of a source's averages could move with other samples of

@@ -48,10 +48,10 @@
  * Flushed (auto's choice on Mesa's llvmpipe and softpipe) follows each one
  * with glFinish: llvmpipe bins draws and timestamps into per-tile lists
  * that its threads rasterize after a flush, and a stamp reads when the last
- * tile reached it (bare stamps read ~1/400 of the truth there); glFlush
- * alone would let the next draws be binned while the threads still run the
- * scene the stamp closes, which reads vertex-heavy sources low and their
- * neighbours high. The wait costs a fixed amount per timer, which the
+ * tile reached it (bare stamps read a small fraction of the truth there,
+ * docs/gpu-timing.md); glFlush alone would let the next draws be binned
+ * while the threads still run the scene the stamp closes, which reads
+ * vertex-heavy sources low and their neighbours high. The wait costs a fixed amount per timer, which the
  * profiler measures with empty timers and subtracts, and flushed timers
  * are costly, so the profiler GPU-times one frame in N
  * (source_profiler_gpu_set_budget). docs/gpu-timing.md has the
