@@ -153,12 +153,12 @@ static void metrics_work(lv_buf *b, const lv_snapshot *s)
 	}
 }
 
-void lv_snapshot_write_metrics(const lv_snapshot *s, const lv_info *info, uint32_t streams,
-			       lv_buf *b)
+/* The profiler's state: what runs, how GPU times are taken, what was
+ * dropped or refused, the machine's load and the viewers. */
+static void metrics_state(lv_buf *b, const lv_snapshot *s, const lv_info *info,
+			  uint32_t streams, bool gpu)
 {
 	const source_profiler_stats_t *st = &s->st;
-	bool gpu = st->enabled && st->gpu_enabled;
-
 	help(b, "srcprof_info", "gauge", "The renderer and how its GPU times are measured.");
 	lv_buf_puts(b, "srcprof_info{");
 	label(b, "program", info->program, false);
@@ -253,7 +253,12 @@ void lv_snapshot_write_metrics(const lv_snapshot *s, const lv_info *info, uint32
 	}
 	help(b, "srcprof_live_streams", "gauge", "Viewers streaming updates now.");
 	lv_buf_printf(b, "srcprof_live_streams %u\n", streams);
+}
 
+/* g_series: one series per source and figure, GPU ones only with GPU
+ * timing on and for sources holding a GPU sample. */
+static void metrics_series(lv_buf *b, const lv_snapshot *s, bool gpu)
+{
 	for (size_t k = 0; k < sizeof g_series / sizeof *g_series; k++) {
 		const series *se = &g_series[k];
 		const char *name = se->name;
@@ -275,6 +280,11 @@ void lv_snapshot_write_metrics(const lv_snapshot *s, const lv_info *info, uint32
 			seconds(b, v);
 		}
 	}
+}
+
+/* Each source's sample counts, and an async source's frame rates. */
+static void metrics_samples(lv_buf *b, const lv_snapshot *s)
+{
 	help(b, "srcprof_source_samples", "gauge", "Samples the source's windows hold.");
 	for (uint32_t i = 0; i < s->n_rows; i++) {
 		const lv_row *w = &s->rows[i];
@@ -299,27 +309,35 @@ void lv_snapshot_write_metrics(const lv_snapshot *s, const lv_info *info, uint32
 				      k ? w->r.async_rendered : w->r.async_input);
 		}
 	}
-	if (gpu) {
-		help(b, "srcprof_source_queue_render_gpu_sum_seconds", "gauge",
-		     "GPU time of all the source's renders of a frame on one queue (avg, max); "
-		     "a source's GPU sum is these added up over queues.");
-		for (uint32_t i = 0; i < s->n_rows; i++) {
-			const lv_row *w = &s->rows[i];
-			if (!w->have || !w->gpu_n)
-				continue;
-			for (uint32_t q = 0; q < w->n_queue; q++) {
-				const source_profiler_queue_result_t *qr = &w->queue[q];
-				for (int k = 0; k < 2; k++) {
-					lv_buf_puts(b, "srcprof_source_queue_render_gpu_sum_seconds");
-					source_labels(b, w);
-					label(b, "queue", lv_queue_name(s, qr->queue), true);
-					label(b, "stat", k ? "max" : "avg", true);
-					lv_buf_put(b, "}", 1);
-					seconds(b, k ? qr->render_gpu_max : qr->render_gpu_sum);
-				}
+}
+
+/* Each source's GPU sum per queue (avg, max). */
+static void metrics_queues(lv_buf *b, const lv_snapshot *s)
+{
+	help(b, "srcprof_source_queue_render_gpu_sum_seconds", "gauge",
+	     "GPU time of all the source's renders of a frame on one queue (avg, max); "
+	     "a source's GPU sum is these added up over queues.");
+	for (uint32_t i = 0; i < s->n_rows; i++) {
+		const lv_row *w = &s->rows[i];
+		if (!w->have || !w->gpu_n)
+			continue;
+		for (uint32_t q = 0; q < w->n_queue; q++) {
+			const source_profiler_queue_result_t *qr = &w->queue[q];
+			for (int k = 0; k < 2; k++) {
+				lv_buf_puts(b, "srcprof_source_queue_render_gpu_sum_seconds");
+				source_labels(b, w);
+				label(b, "queue", lv_queue_name(s, qr->queue), true);
+				label(b, "stat", k ? "max" : "avg", true);
+				lv_buf_put(b, "}", 1);
+				seconds(b, k ? qr->render_gpu_max : qr->render_gpu_sum);
 			}
 		}
 	}
+}
+
+/* Each source's time per pass, CPU and (with GPU timing on) GPU. */
+static void metrics_passes(lv_buf *b, const lv_snapshot *s, bool gpu)
+{
 	for (int g = 0; g < (gpu ? 2 : 1); g++) {
 		const char *name = g ? "srcprof_source_pass_render_gpu_seconds"
 				     : "srcprof_source_pass_render_cpu_seconds";
@@ -348,5 +366,17 @@ void lv_snapshot_write_metrics(const lv_snapshot *s, const lv_info *info, uint32
 			}
 		}
 	}
+}
+
+void lv_snapshot_write_metrics(const lv_snapshot *s, const lv_info *info, uint32_t streams,
+			       lv_buf *b)
+{
+	bool gpu = s->st.enabled && s->st.gpu_enabled;
+	metrics_state(b, s, info, streams, gpu);
+	metrics_series(b, s, gpu);
+	metrics_samples(b, s);
+	if (gpu)
+		metrics_queues(b, s);
+	metrics_passes(b, s, gpu);
 	metrics_work(b, s);
 }
