@@ -488,20 +488,6 @@ const lv_info *lv_model_info(const lv_model *m)
 	return &m->info;
 }
 
-const char *lv_snapshot_json(lv_snapshot *s, size_t *len)
-{
-	pthread_mutex_lock(&s->json_lock);
-	if (!s->json) {
-		lv_buf b = {0};
-		lv_snapshot_write_json(s, s->info, 0, &b);
-		s->json = lv_buf_take(&b, &s->json_len);
-	}
-	const char *json = s->json;
-	*len = s->json_len;
-	pthread_mutex_unlock(&s->json_lock);
-	return json;
-}
-
 void lv_model_write_history(lv_model *m, lv_buf *b)
 {
 	pthread_mutex_lock(&m->lock);

@@ -163,18 +163,9 @@ void lv_model_stream(lv_model *m, bool open);
 /* Open streams now. */
 uint32_t lv_model_streams(lv_model *m);
 
-/* The snapshot as JSON (made once, then shared): srcprof/live's "v1"
- * schema (docs/live.md). NULL when out of memory. Valid while s is held. */
-const char *lv_snapshot_json(lv_snapshot *s, size_t *len);
-/* Writes the snapshot as JSON, at most `limit` rows (0: all). */
-void lv_snapshot_write_json(const lv_snapshot *s, const lv_info *info, uint32_t limit, lv_buf *b);
-/* Writes it as CSV: a header, then one row per source. */
-void lv_snapshot_write_csv(const lv_snapshot *s, const lv_info *info, lv_buf *b);
-/* Writes the history (docs/live.md) as JSON. */
+/* Writes the history (docs/live.md) as JSON. A snapshot's own written
+ * forms (JSON, CSV, /metrics) are lv_out.h's. */
 void lv_model_write_history(lv_model *m, lv_buf *b);
-/* Writes Prometheus' text format for s. */
-void lv_snapshot_write_metrics(const lv_snapshot *s, const lv_info *info, uint32_t streams,
-			       lv_buf *b);
 
 /* The model's info, for the writers. */
 const lv_info *lv_model_info(const lv_model *m);

@@ -3,6 +3,7 @@
  * Server-Sent Events, each waiting on its own connection's thread for
  * the next snapshot. */
 #include "lv_assets.h"
+#include "lv_out.h"
 #include "lv_server.h"
 
 #include <stdio.h>

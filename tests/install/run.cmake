@@ -15,7 +15,7 @@ if(SHARED)
 else()
   set(lib_suffix .a)
 endif()
-foreach(f include/srcprof/source_profiler.h include/srcprof/perf_block.h
+foreach(f include/srcprof/api.h include/srcprof/source_profiler.h include/srcprof/perf_block.h
           include/srcprof/gpu_timer.h include/srcprof/machine.h include/srcprof/vulkan.h
           include/srcprof/gl.h ${LIBDIR}/libsrcprof${lib_suffix}
           ${LIBDIR}/libsrcprof-vulkan${lib_suffix} ${LIBDIR}/libsrcprof-gl${lib_suffix}

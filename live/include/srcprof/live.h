@@ -56,18 +56,14 @@
 #ifndef SRCPROF_LIVE_H
 #define SRCPROF_LIVE_H
 
+#include "srcprof/api.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
-#endif
-
-/* What this header declares is the library's interface: exported from the
- * shared library, global in the static one. Everything else is hidden. */
-#if defined(__GNUC__)
-#pragma GCC visibility push(default)
 #endif
 
 typedef struct srcprof_live srcprof_live;
@@ -119,20 +115,20 @@ typedef struct srcprof_live_desc {
  * machine's, a port in use, no memory or threads. Then
  * srcprof_live_error() says why in one line; nothing is logged. Any
  * thread; several servers may run at once (on different ports). */
-srcprof_live *srcprof_live_start(const srcprof_live_desc *desc);
+SRCPROF_API srcprof_live *srcprof_live_start(const srcprof_live_desc *desc);
 
 /* Why the calling thread's last srcprof_live_start returned NULL
  * ("cannot listen on 127.0.0.1:8080: Address already in use"); "" after
  * one that succeeded. The string lives until the thread's next start. */
-const char *srcprof_live_error(void);
+SRCPROF_API const char *srcprof_live_error(void);
 
 /* "http://127.0.0.1:PORT/?token=..." - the URL to print or open: a
  * loopback one wherever the server listens on every address. Lives as
  * long as the server. */
-const char *srcprof_live_url(const srcprof_live *live);
+SRCPROF_API const char *srcprof_live_url(const srcprof_live *live);
 
 /* The port the server listens on (the free one picked for port 0). */
-uint16_t srcprof_live_port(const srcprof_live *live);
+SRCPROF_API uint16_t srcprof_live_port(const srcprof_live *live);
 
 /* For renderers that set desc.captures: graphics thread, between frames
  * (after source_profiler_frame_collect). Starts a trace capture the page
@@ -142,29 +138,25 @@ uint16_t srcprof_live_port(const srcprof_live *live);
  * it happens in a few milliseconds more per megabyte. A capture the
  * renderer started itself is left alone (the page's request is refused).
  * NULL is ignored. */
-void srcprof_live_poll(srcprof_live *live);
+SRCPROF_API void srcprof_live_poll(srcprof_live *live);
 
 /* Stops serving: open streams end, a waiting capture request is answered
  * 503, connections close, threads are joined; then frees the server.
  * Call it from the thread that calls srcprof_live_poll (a capture the
  * page started and the profiler still records is stopped and discarded)
  * and before source_profiler_shutdown. NULL is ignored. */
-void srcprof_live_stop(srcprof_live *live);
+SRCPROF_API void srcprof_live_stop(srcprof_live *live);
 
 /* Gives `source` a type ("mesh", "particles", ...) for the page's type
  * filter, the table's type column and the metrics' type label (copied, 31
  * bytes at most). Any thread, with or without a server; call it where the
  * source gets its name (source_profiler_set_source_name). A source the
  * profiler no longer lists loses its type; NULL or "" removes it. */
-void srcprof_live_set_source_type(const void *source, const char *type);
+SRCPROF_API void srcprof_live_set_source_type(const void *source, const char *type);
 
 /* Copies the source's type into buf (size > 0) and returns true, or
  * writes "" and returns false when it has none. Any thread. */
-bool srcprof_live_get_source_type(const void *source, char *buf, size_t size);
-
-#if defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
+SRCPROF_API bool srcprof_live_get_source_type(const void *source, char *buf, size_t size);
 
 #ifdef __cplusplus
 }

@@ -11,34 +11,26 @@
 #ifndef SRCPROF_CLOCK_H
 #define SRCPROF_CLOCK_H
 
+#include "srcprof/api.h"
+
 #include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* What this header declares is the library's interface: exported from the
- * shared library, global in the static one. Everything else is hidden. */
-#if defined(__GNUC__)
-#pragma GCC visibility push(default)
-#endif
-
 /* Now, in ns, on the profiler's clock. Any thread. */
-uint64_t srcprof_clock_ns(void);
+SRCPROF_API uint64_t srcprof_clock_ns(void);
 
 /* clock_gettime(CLOCK_MONOTONIC) in ns, for comparison and calibration. */
-uint64_t srcprof_clock_monotonic_ns(void);
+SRCPROF_API uint64_t srcprof_clock_monotonic_ns(void);
 
 /* Which clock srcprof_clock_ns reads: "tsc", "clock_gettime" or "injected". */
-const char *srcprof_clock_source(void);
+SRCPROF_API const char *srcprof_clock_source(void);
 
 /* Keeps the TSC clock on CLOCK_MONOTONIC; the profiler calls it at each
  * frame_begin and it does work at most once a second. Any thread. */
-void srcprof_clock_maintain(void);
-
-#if defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
+SRCPROF_API void srcprof_clock_maintain(void);
 
 #ifdef __cplusplus
 }

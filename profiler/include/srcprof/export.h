@@ -17,18 +17,14 @@
 #ifndef SRCPROF_EXPORT_H
 #define SRCPROF_EXPORT_H
 
+#include "srcprof/api.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
-#endif
-
-/* What this header declares is the library's interface: exported from the
- * shared library, global in the static one. Everything else is hidden. */
-#if defined(__GNUC__)
-#pragma GCC visibility push(default)
 #endif
 
 /* Writes a header row and one row per source: fill_result's fields, the
@@ -40,12 +36,12 @@ extern "C" {
  * "graphics:5839000;compute:864800" (ns; empty without GPU samples).
  * Returns the number of rows, or -1 when writing failed (errno tells
  * why). Any thread. */
-int source_profiler_write_csv(FILE *out);
+SRCPROF_API int source_profiler_write_csv(FILE *out);
 
 /* Writes a header row and one row per (source, pass), last the name of
  * the queue the pass's renders ran on (a pass on two queues is two
  * rows). Same returns. */
-int source_profiler_write_pass_csv(FILE *out);
+SRCPROF_API int source_profiler_write_pass_csv(FILE *out);
 
 typedef struct source_profiler_trace_desc {
 	uint64_t duration_ns; /* span to record; 0 means 5 s */
@@ -62,13 +58,13 @@ enum source_profiler_trace_state {
  * (discard it first) or the buffer cannot be allocated. Graphics thread,
  * between frames. The capture finishes by itself at the first frame_begin
  * after its span, when its buffer is full, or at trace_stop. */
-bool source_profiler_trace_start(const source_profiler_trace_desc *desc);
+SRCPROF_API bool source_profiler_trace_start(const source_profiler_trace_desc *desc);
 
 /* Finishes a recording capture now. Graphics thread. */
-void source_profiler_trace_stop(void);
+SRCPROF_API void source_profiler_trace_stop(void);
 
 /* IDLE, RECORDING or FINISHED. Any thread. */
-int source_profiler_trace_state(void);
+SRCPROF_API int source_profiler_trace_state(void);
 
 typedef struct source_profiler_trace_info {
 	uint64_t events;  /* recorded */
@@ -77,22 +73,18 @@ typedef struct source_profiler_trace_info {
 	uint32_t frames;
 } source_profiler_trace_info;
 
-void source_profiler_trace_get_info(source_profiler_trace_info *info);
+SRCPROF_API void source_profiler_trace_get_info(source_profiler_trace_info *info);
 
 /* Writes a FINISHED capture as Chrome Trace Event JSON. Returns 0, or -1
  * when there is no finished capture or writing failed. Graphics thread. */
-int source_profiler_trace_write_json(FILE *out);
+SRCPROF_API int source_profiler_trace_write_json(FILE *out);
 
 /* Frees the capture; the state returns to IDLE. Graphics thread. */
-void source_profiler_trace_discard(void);
+SRCPROF_API void source_profiler_trace_discard(void);
 
 /* Names the calling thread's track in captures (copied, 63 bytes at most);
  * unnamed threads use their perf_block routine name. */
-void source_profiler_trace_name_thread(const char *name);
-
-#if defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
+SRCPROF_API void source_profiler_trace_name_thread(const char *name);
 
 #ifdef __cplusplus
 }

@@ -38,6 +38,7 @@
 #ifndef SRCPROF_GPU_TIMER_H
 #define SRCPROF_GPU_TIMER_H
 
+#include "srcprof/api.h"
 #include "srcprof/source_profiler.h"
 
 #include <stdbool.h>
@@ -45,12 +46,6 @@
 
 #ifdef __cplusplus
 extern "C" {
-#endif
-
-/* What this header declares is the library's interface: exported from the
- * shared library, global in the static one. Everything else is hidden. */
-#if defined(__GNUC__)
-#pragma GCC visibility push(default)
 #endif
 
 typedef enum sp_gpu_stamp {
@@ -186,7 +181,7 @@ typedef struct sp_gpu_timer_backend {
  * frames. Frames in flight recorded with an earlier backend are dropped,
  * and what its empty timers and frame ranges measured is forgotten (the
  * new backend's are measured afresh). */
-void source_profiler_set_gpu_backend(const sp_gpu_timer_backend *backend);
+SRCPROF_API void source_profiler_set_gpu_backend(const sp_gpu_timer_backend *backend);
 
 /* Installs a backend for a further queue the renderer submits GPU work to
  * (an async compute queue, a transfer queue; a second timer context on the
@@ -198,30 +193,27 @@ void source_profiler_set_gpu_backend(const sp_gpu_timer_backend *backend);
  * time is two stamps of one queue. Returns 0 (logged, counted in
  * ignored_calls) when the backend lacks reserve, write or read, or every
  * queue is taken. Graphics thread, between frames. */
-uint32_t source_profiler_add_gpu_queue(const sp_gpu_timer_backend *backend, const char *name);
+SRCPROF_API uint32_t source_profiler_add_gpu_queue(const sp_gpu_timer_backend *backend,
+						   const char *name);
 
 /* Removes a queue added above; its frames in flight lose their GPU samples
  * on it. Graphics thread, between frames; the backend may be destroyed
  * once its frames in flight are done on the GPU. Queue 0 is removed with
  * source_profiler_set_gpu_backend(NULL); other numbers are ignored
  * (counted, logged). */
-void source_profiler_remove_gpu_queue(uint32_t queue);
+SRCPROF_API void source_profiler_remove_gpu_queue(uint32_t queue);
 
 /* The name of queue `queue` ("graphics" for 0 once a backend is set), or
  * NULL when none is installed. Any thread; the string lives while the
  * queue is installed. */
-const char *source_profiler_queue_name(uint32_t queue);
+SRCPROF_API const char *source_profiler_queue_name(uint32_t queue);
 
 /* Test hook: the GPU results of the frame being recorded (or, between
  * frames or after its render_end, of the next GPU-timed one: under
  * sampling, untimed frames in between keep it pending) are treated as
  * disjoint when collected (counted as gpu_disjoint_backend). Graphics
  * thread. */
-void source_profiler_force_gpu_disjoint(void);
-
-#if defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
+SRCPROF_API void source_profiler_force_gpu_disjoint(void);
 
 #ifdef __cplusplus
 }

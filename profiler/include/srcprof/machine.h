@@ -24,17 +24,13 @@
 #ifndef SRCPROF_MACHINE_H
 #define SRCPROF_MACHINE_H
 
+#include "srcprof/api.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
-#endif
-
-/* What this header declares is the library's interface: exported from the
- * shared library, global in the static one. Everything else is hidden. */
-#if defined(__GNUC__)
-#pragma GCC visibility push(default)
 #endif
 
 /* Above this share of the machine taken by other processes, srcprof's
@@ -60,28 +56,24 @@ typedef struct srcprof_load_meter {
 
 /* Starts (or restarts) a span. False when the machine's load cannot be
  * read (then every figure reads negative). */
-bool srcprof_load_start(srcprof_load_meter *m);
+SRCPROF_API bool srcprof_load_start(srcprof_load_meter *m);
 
 /* Percent of all cores' time since the span started that processes other
  * than this one used (0 to 100), or -1 when unknown or too little time
  * passed (the machine counts in clock ticks, 10 ms). The span goes on:
  * call again for a longer one, or srcprof_load_start to begin a new one.
  * Reads /proc/stat. */
-double srcprof_load_others_pct(const srcprof_load_meter *m);
+SRCPROF_API double srcprof_load_others_pct(const srcprof_load_meter *m);
 
 /* For a running figure: keeps a reading (at most one per 100 ms, so it can
  * be called every frame). */
-void srcprof_load_sample(srcprof_load_meter *m);
+SRCPROF_API void srcprof_load_sample(srcprof_load_meter *m);
 
 /* The same percent over about the last second: from the newest kept
  * reading at least a second old (else the oldest, else the start) to now.
  * Reads /proc/stat. A meter is one thread's: sample and read it from the
  * same thread, or lock around it. */
-double srcprof_load_recent_pct(const srcprof_load_meter *m);
-
-#if defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
+SRCPROF_API double srcprof_load_recent_pct(const srcprof_load_meter *m);
 
 #ifdef __cplusplus
 }

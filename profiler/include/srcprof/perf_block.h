@@ -35,6 +35,8 @@
 #ifndef SRCPROF_PERF_BLOCK_H
 #define SRCPROF_PERF_BLOCK_H
 
+#include "srcprof/api.h"
+
 #include <stdint.h>
 #include <stdio.h>
 
@@ -42,34 +44,28 @@
 extern "C" {
 #endif
 
-/* What this header declares is the library's interface: exported from the
- * shared library, global in the static one. Everything else is hidden. */
-#if defined(__GNUC__)
-#pragma GCC visibility push(default)
-#endif
-
 #define PERF_BLOCK_MAX_DEPTH 64
 #define PERF_BLOCK_MAX_FRAME 1024
 
 /* Where frames are written; NULL (the default) writes nothing. The caller
  * keeps the FILE open while it is set. Any thread. */
-void perf_block_set_output(FILE *out);
+SRCPROF_API void perf_block_set_output(FILE *out);
 
 /* Names the calling thread's routine in frame headers and trace tracks
  * (copied, up to 63 bytes). */
-void perf_block_set_routine(const char *name);
+SRCPROF_API void perf_block_set_routine(const char *name);
 
 /* Blocks not recorded (too deep, frame full), over all threads. */
-uint64_t perf_block_dropped(void);
+SRCPROF_API uint64_t perf_block_dropped(void);
 
 /* The machinery behind the macros; call through them. */
 typedef struct perf_block_scope {
 	uint32_t serial; /* 0: not recorded */
 } perf_block_scope;
 
-perf_block_scope perf_block_begin(const char *name);
-void perf_block_end(void);
-void perf_block_scope_exit(perf_block_scope *scope);
+SRCPROF_API perf_block_scope perf_block_begin(const char *name);
+SRCPROF_API void perf_block_end(void);
+SRCPROF_API void perf_block_scope_exit(perf_block_scope *scope);
 
 #define PERF_BLOCK_CAT2(a, b) a##b
 #define PERF_BLOCK_CAT(a, b) PERF_BLOCK_CAT2(a, b)
@@ -84,10 +80,6 @@ void perf_block_scope_exit(perf_block_scope *scope);
 #define PERF_BLOCK(name)
 #define PERF_BLOCK_END
 #define PERF_FUNCTION()
-#endif
-
-#if defined(__GNUC__)
-#pragma GCC visibility pop
 #endif
 
 #ifdef __cplusplus

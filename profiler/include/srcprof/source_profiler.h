@@ -65,18 +65,14 @@
 #ifndef SRCPROF_SOURCE_PROFILER_H
 #define SRCPROF_SOURCE_PROFILER_H
 
+#include "srcprof/api.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
-#endif
-
-/* What this header declares is the library's interface: exported from the
- * shared library, global in the static one. Everything else is hidden. */
-#if defined(__GNUC__)
-#pragma GCC visibility push(default)
 #endif
 
 /* Frames between recording a frame and collecting it, plus one, by default:
@@ -117,12 +113,12 @@ typedef struct profiler_result {
 
 /* Turns profiling on or off. On takes effect at the next frame_begin; off at
  * the end of the next frame_collect, which frees all statistics. */
-void source_profiler_enable(bool enable);
+SRCPROF_API void source_profiler_enable(bool enable);
 
 /* Turns GPU timing on or off from the next frame_begin. Turning it on counts
  * only while the profiler is on or being turned on: the stored request is
  * `enable && (profiler enable requested)`. */
-void source_profiler_gpu_enable(bool enable);
+SRCPROF_API void source_profiler_gpu_enable(bool enable);
 
 /* --- Results (any thread, any time) ------------------------------------- */
 
@@ -131,11 +127,11 @@ void source_profiler_gpu_enable(bool enable);
  * entry, or no sample of it was collected yet (its first frame is collected
  * FRAME_BUFFER_SIZE - 1 frames after it: OBS's "no data yet"). Constant
  * time, never blocks the graphics thread. */
-bool source_profiler_fill_result(const void *source, profiler_result_t *result);
+SRCPROF_API bool source_profiler_fill_result(const void *source, profiler_result_t *result);
 
 /* As fill_result, into a new struct the caller frees with free(); NULL when
  * fill_result would return false. */
-profiler_result_t *source_profiler_get_result(const void *source);
+SRCPROF_API profiler_result_t *source_profiler_get_result(const void *source);
 
 /* --- Engine side (graphics thread unless noted) -------------------------- */
 
@@ -143,26 +139,26 @@ profiler_result_t *source_profiler_get_result(const void *source);
  * collected and uncollected sample. 60 fps is assumed before the first call.
  * fps_num or fps_den of 0 is ignored (logged); rates above
  * SOURCE_PROFILER_MAX_FPS are clamped. */
-void source_profiler_reset_video(uint32_t fps_num, uint32_t fps_den);
+SRCPROF_API void source_profiler_reset_video(uint32_t fps_num, uint32_t fps_den);
 
 /* Starts a frame: applies a pending enable and GPU toggle, processes
  * removals queued since the last frame. */
-void source_profiler_frame_begin(void);
+SRCPROF_API void source_profiler_frame_begin(void);
 
 /* Returns the start stamp of a tick (0 while off); pass it to tick_end. A
  * stamp is the profiler clock's raw reading (the TSC's ticks, or ns with
  * another clock), not a time to compare with srcprof_clock_ns(). */
-uint64_t source_profiler_source_tick_start(void);
+SRCPROF_API uint64_t source_profiler_source_tick_start(void);
 
 /* Records the tick of `source` that began at `start`. The first tick of an
  * unknown source creates its entry. */
-void source_profiler_source_tick_end(const void *source, uint64_t start);
+SRCPROF_API void source_profiler_source_tick_end(const void *source, uint64_t start);
 
 /* Opens the frame's GPU range. Source GPU timers exist only between
  * render_begin and render_end. Once a frame: a second call in the same
  * frame is ignored (counted in ignored_calls, logged once), and renders
  * after the range's render_end get no GPU timer. */
-void source_profiler_render_begin(void);
+SRCPROF_API void source_profiler_render_begin(void);
 
 /* Graphics thread, between frame_begin and render_begin (after
  * render_begin it is ignored, counted and logged once): this frame opens
@@ -171,44 +167,45 @@ void source_profiler_render_begin(void);
  * gpu_enabled). For engines that GPU-time one frame in N where a timer is
  * costly: the frame range's own stamps would cost every other frame too.
  * Not part of the OBS API. */
-void source_profiler_gpu_skip_frame(void);
+SRCPROF_API void source_profiler_gpu_skip_frame(void);
 
 /* Returns the start stamp of a render (0 while off; see tick_start) and sets
  * *timer to a GPU timer when this frame is GPU-timed, else NULL. `timer`
  * may be NULL. */
-uint64_t source_profiler_source_render_begin(sp_gpu_timer **timer);
+SRCPROF_API uint64_t source_profiler_source_render_begin(sp_gpu_timer **timer);
 
 /* Records a render of `source` begun at `start`, in the current pass, and
  * ends `timer` (NULL when none). A render without a timer in a frame with
  * GPU timing on (the engine samples which sources it times, or passed no
  * timer pointer) leaves the source without a GPU sample for that frame -
  * neither 0 nor a partial sum. */
-void source_profiler_source_render_end(const void *source, uint64_t start, sp_gpu_timer *timer);
+SRCPROF_API void source_profiler_source_render_end(const void *source, uint64_t start,
+						   sp_gpu_timer *timer);
 
 /* Closes the frame's GPU range; timers left open are closed and ignored. */
-void source_profiler_render_end(void);
+SRCPROF_API void source_profiler_render_end(void);
 
 /* Moves the samples of the frame FRAME_BUFFER_SIZE - 1 frames old into the
  * statistics, reading its GPU results without waiting (results not ready
  * mean the frame's GPU samples are dropped). Applies a pending disable. */
-void source_profiler_frame_collect(void);
+SRCPROF_API void source_profiler_frame_collect(void);
 
 /* Marks `source` as async (video-like): its async_* fields are computed.
  * The mark lasts until the source is removed. Any thread. */
-void source_profiler_set_async(const void *source, bool async);
+SRCPROF_API void source_profiler_set_async(const void *source, bool async);
 
 /* An async source received a frame now. Any thread. Counted once the source
  * has an entry (its first tick). */
-void source_profiler_async_frame_received(const void *source);
+SRCPROF_API void source_profiler_async_frame_received(const void *source);
 
 /* The renderer drew the async frame stamped `frame_ts_ns` for `source` in
  * this frame; one timestamp per collected frame enters the window. */
-void source_profiler_async_frame_rendered(const void *source, uint64_t frame_ts_ns);
+SRCPROF_API void source_profiler_async_frame_rendered(const void *source, uint64_t frame_ts_ns);
 
 /* Drops the source's statistics, uncollected samples, name and async mark
  * by the next frame_begin at the latest. Any thread. GPU timers of the
  * source still in flight are discarded when their frame is collected. */
-void source_profiler_remove_source(const void *source);
+SRCPROF_API void source_profiler_remove_source(const void *source);
 
 /* Replaces the clock used for every measurement (ns, monotonic). NULL
  * restores the default (TSC-backed CLOCK_MONOTONIC, see srcprof/clock.h).
@@ -216,7 +213,7 @@ void source_profiler_remove_source(const void *source);
  * PERF_BLOCK, async_frame_received): the clock is read without a lock, and
  * a reading at the moment of the switch may call the old function, or the
  * old function with the new `user`. `now_ns` must be thread-safe. */
-void source_profiler_set_clock(uint64_t (*now_ns)(void *user), void *user);
+SRCPROF_API void source_profiler_set_clock(uint64_t (*now_ns)(void *user), void *user);
 
 /* --- srcprof extensions --------------------------------------------------- */
 
@@ -228,20 +225,20 @@ void source_profiler_set_clock(uint64_t (*now_ns)(void *user), void *user);
  * what the GPU timers measured of themselves (the empty timers' cost, the
  * resolution, the frames' GPU range in get_stats) is measured afresh.
  * Other values are ignored (logged, counted in ignored_calls). */
-void source_profiler_set_frames_in_flight(uint32_t n);
+SRCPROF_API void source_profiler_set_frames_in_flight(uint32_t n);
 
 /* The frames in flight in force. Any thread. */
-uint32_t source_profiler_frames_in_flight(void);
+SRCPROF_API uint32_t source_profiler_frames_in_flight(void);
 
 /* The frame slot (0 to frames in flight - 1) of the frame being recorded,
  * from its frame_begin to its frame_collect: for GPU timer backends that
  * prepare a slot's queries when the renderer begins its command buffer
  * (srcprof/vulkan.h). Graphics thread. */
-uint32_t source_profiler_frame_slot(void);
+SRCPROF_API uint32_t source_profiler_frame_slot(void);
 
 /* The number of the frame being recorded: frame_begin calls since start
  * (never reset, 0 before the first). Graphics thread. */
-uint64_t source_profiler_frame_index(void);
+SRCPROF_API uint64_t source_profiler_frame_index(void);
 
 /* --- GPU sampling ---------------------------------------------------------
  * Where each GPU timer is costly (the backend says so: flushed timestamps on
@@ -273,16 +270,16 @@ uint64_t source_profiler_frame_index(void);
  * default, 1. Backends whose timers are cheap (sp_gpu_timer_backend.costly
  * false) time every frame whatever the budget. From the next frame_begin.
  * Any thread. */
-void source_profiler_gpu_set_budget(double percent);
+SRCPROF_API void source_profiler_gpu_set_budget(double percent);
 
 /* Whether the frame being recorded GPU-times its renders (decided at
  * frame_begin; false after gpu_skip_frame, or while GPU timing is off).
  * Graphics thread. */
-bool source_profiler_gpu_frame_timed(void);
+SRCPROF_API bool source_profiler_gpu_frame_timed(void);
 
 /* Makes the next frame with GPU timing on a timed one (a benchmark block
  * that must start on one). Any thread. */
-void source_profiler_gpu_time_next_frame(void);
+SRCPROF_API void source_profiler_gpu_time_next_frame(void);
 
 /* A burst GPU-times every frame until every source rendered in the last
  * GPU-timed frame holds SOURCE_PROFILER_BURST_SAMPLES GPU samples, or for
@@ -306,13 +303,13 @@ void source_profiler_gpu_time_next_frame(void);
 
 /* Starts a burst now ("measure now": a scene changed, a user asked).
  * From the next frame_begin. Any thread. */
-void source_profiler_gpu_burst(void);
+SRCPROF_API void source_profiler_gpu_burst(void);
 
 /* A source's first frames pay once what later ones do not: shader
  * variants built at first draw, buffers and textures touched for the first
  * time, each frame slot's resources at their first use. With GPU timing
- * sampled, one such sample can be most of a source's figure (lavapipe and
- * llvmpipe: the first frame up to 17x the source's median). So the GPU
+ * sampled, one such sample can be most of a source's figure (many times
+ * the source's median on lavapipe and llvmpipe: docs/known-limits.md). So the GPU
  * samples of a source's first `frames` collected frames (frames it was
  * ticked or rendered in, timed or not) are not kept: timing is unchanged,
  * its CPU samples count as ever, and the source holds no GPU sample for
@@ -325,8 +322,8 @@ void source_profiler_gpu_burst(void);
  * window shorter than `frames` ends the warm-up once it is full. From the
  * next frame_collect. Any thread. */
 #define SOURCE_PROFILER_GPU_WARMUP_FRAMES 3
-void source_profiler_gpu_set_warmup(uint32_t frames);
-uint32_t source_profiler_gpu_warmup(void);
+SRCPROF_API void source_profiler_gpu_set_warmup(uint32_t frames);
+SRCPROF_API uint32_t source_profiler_gpu_warmup(void);
 
 typedef struct source_profiler_sampling {
 	double budget_pct;     /* the budget in force, percent (100: every frame) */
@@ -350,7 +347,7 @@ typedef struct source_profiler_sampling {
 } source_profiler_sampling_t;
 
 /* Fills *s with the sampler's state. Any thread. */
-void source_profiler_get_sampling(source_profiler_sampling_t *s);
+SRCPROF_API void source_profiler_get_sampling(source_profiler_sampling_t *s);
 
 /* Writes one line through the profiler's log (source_profiler_set_log), as
  * printf. For GPU timer modules and engines that report beside it. Any
@@ -360,21 +357,21 @@ void source_profiler_get_sampling(source_profiler_sampling_t *s);
 #else
 #define SOURCE_PROFILER_PRINTF(f, a)
 #endif
-void source_profiler_log(int level, const char *fmt, ...) SOURCE_PROFILER_PRINTF(2, 3);
+SRCPROF_API void source_profiler_log(int level, const char *fmt, ...) SOURCE_PROFILER_PRINTF(2, 3);
 
 /* Returns the id of the pass or view called `name` ("main", "preview",
  * "blur-h"), registering it on first use. Id 0 is "default", the pass renders
  * belong to until set_pass is called. Returns 0 for NULL or when
  * SOURCE_PROFILER_MAX_PASSES passes exist (logged). Any thread. */
-uint32_t source_profiler_pass_id(const char *name);
+SRCPROF_API uint32_t source_profiler_pass_id(const char *name);
 
 /* Name of a registered pass, or NULL. The string lives until shutdown. */
-const char *source_profiler_pass_name(uint32_t pass);
+SRCPROF_API const char *source_profiler_pass_name(uint32_t pass);
 
 /* The calling thread's renders from now until its next call belong to
  * `pass` (each thread has its own; the graphics thread's starts every
  * frame at "default"). Any thread. */
-void source_profiler_set_pass(uint32_t pass);
+SRCPROF_API void source_profiler_set_pass(uint32_t pass);
 
 #define SOURCE_PROFILER_MAX_PASSES 64
 /* A source keeps separate statistics for at most this many passes; renders
@@ -393,8 +390,9 @@ typedef struct source_profiler_pass_result {
 /* Fills up to `max_out` pass results of `source`, in first-rendered order,
  * and returns how many passes the source has (0 when fill_result would
  * return false). Any thread. */
-size_t source_profiler_fill_pass_results(const void *source, source_profiler_pass_result_t *out,
-					 size_t max_out);
+SRCPROF_API size_t source_profiler_fill_pass_results(const void *source,
+						     source_profiler_pass_result_t *out,
+						     size_t max_out);
 
 /* Samples in the source's windows: *cpu counts the collected frames it
  * was ticked in (the last ones, at most the window capacity); *gpu the GPU
@@ -403,7 +401,8 @@ size_t source_profiler_fill_pass_results(const void *source, source_profiler_pas
  * samples reach further back than the CPU window's frames, and they are
  * not a subset of them. False (and nothing written) when fill_result
  * would return false. Any thread. */
-bool source_profiler_get_sample_counts(const void *source, uint32_t *cpu, uint32_t *gpu);
+SRCPROF_API bool source_profiler_get_sample_counts(const void *source, uint32_t *cpu,
+						   uint32_t *gpu);
 
 /* Medians of a source's window: the figure one outlier cannot move (a
  * first frame's shader compile, a hitch), shown beside OBS's averages and
@@ -417,10 +416,10 @@ typedef struct source_profiler_medians {
 } source_profiler_medians_t;
 
 /* Fills *m and returns true; false (nothing written) when fill_result
- * would return false. Any thread: it copies the source's window (a few
- * microseconds at 300 samples), so call it for what is shown, not every
- * frame for every source. */
-bool source_profiler_fill_medians(const void *source, source_profiler_medians_t *m);
+ * would return false. Any thread: it copies the source's window and selects,
+ * work that grows with the samples it holds, so call it for what is shown,
+ * not every frame for every source. */
+SRCPROF_API bool source_profiler_fill_medians(const void *source, source_profiler_medians_t *m);
 
 /* How far each of a source's averages could move with other samples of
  * the same work: half the width of its 95% confidence interval, Student's
@@ -440,7 +439,8 @@ typedef struct source_profiler_intervals {
 	uint64_t render_gpu_ci95, render_gpu_sum_ci95;
 } source_profiler_intervals_t;
 
-bool source_profiler_fill_intervals(const void *source, source_profiler_intervals_t *iv);
+SRCPROF_API bool source_profiler_fill_intervals(const void *source,
+						source_profiler_intervals_t *iv);
 
 /* The per-frame samples behind a source's statistics, for percentiles. */
 typedef enum source_profiler_series {
@@ -455,15 +455,15 @@ typedef enum source_profiler_series {
  * returns how many the window holds. A frame's sum over passes above
  * 4.29 s is copied as UINT32_MAX (render_sum in fill_result is exact).
  * Graphics thread, between frames. */
-size_t source_profiler_copy_samples(const void *source, source_profiler_series series,
-				    uint32_t *out, size_t max);
+SRCPROF_API size_t source_profiler_copy_samples(const void *source, source_profiler_series series,
+						uint32_t *out, size_t max);
 
 /* Gives `source` a name for exports and traces (copied). Any thread. */
-void source_profiler_set_source_name(const void *source, const char *name);
+SRCPROF_API void source_profiler_set_source_name(const void *source, const char *name);
 
 /* Copies the source's name into buf (size > 0) and returns true, or writes
  * "0x<address>" and returns false when it has none. Any thread. */
-bool source_profiler_get_source_name(const void *source, char *buf, size_t size);
+SRCPROF_API bool source_profiler_get_source_name(const void *source, char *buf, size_t size);
 
 /* Counters since the last reset_video or enable. Any thread. */
 typedef struct source_profiler_stats {
@@ -524,7 +524,7 @@ typedef struct source_profiler_stats {
 } source_profiler_stats_t;
 
 /* Fills *stats. Any thread. */
-void source_profiler_get_stats(source_profiler_stats_t *stats);
+SRCPROF_API void source_profiler_get_stats(source_profiler_stats_t *stats);
 
 /* --- Several threads, command buffers and queues ---------------------------
  * (the frame protocol above, "Several threads"). */
@@ -541,7 +541,7 @@ void source_profiler_get_stats(source_profiler_stats_t *stats);
  * thread that exits gives its place back. Calls from a thread beyond it
  * are dropped (threads_refused counts such threads; said once); other
  * values are ignored (logged, counted in ignored_calls). Any thread. */
-void source_profiler_set_max_threads(uint32_t n);
+SRCPROF_API void source_profiler_set_max_threads(uint32_t n);
 
 /* The calling thread's renders from now on write their GPU stamps into
  * `cmd` (a VkCommandBuffer for srcprof/vulkan.h; primary, or secondary
@@ -558,7 +558,7 @@ void source_profiler_set_max_threads(uint32_t n);
  * late, or never, loses only its own renders' GPU samples for that frame
  * (gpu_timers_unavailable). Any thread, between frame_begin and
  * frame_collect (or before the first frame). */
-void source_profiler_set_command_buffer(uint32_t queue, void *cmd);
+SRCPROF_API void source_profiler_set_command_buffer(uint32_t queue, void *cmd);
 
 /* The most GPU queues, the first included (source_profiler_add_gpu_queue in
  * srcprof/gpu_timer.h). */
@@ -580,13 +580,15 @@ typedef struct source_profiler_queue_result {
  * on two queues at once counts on both (busy time, not elapsed time). It
  * copies the window, as fill_medians: call it for what is shown. Any
  * thread. */
-size_t source_profiler_fill_queue_results(const void *source,
-					  source_profiler_queue_result_t *out, size_t max_out);
+SRCPROF_API size_t source_profiler_fill_queue_results(const void *source,
+						      source_profiler_queue_result_t *out,
+						      size_t max_out);
 
 /* The queue of each of `source`'s passes, in fill_pass_results' order (a
  * pass rendered on two queues is two passes there, one per queue); returns
  * how many passes the source has. Any thread. */
-size_t source_profiler_fill_pass_queues(const void *source, uint32_t *queues, size_t max_out);
+SRCPROF_API size_t source_profiler_fill_pass_queues(const void *source, uint32_t *queues,
+						    size_t max_out);
 
 /* --- Work counters (srcprof extension) --------------------------------------
  * What each source asks of the GPU, counted by the device: the pipeline
@@ -617,17 +619,17 @@ typedef enum source_profiler_counter {
 /* A short name for counter c ("vertices", "primitives", "VS invocations",
  * "clip in", "clip out", "FS invocations", "CS invocations"), "?" for
  * another value. */
-const char *source_profiler_counter_name(source_profiler_counter c);
+SRCPROF_API const char *source_profiler_counter_name(source_profiler_counter c);
 
 /* Turns work counting on or off from the next frame_begin (default off;
  * source_profiler_shutdown turns it off).
  * Counting costs what the backend's queries cost; it needs GPU timing on.
  * Any thread. */
-void source_profiler_work_enable(bool enable);
+SRCPROF_API void source_profiler_work_enable(bool enable);
 
 /* Whether work counting is asked for (work_enable's last value). Any
  * thread. */
-bool source_profiler_work_enabled(void);
+SRCPROF_API bool source_profiler_work_enabled(void);
 
 /* Work per frame over the window's counted frames. A counter whose bit is
  * not in `counted` is one the device cannot count: "n/a", not 0. Counts
@@ -643,23 +645,23 @@ typedef struct source_profiler_work {
 /* Fills *out with `source`'s work over all its passes and returns true;
  * false (out untouched) while the profiler is off, the source has no
  * entry, or no frame of it was counted yet. Any thread. */
-bool source_profiler_fill_work(const void *source, source_profiler_work_t *out);
+SRCPROF_API bool source_profiler_fill_work(const void *source, source_profiler_work_t *out);
 
 /* Fills up to `max_out` per-pass figures of `source`, in
  * source_profiler_fill_pass_results' order, and returns how many passes
  * its work window holds (0 as fill_work's false). Any thread. */
-size_t source_profiler_fill_pass_work(const void *source, source_profiler_work_t *out,
-				      size_t max_out);
+SRCPROF_API size_t source_profiler_fill_pass_work(const void *source, source_profiler_work_t *out,
+						  size_t max_out);
 
 /* The frame's totals: every counted source's work summed per frame, over
  * the window's counted frames. false before the first. Any thread. */
-bool source_profiler_frame_work(source_profiler_work_t *out);
+SRCPROF_API bool source_profiler_frame_work(source_profiler_work_t *out);
 
 /* Calls `fn` for every source with an entry, with its name (or
  * "0x<address>"). Any thread; `fn` must not call back into the profiler's
  * engine-side functions. Returns the number of sources visited. */
-size_t source_profiler_enum_sources(void (*fn)(const void *source, const char *name, void *user),
-				    void *user);
+SRCPROF_API size_t source_profiler_enum_sources(
+	void (*fn)(const void *source, const char *name, void *user), void *user);
 
 enum source_profiler_log_level {
 	SOURCE_PROFILER_LOG_ERROR,
@@ -673,16 +675,13 @@ enum source_profiler_log_level {
  * always called with the `user` given with it. A line being written when
  * set_log returns may still reach the old function: free what it uses
  * only once no thread can be logging (after shutdown, say). */
-void source_profiler_set_log(void (*fn)(int level, const char *msg, void *user), void *user);
+SRCPROF_API void source_profiler_set_log(void (*fn)(int level, const char *msg, void *user),
+					 void *user);
 
 /* Frees everything the profiler holds and returns it to its initial state
  * (off, 60 fps, no backend, no clock override). Graphics thread, no other
  * thread may be inside the profiler. */
-void source_profiler_shutdown(void);
-
-#if defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
+SRCPROF_API void source_profiler_shutdown(void);
 
 #ifdef __cplusplus
 }

@@ -48,10 +48,10 @@
  * Flushed (auto's choice on Mesa's llvmpipe and softpipe) follows each one
  * with glFinish: llvmpipe bins draws and timestamps into per-tile lists
  * that its threads rasterize after a flush, and a stamp reads when the last
- * tile reached it (bare stamps read ~1/400 of the truth there); glFlush
- * alone would let the next draws be binned while the threads still run the
- * scene the stamp closes, which reads vertex-heavy sources low and their
- * neighbours high. The wait costs a fixed amount per timer, which the
+ * tile reached it (bare stamps read a small fraction of the truth there,
+ * docs/gpu-timing.md); glFlush alone would let the next draws be binned
+ * while the threads still run the scene the stamp closes, which reads
+ * vertex-heavy sources low and their neighbours high. The wait costs a fixed amount per timer, which the
  * profiler measures with empty timers and subtracts, and flushed timers
  * are costly, so the profiler GPU-times one frame in N
  * (source_profiler_gpu_set_budget). docs/gpu-timing.md has the
@@ -60,18 +60,13 @@
 #ifndef SRCPROF_GL_H
 #define SRCPROF_GL_H
 
+#include "srcprof/api.h"
 #include "srcprof/gpu_timer.h"
 
 #include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
-#endif
-
-/* What this header declares is the library's interface: exported from the
- * shared library, global in the static one. Everything else is hidden. */
-#if defined(__GNUC__)
-#pragma GCC visibility push(default)
 #endif
 
 /* A GL entry point as loaders return it (GLFWglproc, EGL's and glad's
@@ -107,28 +102,24 @@ typedef struct srcprof_gl_timer srcprof_gl_timer;
  * queries (no glQueryCounter, or GL_QUERY_COUNTER_BITS 0) or when functions
  * cannot be loaded: pass NULL on (every function below accepts it) and GPU
  * timing stays off while CPU profiling goes on. */
-srcprof_gl_timer *srcprof_gl_timer_create(const srcprof_gl_timer_desc *desc);
+SRCPROF_API srcprof_gl_timer *srcprof_gl_timer_create(const srcprof_gl_timer_desc *desc);
 
 /* The backend to pass to source_profiler_set_gpu_backend(); NULL for a NULL
  * timer. Valid until destroy. */
-const sp_gpu_timer_backend *srcprof_gl_timer_backend(const srcprof_gl_timer *t);
+SRCPROF_API const sp_gpu_timer_backend *srcprof_gl_timer_backend(const srcprof_gl_timer *t);
 
 /* "gl-timestamp" (plain) or "gl-timestamp+flush" (flushed); "none" for NULL. */
-const char *srcprof_gl_timer_mode(const srcprof_gl_timer *t);
+SRCPROF_API const char *srcprof_gl_timer_mode(const srcprof_gl_timer *t);
 
 /* The query target (GLenum) that counts work counter c - GL_VERTICES_SUBMITTED
  * for SOURCE_PROFILER_INPUT_VERTICES, ... GL_COMPUTE_SHADER_INVOCATIONS -
  * for a renderer that counts more than a render with its own queries (a
  * whole frame, to check the sources' counts against); 0 for another c. */
-unsigned srcprof_gl_timer_work_target(source_profiler_counter c);
+SRCPROF_API unsigned srcprof_gl_timer_work_target(source_profiler_counter c);
 
 /* Deletes the query objects (the context must be current). Uninstall the
  * backend first (source_profiler_set_gpu_backend(NULL)). NULL is ignored. */
-void srcprof_gl_timer_destroy(srcprof_gl_timer *t);
-
-#if defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
+SRCPROF_API void srcprof_gl_timer_destroy(srcprof_gl_timer *t);
 
 #ifdef __cplusplus
 }

@@ -99,6 +99,7 @@
 #ifndef SRCPROF_VULKAN_H
 #define SRCPROF_VULKAN_H
 
+#include "srcprof/api.h"
 #include "srcprof/gpu_timer.h"
 
 #include <stdbool.h>
@@ -107,12 +108,6 @@
 
 #ifdef __cplusplus
 extern "C" {
-#endif
-
-/* What this header declares is the library's interface: exported from the
- * shared library, global in the static one. Everything else is hidden. */
-#if defined(__GNUC__)
-#pragma GCC visibility push(default)
 #endif
 
 /* The validation layer's message id for the false positive above. */
@@ -181,7 +176,7 @@ typedef struct srcprof_vk_timer srcprof_vk_timer;
  * (timestampPeriod 0, timestampValidBits 0), a required handle is missing,
  * or functions cannot be loaded: then pass NULL on (every function below
  * accepts it) and GPU timing stays off while CPU profiling goes on. */
-srcprof_vk_timer *srcprof_vk_timer_create(const srcprof_vk_timer_desc *desc);
+SRCPROF_API srcprof_vk_timer *srcprof_vk_timer_create(const srcprof_vk_timer_desc *desc);
 
 /* Call once per frame after source_profiler_frame_begin() and before
  * source_profiler_render_begin(), with the frame's first command buffer in
@@ -190,7 +185,7 @@ srcprof_vk_timer *srcprof_vk_timer_create(const srcprof_vk_timer_desc *desc);
  * sets the slot's event when the frame is GPU-timed (vkCmdSetEvent), and
  * makes `cmd` the command buffer stamps go into. A frame that skipped it
  * has no GPU samples (said once in the log). */
-void srcprof_vk_timer_begin_frame(srcprof_vk_timer *t, VkCommandBuffer cmd);
+SRCPROF_API void srcprof_vk_timer_begin_frame(srcprof_vk_timer *t, VkCommandBuffer cmd);
 
 /* The graphics thread's stamps from now on go into `cmd` (recording renders
  * into several primary command buffers on that thread; any thread can name
@@ -198,24 +193,20 @@ void srcprof_vk_timer_begin_frame(srcprof_vk_timer *t, VkCommandBuffer cmd);
  * Submit them in recording order on one queue, after the one given to
  * begin_frame (see "Order matters" above). VK_NULL_HANDLE: stamps are left
  * out until the next set_cmd, and the frame's GPU samples are dropped. */
-void srcprof_vk_timer_set_cmd(srcprof_vk_timer *t, VkCommandBuffer cmd);
+SRCPROF_API void srcprof_vk_timer_set_cmd(srcprof_vk_timer *t, VkCommandBuffer cmd);
 
 /* The backend to pass to source_profiler_set_gpu_backend(); NULL for a NULL
  * timer. Valid until destroy. */
-const sp_gpu_timer_backend *srcprof_vk_timer_backend(const srcprof_vk_timer *t);
+SRCPROF_API const sp_gpu_timer_backend *srcprof_vk_timer_backend(const srcprof_vk_timer *t);
 
 /* "vk-timestamp" (plain) or "vk-timestamp+flush" (flushed); "none" for NULL.
  * Reports show it beside GPU figures. */
-const char *srcprof_vk_timer_mode(const srcprof_vk_timer *t);
+SRCPROF_API const char *srcprof_vk_timer_mode(const srcprof_vk_timer *t);
 
 /* Destroys the query pools. Uninstall the backend first
  * (source_profiler_set_gpu_backend(NULL)) and let the device finish the
  * frames that used it. NULL is ignored. */
-void srcprof_vk_timer_destroy(srcprof_vk_timer *t);
-
-#if defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
+SRCPROF_API void srcprof_vk_timer_destroy(srcprof_vk_timer *t);
 
 #ifdef __cplusplus
 }
