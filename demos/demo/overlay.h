@@ -1,53 +1,31 @@
-/* Inside the overlay: its colors, and the parts overlay.c puts together
- * (overlay_graph.c, overlay_table.c, overlay_detail.c). Every part draws
- * on a panel of its own and returns how much height it took. */
+/* The on-screen overlay: what the profiler sees, live. A header (API,
+ * device, GPU timing mode, fps, dropped frames, the last action), a
+ * frame-time graph, the table of sources (or the selected source's
+ * detail) and, with F1, the hotkeys.
+ *
+ * It draws a view-model (overlay_view), which the app builds from the
+ * demo's model before each build, and keeps a state of its own
+ * (overlay_state: on/off, scale, selection, scroll), which the keys
+ * change. It calls nothing in the app: what it shows comes in the view,
+ * and the profiler's per-source figures from the profiler itself. */
 #ifndef DEMOS_OVERLAY_H
 #define DEMOS_OVERLAY_H
 
-#include "app.h"
-#include "overlay_layout.h"
+#include "overlay_view.h"
 
-#include "engine/ui.h"
+#include <stdbool.h>
+#include <stdint.h>
 
-extern const eng_rgba ovl_white, ovl_dim, ovl_panel, ovl_accent, ovl_head, ovl_warn, ovl_bad,
-	ovl_good, ovl_select;
+/* Sets the state up: shown when `on` (and a UI could be made), at
+ * `scale` (0: auto). False when out of memory (nothing to free). */
+bool overlay_init(overlay_state *ov, bool on, float scale);
+void overlay_free(overlay_state *ov);
 
-typedef struct ovl_rect {
-	float x, y, w, h;
-} ovl_rect;
-
-/* A bar graph of v[0..n-1] (oldest left) in `plot`, scaled to `top` (values
- * above it drawn to the top and capped in white). With budget > 0, bars
- * above the budget are yellow, above twice it red, and both budgets are
- * drawn as lines. More values than pixels: each pixel shows its largest. */
-void ovl_bars(eng_ui *ui, ovl_rect plot, const float *v, uint32_t n, float top, float budget,
-	      eng_rgba color);
-
-/* A graph on a panel: a legend line (texts in their colors), an axis with
- * the top, half and 0 (divided by label_div), and ovl_bars of v. */
-void ovl_graph_panel(eng_ui *ui, float s, ovl_rect r, const char *const *legend,
-		     const eng_rgba *colors, int n_legend, const float *v, uint32_t n,
-		     const ovl_graph_stats *g, float label_div, float budget, eng_rgba color);
-
-/* The frame-time graph: ms axis, budget lines, legend. Returns its height
- * (0 when h is too small for it). */
-float ovl_frame_graph(demo_app *a, ovl_rect r);
-
-/* The table of a->view rows; returns its height. Sets a->page. */
-float ovl_table(demo_app *a, float x, float y, float max_w, float max_h);
-/* The table of work per frame (W, with --work): the same rows, a count
- * per counter; returns its height. */
-float ovl_work_table(demo_app *a, float x, float y, float max_w, float max_h);
-
-/* The selected source's detail; returns its height. */
-/* The source's work per frame (--work) in two lines of text (l2 empty
- * when there is one). */
-void ovl_work_text(const void *key, char *l1, size_t s1, char *l2, size_t s2);
-float ovl_detail(demo_app *a, const src_row *row, float x, float y, float max_w, float max_h);
-
-/* Draws text pieces left to right from x, each in its color, cutting the
- * last one that does not fit before x + max_w. Returns the width used. */
-float ovl_text_run(eng_ui *ui, float x, float y, float max_w, float scale,
-		   const char *const *texts, const eng_rgba *colors, int n);
+/* Lays out and records this frame's overlay from `v` (in the overlay's
+ * tick, so that its cost shows as its own entry). Drops a selection
+ * whose source is gone; keeps the scroll inside the rows. */
+void overlay_build(overlay_state *ov, const overlay_view *v);
+/* Draws what overlay_build recorded on a target width x height. */
+void overlay_draw(const overlay_state *ov, uint32_t width, uint32_t height);
 
 #endif

@@ -1,6 +1,6 @@
 #include "report.h"
 
-#include "app.h"
+#include "model.h"
 #include "stats.h"
 
 #include "srcprof/gpu_timer.h"
@@ -204,7 +204,7 @@ void report_print(FILE *out, eng_engine *e, const char *scene, row_sort sort, ui
 	fprintf(out, "\nsrcprof: %s on %s (%s); GPU timing: %s%s\n", info.api, info.device,
 		info.driver, gpu ? info.gpu_timing : "off", sw);
 	char busy[160];
-	if (app_busy_text(busy_pct, info.software, busy, sizeof busy))
+	if (model_busy_text(busy_pct, info.software, busy, sizeof busy))
 		fprintf(out, "%s (over the run)\n", busy);
 	fprintf(out, "scene %s: %u sources, sorted by %s\n", scene, n,
 		rows_sort_name(rows_effective_sort(sort, gpu)));
