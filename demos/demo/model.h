@@ -64,6 +64,7 @@ typedef struct model_desc {
 /* Sets the model up for the engine's scene. False when out of memory
  * (nothing to free). */
 bool model_init(demo_model *m, eng_engine *e, const model_desc *d);
+/* Frees the rows; the engine and its scene stay the caller's. */
 void model_free(demo_model *m);
 
 /* Whether GPU times are being taken (the profiler and GPU timing on). */

@@ -19,6 +19,7 @@
 /* Sets the state up: shown when `on` (and a UI could be made), at
  * `scale` (0: auto). False when out of memory (nothing to free). */
 bool overlay_init(overlay_state *ov, bool on, float scale);
+/* Frees the UI and the buffers; the state reads as off after. */
 void overlay_free(overlay_state *ov);
 
 /* Lays out and records this frame's overlay from `v` (in the overlay's
