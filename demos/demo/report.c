@@ -1,6 +1,6 @@
 #include "report.h"
 
-#include "app.h"
+#include "model.h"
 #include "stats.h"
 
 #include "srcprof/gpu_timer.h"
@@ -102,9 +102,9 @@ void report_threads_and_queues(FILE *out, eng_engine *e, const source_profiler_s
 }
 
 /* Under this many GPU samples a source's average moves visibly with one
- * slow frame: two 20 s default-scene runs here (about 40 samples, 30 from
- * the start-up burst) differed by up to 54% in a GPU sum, against 11-23%
- * with 100-300 samples (docs/reading-numbers.md). */
+ * slow frame: an average's spread shrinks only with the root of its
+ * samples, and the start-up burst alone gives a few dozen; how far runs
+ * apart differed by sample count is in docs/reading-numbers.md. */
 #define REPORT_FEW_GPU_SAMPLES 100
 
 /* Says when GPU averages stand on few samples, and what gives more. */
@@ -122,8 +122,8 @@ static void few_samples_note(FILE *out, eng_engine *e, const src_row *rows, uint
 	uint32_t warmup = source_profiler_gpu_warmup();
 	if (waiting && collected <= warmup)
 		fprintf(out, "note: %u sources wait for a GPU sample: each source's first %u frames "
-			     "keep none (warm-up: they read up to 17x its cost), and only %u frames "
-			     "were collected; run longer\n",
+			     "keep none (warm-up: they read far above its cost, docs/gpu-timing.md), "
+			     "and only %u frames were collected; run longer\n",
 			waiting, warmup, collected);
 	if (fewest >= REPORT_FEW_GPU_SAMPLES)
 		return;
@@ -204,7 +204,7 @@ void report_print(FILE *out, eng_engine *e, const char *scene, row_sort sort, ui
 	fprintf(out, "\nsrcprof: %s on %s (%s); GPU timing: %s%s\n", info.api, info.device,
 		info.driver, gpu ? info.gpu_timing : "off", sw);
 	char busy[160];
-	if (app_busy_text(busy_pct, info.software, busy, sizeof busy))
+	if (model_busy_text(busy_pct, info.software, busy, sizeof busy))
 		fprintf(out, "%s (over the run)\n", busy);
 	fprintf(out, "scene %s: %u sources, sorted by %s\n", scene, n,
 		rows_sort_name(rows_effective_sort(sort, gpu)));

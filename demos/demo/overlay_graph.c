@@ -1,5 +1,5 @@
 /* The frame-time graph and the bar graphs of the detail view. */
-#include "overlay.h"
+#include "overlay_parts.h"
 
 #include <stdio.h>
 
@@ -91,17 +91,18 @@ void ovl_graph_panel(eng_ui *ui, float s, ovl_rect r, const char *const *legend,
 	ovl_bars(ui, plot, v, n, g->top, budget, color);
 }
 
-float ovl_frame_graph(demo_app *a, ovl_rect r)
+float ovl_frame_graph(overlay_state *ov, const overlay_view *v, ovl_rect r)
 {
-	const float s = a->scale;
+	const float s = ov->scale;
 	if (r.h < 4 * OVL_LINE * s)
 		return 0;
 	/* The rate the engine sizes the profiler's window for (--target-fps)
 	 * is the one the budget lines show: one frame of it, and two. */
-	const float fps = (float)a->target_fps, budget = 1000.0f / fps;
+	const float fps = (float)v->target_fps, budget = 1000.0f / fps;
 	ovl_graph_stats g;
-	ovl_graph_scale(a->frame_ms, APP_GRAPH_FRAMES, 1.0f, a->graph_scratch, &g);
-	char stats[128], b1[48], b2[48];
+	ovl_graph_scale(v->frame_ms, OVL_GRAPH_FRAMES, 1.0f, ov->graph_scratch, &g);
+	char title[48], stats[128], b1[48], b2[48];
+	snprintf(title, sizeof title, "frame ms, last %d", OVL_GRAPH_FRAMES);
 	if (g.clipped)
 		snprintf(stats, sizeof stats, "  p99 %.1f  max %.1f (%u clipped ^)", g.p99, g.max,
 			 g.clipped);
@@ -111,13 +112,9 @@ float ovl_frame_graph(demo_app *a, ovl_rect r)
 		 budget > g.top ? " above" : "");
 	snprintf(b2, sizeof b2, "  -- %.1f (%.4g fps)%s", 2 * budget, fps / 2,
 		 2 * budget > g.top ? " above" : "");
-	const char *texts[] = {"frame ms, last 240", stats, b1, b2};
+	const char *texts[] = {title, stats, b1, b2};
 	const eng_rgba colors[] = {ovl_dim, g.clipped ? ovl_bad : ovl_white, ovl_warn, ovl_bad};
-	/* Oldest frame left: the ring starts at its head. */
-	float ordered[APP_GRAPH_FRAMES];
-	for (uint32_t i = 0; i < APP_GRAPH_FRAMES; i++)
-		ordered[i] = a->frame_ms[(a->graph_head + i) % APP_GRAPH_FRAMES];
-	ovl_graph_panel(a->ui, s, r, texts, colors, 4, ordered, APP_GRAPH_FRAMES, &g, 1.0f, budget,
-			ovl_good);
+	ovl_graph_panel(ov->ui, s, r, texts, colors, 4, v->frame_ms, OVL_GRAPH_FRAMES, &g, 1.0f,
+			budget, ovl_good);
 	return r.h;
 }

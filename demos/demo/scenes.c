@@ -131,8 +131,9 @@ static bool build_effects(eng_engine *e, uint32_t n)
 
 /* Five rectangles of the same size, k = 0, 1, 2, 4, 8, apart from each
  * other, drawn in the main view only, each with one unit of base work:
- * a software device's timers are good to about +-0.1 ms, so even k = 0
- * must cost milliseconds for a 5% check to mean anything. */
+ * a software device's timers jitter by a fraction of a millisecond
+ * (docs/known-limits.md), so even k = 0 must cost milliseconds for a 5%
+ * check to mean anything. */
 static bool build_calibrated(eng_engine *e, uint32_t n)
 {
 	static const float ks[] = {0, 1, 2, 4, 8};

@@ -1,6 +1,6 @@
 /* The selected source's detail (Enter): its sample counts, its figures per
  * pass, and its GPU and CPU time per frame over the window. */
-#include "overlay.h"
+#include "overlay_parts.h"
 
 #include "srcprof/gpu_timer.h"
 
@@ -34,10 +34,10 @@ static void cell(const pass_line *p, int c, const ovl_unit *unit, const int *dec
 
 /* The pass table at (x, y): columns as wide as their widest cell, one
  * unit each. Returns its height. */
-static float pass_table(demo_app *a, const pass_line *lines, int n, float x, float y,
+static float pass_table(overlay_state *ov, const pass_line *lines, int n, float x, float y,
 			float max_w, bool gpu_on)
 {
-	const float s = a->scale, gap = OVL_GAP * s, line = OVL_LINE * s;
+	const float s = ov->scale, gap = OVL_GAP * s, line = OVL_LINE * s;
 	ovl_unit unit[PASS_COLS] = {OVL_UNIT_NONE};
 	int dec[PASS_COLS] = {0};
 	float w[PASS_COLS], cx[PASS_COLS];
@@ -66,30 +66,30 @@ static float pass_table(demo_app *a, const pass_line *lines, int n, float x, flo
 					? ""
 					: ovl_unit_name(unit[c]);
 		float lw = eng_ui_text_width(g_pass_labels[c], s), uw = eng_ui_text_width(u, s);
-		eng_ui_text(a->ui, left ? cx[c] : cx[c] + w[c] - lw, y, g_pass_labels[c], s, ovl_head);
-		eng_ui_text(a->ui, left ? cx[c] : cx[c] + w[c] - uw, y + line, u, s, ovl_dim);
+		eng_ui_text(ov->ui, left ? cx[c] : cx[c] + w[c] - lw, y, g_pass_labels[c], s, ovl_head);
+		eng_ui_text(ov->ui, left ? cx[c] : cx[c] + w[c] - uw, y + line, u, s, ovl_dim);
 	}
 	for (int i = 0; i < n; i++) {
 		float ry = y + line * (float)(2 + i);
 		for (int c = 0; c < PASS_COLS; c++) {
 			cell(&lines[i], c, unit, dec, gpu_on, text, sizeof text);
 			float tx = c == PASS_NAME ? cx[c] : cx[c] + w[c] - eng_ui_text_width(text, s);
-			eng_ui_text(a->ui, tx, ry, text, s, i + 1 == n ? ovl_accent : ovl_white);
+			eng_ui_text(ov->ui, tx, ry, text, s, i + 1 == n ? ovl_accent : ovl_white);
 		}
 	}
 	return line * (float)(2 + n);
 }
 
 /* A history graph of one series over the window, in us or ms. */
-static void history(demo_app *a, const src_row *row, source_profiler_series series,
+static void history(overlay_state *ov, const src_row *row, source_profiler_series series,
 		    const char *what, eng_rgba color, ovl_rect r)
 {
-	size_t count = source_profiler_copy_samples(row->key, series, a->samples, APP_WINDOW_MAX);
-	uint32_t n = count < APP_WINDOW_MAX ? (uint32_t)count : APP_WINDOW_MAX;
+	size_t count = source_profiler_copy_samples(row->key, series, ov->samples, OVL_WINDOW_MAX);
+	uint32_t n = count < OVL_WINDOW_MAX ? (uint32_t)count : OVL_WINDOW_MAX;
 	for (uint32_t i = 0; i < n; i++)
-		a->hist_us[i] = (float)a->samples[i] / 1000.0f;
+		ov->hist_us[i] = (float)ov->samples[i] / 1000.0f;
 	ovl_graph_stats g;
-	ovl_graph_scale(a->hist_us, n, 1.0f, a->hist_scratch, &g);
+	ovl_graph_scale(ov->hist_us, n, 1.0f, ov->hist_scratch, &g);
 	bool ms = g.top >= 1000.0f;
 	float div = ms ? 1000.0f : 1.0f;
 	char title[96], stats[128];
@@ -99,10 +99,12 @@ static void history(demo_app *a, const src_row *row, source_profiler_series seri
 		 g.max / div, g.clipped ? " (clipped ^)" : "");
 	const char *texts[] = {title, stats};
 	const eng_rgba colors[] = {ovl_dim, ovl_white};
-	ovl_graph_panel(a->ui, a->scale, r, texts, colors, 2, a->hist_us, n, &g, div, 0, color);
+	ovl_graph_panel(ov->ui, ov->scale, r, texts, colors, 2, ov->hist_us, n, &g, div, 0, color);
 }
 
-void ovl_work_text(const void *key, char *l1, size_t s1, char *l2, size_t s2)
+/* The source's work per frame (--work) in two lines of text (l2 empty
+ * when there is one). */
+static void work_text(const void *key, char *l1, size_t s1, char *l2, size_t s2)
 {
 	source_profiler_work_t w;
 	l2[0] = '\0';
@@ -121,18 +123,19 @@ void ovl_work_text(const void *key, char *l1, size_t s1, char *l2, size_t s2)
 		 v[SOURCE_PROFILER_FS_INVOCATIONS], v[SOURCE_PROFILER_CS_INVOCATIONS]);
 }
 
-float ovl_detail(demo_app *a, const src_row *row, float x, float y, float max_w, float max_h)
+float ovl_detail(overlay_state *ov, const overlay_view *v, const src_row *row, float x, float y,
+		 float max_w, float max_h)
 {
-	const float s = a->scale, pad = OVL_PAD * s, line = OVL_LINE * s;
-	const bool gpu_on = a->profiler_on && a->gpu_on;
+	const float s = ov->scale, pad = OVL_PAD * s, line = OVL_LINE * s;
+	const bool gpu_on = v->gpu_on;
 	float w = max_w, h = max_h;
-	eng_ui_rect(a->ui, x, y, w, h, ovl_panel);
+	eng_ui_rect(ov->ui, x, y, w, h, ovl_panel);
 	float ty = y + pad;
 	char text[256];
 	snprintf(text, sizeof text, "%s (%s)", row->name, row->type);
 	const char *head[] = {text, "   Enter: back to the table"};
 	const eng_rgba head_c[] = {ovl_accent, ovl_dim};
-	ovl_text_run(a->ui, x + pad, ty, w - 2 * pad, s, head, head_c, 2);
+	ovl_text_run(ov->ui, x + pad, ty, w - 2 * pad, s, head, head_c, 2);
 	ty += line;
 	source_profiler_stats_t st;
 	source_profiler_get_stats(&st);
@@ -145,7 +148,7 @@ float ovl_detail(demo_app *a, const src_row *row, float x, float y, float max_w,
 			 st.window_capacity, row->gpu_samples,
 			 gpu_on ? "" : " (GPU timing off)");
 	const char *line2[] = {counts};
-	ovl_text_run(a->ui, x + pad, ty, w - 2 * pad, s, line2, &ovl_white, 1);
+	ovl_text_run(ov->ui, x + pad, ty, w - 2 * pad, s, line2, &ovl_white, 1);
 	ty += line * 1.5f;
 
 	source_profiler_pass_result_t pr[SOURCE_PROFILER_MAX_SOURCE_PASSES];
@@ -175,19 +178,19 @@ float ovl_detail(demo_app *a, const src_row *row, float x, float y, float max_w,
 		n++;
 	}
 	if (n)
-		ty += pass_table(a, lines, n, x + pad, ty, w - 2 * pad, gpu_on) + line * 0.5f;
+		ty += pass_table(ov, lines, n, x + pad, ty, w - 2 * pad, gpu_on) + line * 0.5f;
 
 	/* Its work per frame (--work): what it asks of the GPU, beside the
 	 * time above. */
 	if (source_profiler_work_enabled()) {
 		char w1[192], w2[192];
-		ovl_work_text(row->key, w1, sizeof w1, w2, sizeof w2);
+		work_text(row->key, w1, sizeof w1, w2, sizeof w2);
 		const char *wl[] = {w1};
-		ovl_text_run(a->ui, x + pad, ty, w - 2 * pad, s, wl, &ovl_white, 1);
+		ovl_text_run(ov->ui, x + pad, ty, w - 2 * pad, s, wl, &ovl_white, 1);
 		ty += line;
 		if (w2[0]) {
 			wl[0] = w2;
-			ovl_text_run(a->ui, x + pad, ty, w - 2 * pad, s, wl, &ovl_white, 1);
+			ovl_text_run(ov->ui, x + pad, ty, w - 2 * pad, s, wl, &ovl_white, 1);
 			ty += line;
 		}
 		ty += line * 0.5f;
@@ -202,10 +205,10 @@ float ovl_detail(demo_app *a, const src_row *row, float x, float y, float max_w,
 	if (gh >= 4 * line && row->have) {
 		ovl_rect r = {x + pad, ty, w - 2 * pad, gh};
 		if (gpu_on) {
-			history(a, row, SOURCE_PROFILER_GPU_SUM, "GPU", ovl_accent, r);
+			history(ov, row, SOURCE_PROFILER_GPU_SUM, "GPU", ovl_accent, r);
 			r.y += gh + pad;
 		}
-		history(a, row, SOURCE_PROFILER_RENDER_SUM, "CPU render", ovl_good, r);
+		history(ov, row, SOURCE_PROFILER_RENDER_SUM, "CPU render", ovl_good, r);
 	}
 	return h;
 }

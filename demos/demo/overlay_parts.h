@@ -1,11 +1,11 @@
 /* Inside the overlay: its colors, and the parts overlay.c puts together
  * (overlay_graph.c, overlay_table.c, overlay_detail.c). Every part draws
  * on a panel of its own and returns how much height it took. */
-#ifndef DEMOS_OVERLAY_H
-#define DEMOS_OVERLAY_H
+#ifndef DEMOS_OVERLAY_PARTS_H
+#define DEMOS_OVERLAY_PARTS_H
 
-#include "app.h"
 #include "overlay_layout.h"
+#include "overlay_view.h"
 
 #include "engine/ui.h"
 
@@ -31,19 +31,20 @@ void ovl_graph_panel(eng_ui *ui, float s, ovl_rect r, const char *const *legend,
 
 /* The frame-time graph: ms axis, budget lines, legend. Returns its height
  * (0 when h is too small for it). */
-float ovl_frame_graph(demo_app *a, ovl_rect r);
+float ovl_frame_graph(overlay_state *ov, const overlay_view *v, ovl_rect r);
 
-/* The table of a->view rows; returns its height. Sets a->page. */
-float ovl_table(demo_app *a, float x, float y, float max_w, float max_h);
+/* The table of the rows in view (from ov->top; ov->view holds them as
+ * shown); returns its height. Sets ov->page. */
+float ovl_table(overlay_state *ov, const overlay_view *v, float x, float y, float max_w,
+		float max_h);
 /* The table of work per frame (W, with --work): the same rows, a count
  * per counter; returns its height. */
-float ovl_work_table(demo_app *a, float x, float y, float max_w, float max_h);
+float ovl_work_table(overlay_state *ov, const overlay_view *v, float x, float y, float max_w,
+		     float max_h);
 
 /* The selected source's detail; returns its height. */
-/* The source's work per frame (--work) in two lines of text (l2 empty
- * when there is one). */
-void ovl_work_text(const void *key, char *l1, size_t s1, char *l2, size_t s2);
-float ovl_detail(demo_app *a, const src_row *row, float x, float y, float max_w, float max_h);
+float ovl_detail(overlay_state *ov, const overlay_view *v, const src_row *row, float x, float y,
+		 float max_w, float max_h);
 
 /* Draws text pieces left to right from x, each in its color, cutting the
  * last one that does not fit before x + max_w. Returns the width used. */

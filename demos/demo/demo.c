@@ -12,6 +12,7 @@
 #include "capture.h"
 #include "cli.h"
 #include "demo_args.h"
+#include "demo_out.h"
 #include "interrupt.h"
 #include "out_file.h"
 #include "report.h"
@@ -30,22 +31,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #define PROG DEMO_PROG
-
-/* An output written at the end (--csv, --pass-csv, --trace): opened at the
- * start without truncating, so a bad path fails before any work and a run
- * that fails before writing leaves an older file as it was (and no new
- * empty one). */
-typedef struct demo_out {
-	FILE *f;       /* the file that was there, held open from the start */
-	const char *opt, *path;
-	bool reserved; /* the option was given and its path can be written */
-	bool created;  /* the file did not exist: none is made until written */
-	out_file of;  /* a regular file's contents, written beside it (out_file.h) */
-} demo_out;
 
 typedef struct demo_run {
 	demo_options o;
@@ -68,121 +56,6 @@ static FILE *open_output(const char *opt, const char *path)
 	if (!f)
 		fprintf(stderr, PROG ": %s: cannot write '%s': %s\n", opt, path, strerror(errno));
 	return f;
-}
-
-/* Checks `path` now, so a bad one fails before any work. A file that is
- * there is held open for appending (emptied by out_begin); one that is
- * not is made and removed again, and only made for good when written: a
- * run that ends at once (a second Ctrl-C) leaves no empty file behind. */
-static bool out_reserve(demo_out *out, const char *opt, const char *path)
-{
-	*out = (demo_out){.opt = opt, .path = path};
-	if (!path)
-		return true;
-	struct stat st;
-	out->created = stat(path, &st) != 0;
-	if (out->created) {
-		out->reserved = cli_check_writable(PROG, opt, path);
-		return out->reserved;
-	}
-	out->f = fopen(path, "a");
-	if (!out->f) {
-		fprintf(stderr, PROG ": %s: cannot write '%s': %s\n", opt, path, strerror(errno));
-		return false;
-	}
-	out->reserved = true;
-	return true;
-}
-
-/* Whether fd is the same file as fd `other`. */
-static bool same_file(const struct stat *st, int other)
-{
-	struct stat o;
-	return fstat(other, &o) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino;
-}
-
-/* Where a file's contents go: a regular file is written beside itself
- * and renamed over it by out_end, so that a failed write leaves it as it
- * was; a pipe, a device, or the file stdout or stderr writes to (--csv
- * /dev/stdout >> run.log) is written as it is. NULL, said, when that
- * fails. */
-static FILE *out_begin(demo_out *out)
-{
-	struct stat st;
-	if (!out->f) {
-		/* Not there at the start: made now, beside its path. */
-		out->f = out_open(&out->of, out->path, "w");
-		if (!out->f)
-			fprintf(stderr, PROG ": %s: cannot write '%s': %s\n", out->opt, out->path,
-				strerror(errno));
-		return out->f;
-	}
-	int fd = fileno(out->f);
-	if (fstat(fd, &st) != 0) {
-		fprintf(stderr, PROG ": %s: cannot stat '%s': %s\n", out->opt, out->path,
-			strerror(errno));
-		fclose(out->f);
-		out->f = NULL;
-		return NULL;
-	}
-	if (!S_ISREG(st.st_mode) || same_file(&st, 1) || same_file(&st, 2))
-		return out->f;
-	fclose(out->f);
-	out->f = out_open(&out->of, out->path, "w");
-	if (!out->f) {
-		fprintf(stderr, PROG ": %s: cannot write beside '%s': %s\n", out->opt, out->path,
-			strerror(errno));
-		if (out->created)
-			cli_remove_made(out->path);
-	}
-	return out->f;
-}
-
-/* Closes what out_begin opened, renaming a regular file's contents over
- * it when `written`; false, said with the error and the run's status 1,
- * when anything failed (the file then as it was, or gone if this run
- * made it). */
-static bool out_end(demo_run *r, demo_out *out, bool written)
-{
-	bool ok, via_of = out->of.f != NULL, beside = via_of && !out_in_place(&out->of);
-	int err = 0;
-	if (via_of) {
-		if (written) {
-			ok = out_commit(&out->of);
-		} else {
-			err = errno;
-			out_abandon(&out->of);
-			ok = false;
-		}
-	} else {
-		ok = out->f && written;
-		if (!ok)
-			err = errno;
-		if (out->f && fclose(out->f) != 0 && ok)
-			ok = false;
-	}
-	if (!ok && !err)
-		err = errno;
-	out->f = NULL;
-	if (ok)
-		return true;
-	if (out->created && !beside)
-		cli_remove_made(out->path); /* written in place: cut short */
-	fprintf(stderr, PROG ": %s: writing '%s' failed (%s)%s\n", out->opt, out->path,
-		strerror(err ? err : EIO), beside && !out->created ? "; it is left as it was" : "");
-	r->status = 1;
-	return false;
-}
-
-/* A run that ended before writing: the file goes if this run made it. */
-static void out_discard(demo_out *out)
-{
-	if (!out->f)
-		return;
-	fclose(out->f);
-	out->f = NULL;
-	if (out->created)
-		cli_remove_made(out->path);
 }
 
 static bool check_out_dir(const char *dir)
@@ -263,7 +136,7 @@ static void finish_frames(demo_run *r)
 	demo_app *a = &r->app;
 	eng_gfx_wait_frame(0);
 	app_after_frame(a);
-	if (a->trace_running) {
+	if (a->files.trace_running) {
 		source_profiler_trace_stop();
 		app_after_frame(a);
 	}
@@ -272,7 +145,7 @@ static void finish_frames(demo_run *r)
 		int s = eng_screenshot_poll(r->e);
 		r->screenshot_done = true;
 		capture_meta m;
-		app_meta(a, &m);
+		model_meta(&a->model, &m);
 		if (s > 0 && capture_note_png(r->o.screenshot, &m)) {
 			printf("screenshot: %s\n", r->o.screenshot);
 		} else {
@@ -285,13 +158,22 @@ static void finish_frames(demo_run *r)
 	}
 }
 
+/* demo_out_end, and the run's status 1 when it failed. */
+static bool end_output(demo_run *r, demo_out *out, bool written)
+{
+	if (demo_out_end(out, written))
+		return true;
+	r->status = 1;
+	return false;
+}
+
 /* Writes a CSV output (its header, then `write`'s rows) and closes it,
  * whatever the write did; the rows, or -1 with the failure said and the
  * run's status 1. */
 static int out_write_csv(demo_run *r, demo_out *out, const capture_meta *m, const char *what,
 			 int (*write_rows)(FILE *f))
 {
-	FILE *f = out_begin(out);
+	FILE *f = demo_out_begin(out);
 	int rows = -1;
 	if (f) {
 		capture_write_csv_header(f, m, what);
@@ -303,7 +185,7 @@ static int out_write_csv(demo_run *r, demo_out *out, const capture_meta *m, cons
 		r->status = 1;
 		return -1;
 	}
-	return out_end(r, out, rows >= 0) ? rows : -1;
+	return end_output(r, out, rows >= 0) ? rows : -1;
 }
 
 /* The table and every file, from the profiler's state alone (no window or
@@ -312,9 +194,9 @@ static void finish_files(demo_run *r)
 {
 	demo_app *a = &r->app;
 	capture_meta m;
-	app_meta(a, &m);
-	report_print(stdout, r->e, a->scene->name, a->sort, 40,
-		     srcprof_load_others_pct(&a->load_run));
+	model_meta(&a->model, &m);
+	report_print(stdout, r->e, a->model.scene->name, a->model.sort, 40,
+		     model_busy_run(&a->model));
 	if (r->csv.reserved) {
 		int rows = out_write_csv(r, &r->csv, &m,
 					 "snapshot: every source's results over the window",
@@ -333,20 +215,22 @@ static void finish_files(demo_run *r)
 		source_profiler_trace_stop();
 		source_profiler_trace_info ti;
 		source_profiler_trace_get_info(&ti);
-		FILE *f = out_begin(&r->trace);
+		FILE *f = demo_out_begin(&r->trace);
 		bool written = f && capture_write_trace(f, &m) == 0 && fflush(f) == 0 && !ferror(f);
 		if (!f)
 			r->status = 1;
-		if (f && out_end(r, &r->trace, written)) {
+		if (f && end_output(r, &r->trace, written)) {
 			printf("trace: %s (%llu events, %u frames%s)\n", r->o.trace,
 			       (unsigned long long)ti.events, ti.frames,
 			       ti.dropped ? ", buffer full: later events dropped" : "");
 		}
 		source_profiler_trace_discard();
 	}
-	app_cancel_screenshot(a); /* an S whose frame never came (a lost device) */
-	app_log_stop(a); /* the log's last rows, checked and closed */
-	if (a->file_failed)
+	/* An S whose frame never came (a lost device); the log's last rows,
+	 * checked and closed. */
+	files_cancel_screenshot(&a->files, &a->status);
+	files_log_stop(&a->files, &a->model, &a->status);
+	if (a->status.failed)
 		r->status = 1; /* said where it happened (C, T, S, L, --log) */
 }
 
@@ -450,7 +334,7 @@ static int run(demo_run *r)
 		 o->engine.gfx.headless ? ", headless" : "");
 	demo_app *a = &r->app;
 	if (!app_init(a, r->e,
-		      &(app_desc){.scene = o->scene, .sources = o->sources, .out_dir = o->out_dir,
+		      &(app_desc){.scene = o->scene, .out_dir = o->out_dir,
 				  .overlay = !o->no_overlay, .vsync = o->engine.gfx.vsync,
 				  .headless = o->engine.gfx.headless,
 				  .profile = !o->engine.no_profile, .gpu = !o->engine.no_gpu_profile,
@@ -476,7 +360,7 @@ static int run(demo_run *r)
 		else
 			r->status = 1;
 	}
-	if (o->log && !app_log_start(a, o->log))
+	if (o->log && !files_log_start(&a->files, &a->model, &a->status, o->log))
 		r->status = 1;
 	if (r->trace.reserved)
 		source_profiler_trace_start(NULL);
@@ -495,9 +379,9 @@ static int run(demo_run *r)
 		/* The engine holds one screenshot request: with an S pending
 		 * (this frame's or one in flight) --screenshot waits for it,
 		 * below, and is of one more frame. */
-		if (last && o->screenshot && !a->screenshot_pending) {
+		if (last && o->screenshot && !a->files.screenshot_pending) {
 			eng_screenshot_request(r->e, o->screenshot);
-			a->run_shot_asked = true; /* a real S in this frame waits */
+			a->files.run_shot_asked = true; /* a real S in this frame waits */
 			shot_asked = true;
 		}
 		if (eng_frame(r->e) == ENG_ERR_DEVICE_LOST) {
@@ -509,8 +393,8 @@ static int run(demo_run *r)
 		app_after_frame(a);
 		demo_serve_poll(r->serve);
 		if (o->verbose && now - last_report >= 5000000000ull) {
-			report_print(stdout, r->e, a->scene->name, a->sort, 0,
-				     srcprof_load_others_pct(&a->load_run));
+			report_print(stdout, r->e, a->model.scene->name, a->model.sort, 0,
+				     model_busy_run(&a->model));
 			last_report = now;
 		}
 		if (last || eng_should_close(r->e) || a->quit)
@@ -523,14 +407,14 @@ static int run(demo_run *r)
 	 * with an S screenshot pending: the --screenshot is of one more frame,
 	 * after S's file is written. */
 	if (o->screenshot && !shot_asked && !lost) {
-		if (a->screenshot_pending) {
+		if (a->files.screenshot_pending) {
 			eng_gfx_wait_frame(0);
 			app_after_frame(a);
 			/* Its frame was never drawn (a minimized window): it goes. */
-			app_cancel_screenshot(a);
+			files_cancel_screenshot(&a->files, &a->status);
 		}
 		eng_screenshot_request(r->e, o->screenshot);
-		a->run_shot_asked = true;
+		a->files.run_shot_asked = true;
 		if (eng_frame(r->e) == ENG_ERR_DEVICE_LOST) {
 			fprintf(stderr, PROG ": the device was lost; stopping\n");
 			r->status = 1;
@@ -581,10 +465,11 @@ int main(int argc, char **argv)
 	    !cli_check_writable(PROG, "--log", o->log))
 		return 2;
 	if (!cli_check_writable(PROG, "--perf-log", o->perf_log) ||
-	    !out_reserve(&r.csv, "--csv", o->csv) || !out_reserve(&r.pass_csv, "--pass-csv", o->pass_csv) ||
-	    !out_reserve(&r.trace, "--trace", o->trace)) {
-		out_discard(&r.csv);
-		out_discard(&r.pass_csv);
+	    !demo_out_reserve(&r.csv, "--csv", o->csv) ||
+	    !demo_out_reserve(&r.pass_csv, "--pass-csv", o->pass_csv) ||
+	    !demo_out_reserve(&r.trace, "--trace", o->trace)) {
+		demo_out_discard(&r.csv);
+		demo_out_discard(&r.pass_csv);
 		return 2;
 	}
 	source_profiler_trace_name_thread("graphics");
@@ -592,9 +477,9 @@ int main(int argc, char **argv)
 
 	int status = run(&r);
 	close_perf_log(&r);
-	out_discard(&r.csv);
-	out_discard(&r.pass_csv);
-	out_discard(&r.trace);
+	demo_out_discard(&r.csv);
+	demo_out_discard(&r.pass_csv);
+	demo_out_discard(&r.trace);
 	if (status == 0 && r.status)
 		status = r.status;
 	source_profiler_shutdown();

@@ -1,5 +1,7 @@
 /* The hotkeys' names (--script) and help lines (--help, F1, README). */
-#include "app.h"
+#include "keys.h"
+
+#include "engine/keys.h"
 
 #include <string.h>
 #include <strings.h>
@@ -48,7 +50,7 @@ static const struct {
 };
 #define N_KEYS (sizeof g_keys / sizeof g_keys[0])
 
-int app_key_from_name(const char *name)
+int keys_from_name(const char *name)
 {
 	for (size_t i = 0; i < N_KEYS; i++)
 		if (strcasecmp(g_keys[i].name, name) == 0)
@@ -56,7 +58,7 @@ int app_key_from_name(const char *name)
 	return -1;
 }
 
-const char *const *app_script_key_names(void)
+const char *const *keys_script_names(void)
 {
 	/* Filled on every call with the same values: no first-call race. */
 	static const char *names[N_KEYS + 1];
@@ -65,12 +67,12 @@ const char *const *app_script_key_names(void)
 	return names;
 }
 
-size_t app_script_key_count(void)
+size_t keys_script_count(void)
 {
 	return N_KEYS;
 }
 
-void app_key_names(char *buf, size_t size)
+void keys_names(char *buf, size_t size)
 {
 	size_t used = 0;
 	buf[0] = '\0';
@@ -109,15 +111,15 @@ static const struct {
 	{"Esc", "quit (prints the table)"},
 };
 
-size_t app_key_help_count(void)
+size_t keys_help_count(void)
 {
 	return sizeof g_help / sizeof g_help[0];
 }
 
-void app_key_help(size_t i, const char **keys, const char **what)
+void keys_help(size_t i, const char **keys, const char **what)
 {
-	*keys = i < app_key_help_count() ? g_help[i].keys : "";
-	*what = i < app_key_help_count() ? g_help[i].what : "";
+	*keys = i < keys_help_count() ? g_help[i].keys : "";
+	*what = i < keys_help_count() ? g_help[i].what : "";
 }
 
 /* Prints text from column `indent`, wrapped at spaces before column 79;
@@ -143,14 +145,14 @@ static void wrapped(FILE *f, const char *text, int indent)
 	}
 }
 
-void app_print_keys(FILE *f)
+void keys_print(FILE *f)
 {
 	char names[512];
-	app_key_names(names, sizeof names);
+	keys_names(names, sizeof names);
 	fprintf(f, "\nhotkeys (in the window; --script sends them by name, in any case:\n  ");
 	wrapped(f, names, 2);
 	fprintf(f, "):\n");
-	for (size_t i = 0; i < app_key_help_count(); i++) {
+	for (size_t i = 0; i < keys_help_count(); i++) {
 		fprintf(f, "  %-24s", g_help[i].keys);
 		wrapped(f, g_help[i].what, 26);
 	}

@@ -1,9 +1,9 @@
 /* srcprof-demo's options, one row each (options.h), and the checks that
  * need more than one of them (a scene's range of --sources). */
 #include "demo_args.h"
-#include "app.h"
 #include "cli.h"
 #include "gfx_args.h"
+#include "keys.h"
 #include "options.h"
 
 #include <stddef.h>
@@ -37,14 +37,14 @@ static bool script_item(char *item, void *user)
 	uint32_t frame;
 	if (!cli_u32(PROG, "--script", item, 1, 1000000000, &frame))
 		return false;
-	int key = app_key_from_name(colon + 1);
+	int key = keys_from_name(colon + 1);
 	if (key < 0) {
 		char names[512];
-		app_key_names(names, sizeof names);
-		int near = opt_suggest(colon + 1, app_script_key_names(), app_script_key_count());
+		keys_names(names, sizeof names);
+		int near = opt_suggest(colon + 1, keys_script_names(), keys_script_count());
 		if (near >= 0)
 			fprintf(stderr, PROG ": --script: unknown key '%s'; did you mean '%s'? (%s)\n",
-				colon + 1, app_script_key_names()[near], names);
+				colon + 1, keys_script_names()[near], names);
 		else
 			fprintf(stderr, PROG ": --script: unknown key '%s' (%s)\n", colon + 1, names);
 		return false;
@@ -86,7 +86,7 @@ static void print_help(const opt_parser *p, void *opts)
 {
 	(void)opts;
 	opt_print_help(p, stdout);
-	app_print_keys(stdout);
+	keys_print(stdout);
 }
 
 static void print_version(const opt_parser *p, void *opts)
