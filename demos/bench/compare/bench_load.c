@@ -507,19 +507,28 @@ static bool load_other_run(where *w, const cJSON *js, const brun *first, uint32_
 
 uint32_t brun_load_runs(const char *path, const char *label, brun *out, uint32_t max)
 {
-	out[0] = (brun){0};
-	snprintf(out[0].path, sizeof out[0].path, "%s", path);
-	where w = {.label = label, .path = path, .run = -1, .point = -1, .source = -1};
 	size_t len = 0;
 	char *text = slurp(path, &len);
 	if (!text) {
-		complain(&w, "cannot read it (%s)", strerror(errno));
+		out[0] = (brun){0};
+		complain(&(where){.label = label, .path = path, .run = -1, .point = -1, .source = -1},
+			 "cannot read it (%s)", strerror(errno));
 		return 0;
 	}
+	uint32_t n = brun_parse_runs(text, len, path, label, out, max);
+	free(text);
+	return n;
+}
+
+uint32_t brun_parse_runs(const char *text, size_t len, const char *path, const char *label,
+			 brun *out, uint32_t max)
+{
+	out[0] = (brun){0};
+	snprintf(out[0].path, sizeof out[0].path, "%s", path);
+	where w = {.label = label, .path = path, .run = -1, .point = -1, .source = -1};
 	const char *end = NULL;
 	if (strlen(text) != len) {
 		complain(&w, "not JSON (a NUL byte at byte %zu)", strlen(text));
-		free(text);
 		return 0;
 	}
 	/* The terminating NUL counted: nothing may follow the value. */
@@ -528,10 +537,8 @@ uint32_t brun_load_runs(const char *path, const char *label, brun *out, uint32_t
 		const char *at = end ? end : cJSON_GetErrorPtr();
 		long off = at && at >= text && at <= text + len ? (long)(at - text) : -1;
 		complain(&w, "not JSON (the parse stopped at byte %ld)", off);
-		free(text);
 		return 0;
 	}
-	free(text);
 	uint32_t n = 0;
 	const cJSON *points, *others, *e;
 	bool oom = false;
