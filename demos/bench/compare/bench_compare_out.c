@@ -147,9 +147,9 @@ void cmp_print(FILE *out, const cmp_result *r, int status)
 		     "full.\n");
 	if (!r->by_runs)
 		fprintf(out, "\nOne run a side: the test sees the spread within each run, not between "
-			     "runs. Here runs of\none build differ by up to 20-60%% in some CPU and "
-			     "GPU figures (docs/bench.md), so a\nverdict can be the machine; bench "
-			     "with --runs 3 (or give BASE1 BASE2 vs NEW1 NEW2).\n");
+			     "runs. Runs of one\nbuild can differ by more than their frames spread "
+			     "(measured: docs/bench.md, \"Runs as\nsamples\"), so a verdict can be "
+			     "the machine; bench with --runs 3 (or give BASE1 BASE2\nvs NEW1 NEW2).\n");
 	if (!r->work_base && !r->work_new)
 		fprintf(out, "\nwork: not counted in BASE or NEW (bench with --work to tell a change of "
 			     "time from a change\nof work)\n");
@@ -490,7 +490,8 @@ void cmp_write_html(FILE *f, const cmp_result *r)
 			r->n_base, r->n_new);
 	else
 		fprintf(f, "<p>One run a side: the test sees the spread within each run, not between "
-			   "runs of one build (up to 20-60%% here in some figures: docs/bench.md); bench "
+			   "runs of one build, which can differ by more than their frames (measured: "
+			   "docs/bench.md, &ldquo;Runs as samples&rdquo;); bench "
 			   "with --runs 3 (or give two or more files a side) for verdicts that hold across runs. ");
 	if (!r->by_runs)
 		fprintf(f, "Each figure: the change of NEW from BASE (Hodges-Lehmann shift over "
