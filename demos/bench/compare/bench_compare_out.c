@@ -165,13 +165,6 @@ void cmp_print(FILE *out, const cmp_result *r, int status)
 		r->n_points, status);
 }
 
-static const char *verdict_key(int verdict)
-{
-	return verdict == CMP_COSTLIER ? "costlier"
-	       : verdict == CMP_CHEAPER ? "cheaper"
-					: "no significant change";
-}
-
 static void json_run(json_w *w, const char *key, const brun *b)
 {
 	json_w_break(w, 2);
@@ -211,7 +204,7 @@ static void json_row(json_w *w, const cmp_result *r, const cmp_point *p, const c
 	json_w_number(w, "p", "%.6g", row->p);
 	json_w_uint(w, "n_base", row->n_base);
 	json_w_uint(w, "n_new", row->n_new);
-	json_w_string(w, "verdict", verdict_key(row->verdict));
+	json_w_string(w, "verdict", cmp_verdict_names[row->verdict]);
 	json_w_bool(w, "reliable", !row->noisy);
 	json_w_string(w, "not_reliable_because", cmp_noise_text(r, p, row, why, sizeof why));
 	json_w_end(w);

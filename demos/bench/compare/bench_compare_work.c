@@ -182,10 +182,7 @@ void cmp_json_work(json_w *jw, const cmp_result *r, const cmp_point *p)
 		json_w_object(jw, NULL);
 		json_w_string(jw, "source", w->source);
 		if (w->timed) {
-			json_w_string(jw, "time_verdict",
-				      w->time == CMP_COSTLIER  ? "costlier"
-				      : w->time == CMP_CHEAPER ? "cheaper"
-							       : "no significant change");
+			json_w_string(jw, "time_verdict", cmp_verdict_names[w->time]);
 			json_w_string(jw, "time_figure", cmp_figure_keys[w->time_figure]);
 		} else {
 			json_w_null(jw, "time_verdict");
