@@ -2,16 +2,19 @@
 #include "bench_assets.h"
 #include "bench_svg.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The embedded file at `path` as text. */
+/* The embedded file at `path` as text (demos/CMakeLists.txt embeds each
+ * one asked for here). */
 static const char *asset(const char *path)
 {
 	for (size_t i = 0; i < bench_asset_count; i++)
 		if (!strcmp(bench_assets[i].path, path))
 			return (const char *)bench_assets[i].data;
+	assert(!"an asset the build did not embed");
 	return "";
 }
 
