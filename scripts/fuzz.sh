@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Fuzzes every parser srcprof has for a bounded time with libFuzzer (clang,
 # ASan+UBSan): the command lines of srcprof-demo, srcprof-bench and
-# srcprof-soak, --script lists, the SPIR-V shader files the engine reads
-# and the live view's request handling (where libmicrohttpd is installed).
+# srcprof-soak, the bench files compare reads, --script lists, the SPIR-V
+# shader files the engine reads and the live view's request handling (where
+# libmicrohttpd is installed).
 #
 #   scripts/fuzz.sh [SECONDS]   each target for SECONDS (default 60)
 #
@@ -20,7 +21,7 @@ if ! [[ "$seconds" =~ ^[0-9]+$ ]] || ((seconds < 1 || seconds > 86400)); then
 fi
 
 scripts/setup.sh scripts/packages-fuzz.txt
-targets=(demo_args bench_args soak_args script spirv)
+targets=(demo_args bench_args bench_load soak_args script spirv)
 cmake --preset fuzz >/dev/null
 grep -q '^SRCPROF_HAVE_LIVE:INTERNAL=ON' build/fuzz/CMakeCache.txt 2>/dev/null && targets+=(live_request)
 cmake --build --preset fuzz --target "${targets[@]/#/fuzz_}"

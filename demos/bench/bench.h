@@ -7,6 +7,7 @@
 #ifndef DEMOS_BENCH_H
 #define DEMOS_BENCH_H
 
+#include "json_out.h"
 #include "scenes.h"
 
 #include "engine/engine.h"
@@ -236,7 +237,7 @@ bool bench_write_html(const char *path, const bench_opts *o, const bench_result 
 
 /* report/bench_work.c, --work's figures. The JSON "work" object of b
  * (after ", "); nothing when --work was off. */
-void bench_json_work(FILE *f, const bench_opts *o, const bench_source *b);
+void bench_json_work(json_w *w, const bench_opts *o, const bench_source *b);
 /* The CSV's work columns' names (",work_frames,vertices_per_frame,...")
  * and b's cells (each ",N", ",n/a" where not counted, "," while off). */
 extern const char bench_csv_work_header[];

@@ -6,8 +6,8 @@
 #include <string.h>
 
 /* A frame's cost grows with its sources from a fixed part (passes,
- * clears, submission): about 30 small sources' worth here (tiles: 0.55 ms
- * with none, 16 us each). */
+ * clears, submission), weighed as 30 small sources: the progress line's
+ * estimate needs only the order of it, not this machine's figure. */
 static double weight_of(uint32_t sources)
 {
 	return (double)sources + 30.0;

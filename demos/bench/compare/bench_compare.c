@@ -9,17 +9,6 @@
 
 #define PROG CMP_PROG
 
-const char *const cmp_figure_names[CMP_N_FIGURES] = {"GPU marginal", "GPU alone", "GPU in frame", "CPU render",
-						     "CPU tick", "frame time"};
-const char *const cmp_figure_keys[CMP_N_FIGURES] = {"gpu_marginal", "gpu_alone", "gpu_in_frame", "cpu_render",
-						    "cpu_tick", "frame_time"};
-const char *const cmp_verdict_names[3] = {"no significant change", "costlier", "cheaper"};
-
-const char *cmp_unit(cmp_figure f)
-{
-	return f == CMP_FRAME ? "ms" : "us";
-}
-
 /* The values tested for a series: its medians over `blocks` blocks of
  * consecutive samples (sizes differing by one at most), or the samples
  * themselves (blocks 0, or no more samples than blocks); sorted. Returns
@@ -598,87 +587,4 @@ void cmp_free(cmp_result *r)
 	}
 	free(r->points);
 	r->points = NULL;
-}
-
-const char *cmp_busy_text(double pct, char *buf, size_t size)
-{
-	if (pct < 0)
-		snprintf(buf, size, "unknown");
-	else
-		snprintf(buf, size, "%.0f%%", pct);
-	return buf;
-}
-
-void cmp_busy_pair(const brun_point *base, const brun_point *nw, char *buf, size_t size)
-{
-	char a[16], b[16];
-	snprintf(buf, size, "%s (BASE) and %s (NEW)", cmp_busy_text(base->busy_pct, a, sizeof a),
-		 cmp_busy_text(nw->busy_pct, b, sizeof b));
-}
-
-const char *cmp_noise_text(const cmp_result *r, const cmp_point *p, const cmp_row *row,
-			   char *buf, size_t size)
-{
-	size_t at = 0;
-	buf[0] = '\0';
-#define SAY(...)                                                                                 \
-	do {                                                                                     \
-		if (at < size)                                                                   \
-			at += (size_t)snprintf(buf + at, size - at, "%s", at ? "; " : "");       \
-		if (at < size)                                                                   \
-			at += (size_t)snprintf(buf + at, size - at, __VA_ARGS__);                \
-	} while (0)
-	bool rounds = row->figure == CMP_GPU_ALONE || row->figure == CMP_GPU_MARGINAL;
-	const char *what = row->by_runs ? "runs" : rounds ? "rounds" : row->blocked ? "blocks" : "frames";
-	if (row->noisy & CMP_NOISY_FEW)
-		SAY("only %u and %u %s (3 or more needed)", row->n_base, row->n_new, what);
-	if ((row->noisy & CMP_NOISY_NO_CI) && !(row->noisy & CMP_NOISY_FEW))
-		SAY("too few %s for a 95%% interval", what);
-	if (row->noisy & CMP_NOISY_NO_SPREAD)
-		SAY("the runs of each side agree exactly: no spread to weigh the change with");
-	if (row->noisy & CMP_NOISY_WIDE)
-		SAY("the interval is wider than the change");
-	if (row->noisy & CMP_NOISY_REACHES)
-		SAY("the interval reaches %+.1f%%, beyond the %.0f%% threshold",
-		    (fabs(row->hi) >= fabs(row->lo) ? row->hi : row->lo) * 100,
-		    r->o->threshold * 100);
-	if (row->noisy & CMP_NOISY_BUSY) {
-		char pair[64];
-		cmp_busy_pair(p->base, p->nw, pair, sizeof pair);
-		SAY("machine busy: other processes used %s of the CPU", pair);
-	}
-#undef SAY
-	return buf;
-}
-
-const char *cmp_short_notes(const cmp_result *r, const cmp_row *row, char *buf, size_t size)
-{
-	size_t at = 0;
-	buf[0] = '\0';
-#define SAY(...)                                                                                 \
-	do {                                                                                     \
-		if (at < size)                                                                   \
-			at += (size_t)snprintf(buf + at, size - at, "%s", at ? "; " : "");       \
-		if (at < size)                                                                   \
-			at += (size_t)snprintf(buf + at, size - at, __VA_ARGS__);                \
-	} while (0)
-	if (row->held_back == 1)
-		SAY("p < %g, may be within +-%.0f%%", r->o->alpha, r->o->threshold * 100);
-	if (row->held_back == 2)
-		SAY("p < %g, may be under %g us", r->o->alpha, r->o->floor_us);
-	if (row->held_back == 3)
-		SAY("p < %g, beyond +-%.0f%% at p %.3g, not kept over %u figures", r->o->alpha,
-		    r->o->threshold * 100, row->p_beyond, r->figures);
-	if (row->noisy & (CMP_NOISY_FEW | CMP_NOISY_NO_CI))
-		SAY("few samples");
-	if (row->noisy & CMP_NOISY_NO_SPREAD)
-		SAY("no spread");
-	if (row->noisy & CMP_NOISY_WIDE)
-		SAY("wide interval");
-	if ((row->noisy & CMP_NOISY_REACHES) && !row->held_back)
-		SAY("reaches %+.0f%%", (fabs(row->hi) >= fabs(row->lo) ? row->hi : row->lo) * 100);
-	if (row->noisy & CMP_NOISY_BUSY)
-		SAY("busy");
-#undef SAY
-	return buf;
 }

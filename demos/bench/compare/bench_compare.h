@@ -24,6 +24,7 @@
 #define DEMOS_BENCH_COMPARE_H
 
 #include "bench_load.h"
+#include "json_out.h"
 
 #include <stdio.h>
 
@@ -193,8 +194,12 @@ void cmp_print(FILE *out, const cmp_result *r, int status);
 /* Each point's work table (text, JSON "work", HTML), in
  * bench_compare_work.c. */
 void cmp_print_work(FILE *out, const cmp_result *r, const cmp_point *p);
-void cmp_json_work(FILE *f, const cmp_result *r, const cmp_point *p);
+void cmp_json_work(json_w *w, const cmp_result *r, const cmp_point *p);
 void cmp_html_work(FILE *f, const cmp_result *r, const cmp_point *p);
+/* srcprof-bench compare ARGS... (argv[0] "compare"): the whole program
+ * (bench_compare_main.c); its exit status. */
+int cmp_main(int argc, char **argv);
+
 /* --json and --html to f (the caller checks ferror and closes it). */
 void cmp_write_json(FILE *f, const cmp_result *r);
 void cmp_write_html(FILE *f, const cmp_result *r);

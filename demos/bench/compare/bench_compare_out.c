@@ -147,9 +147,9 @@ void cmp_print(FILE *out, const cmp_result *r, int status)
 		     "full.\n");
 	if (!r->by_runs)
 		fprintf(out, "\nOne run a side: the test sees the spread within each run, not between "
-			     "runs. Here runs of\none build differ by up to 20-60%% in some CPU and "
-			     "GPU figures (docs/bench.md), so a\nverdict can be the machine; bench "
-			     "with --runs 3 (or give BASE1 BASE2 vs NEW1 NEW2).\n");
+			     "runs. Runs of one\nbuild can differ by more than their frames spread "
+			     "(measured: docs/bench.md, \"Runs as\nsamples\"), so a verdict can be "
+			     "the machine; bench with --runs 3 (or give BASE1 BASE2\nvs NEW1 NEW2).\n");
 	if (!r->work_base && !r->work_new)
 		fprintf(out, "\nwork: not counted in BASE or NEW (bench with --work to tell a change of "
 			     "time from a change\nof work)\n");
@@ -165,116 +165,129 @@ void cmp_print(FILE *out, const cmp_result *r, int status)
 		r->n_points, status);
 }
 
-/* A percent, or null where it is unbounded (no interval, or from 0). */
-static void json_pct(FILE *f, double v)
+static void json_run(json_w *w, const char *key, const brun *b)
 {
-	if (isfinite(v))
-		fprintf(f, "%.4f", v * 100);
-	else
-		fputs("null", f);
+	json_w_break(w, 2);
+	json_w_object(w, key);
+	json_w_string(w, "file", b->path);
+	json_w_string(w, "git", b->git);
+	json_w_string(w, "machine", b->machine);
+	json_w_array(w, "size");
+	json_w_uint(w, NULL, b->width);
+	json_w_uint(w, NULL, b->height);
+	json_w_end(w);
+	json_w_uint(w, "frames", b->frames);
+	json_w_uint(w, "warmup", b->warmup);
+	json_w_uint(w, "repeat", b->repeat);
+	json_w_bool(w, "isolate", b->isolate);
+	json_w_bool(w, "interrupted", b->interrupted);
+	json_w_end(w);
 }
 
-static void json_run(FILE *f, const char *key, const brun *b)
+static void json_row(json_w *w, const cmp_result *r, const cmp_point *p, const cmp_row *row)
 {
-	fprintf(f, "  \"%s\": {\"file\": ", key);
-	json_string(f, b->path);
-	fprintf(f, ", \"git\": ");
-	json_string(f, b->git);
-	fprintf(f, ", \"machine\": ");
-	json_string(f, b->machine);
-	fprintf(f, ", \"size\": [%u, %u], \"frames\": %u, \"warmup\": %u, \"repeat\": %u, "
-		   "\"isolate\": %s, \"interrupted\": %s},\n",
-		b->width, b->height, b->frames, b->warmup, b->repeat, b->isolate ? "true" : "false",
-		b->interrupted ? "true" : "false");
+	char why[512];
+	json_w_break(w, 6);
+	json_w_object(w, NULL);
+	json_w_string(w, "source", row->source);
+	json_w_string(w, "figure", cmp_figure_keys[row->figure]);
+	json_w_string(w, "unit", cmp_unit(row->figure));
+	json_w_number(w, "base_median", "%.4f", row->base_med);
+	json_w_number(w, "new_median", "%.4f", row->new_med);
+	json_w_number(w, "shift", "%.4f", row->shift);
+	/* Percents: null where unbounded (no interval, or from 0). */
+	json_w_number(w, "change_pct", "%.4f", row->change * 100);
+	json_w_number(w, "ci_low_pct", "%.4f", row->lo * 100);
+	json_w_number(w, "ci_high_pct", "%.4f", row->hi * 100);
+	json_w_number(w, "p_beyond", "%.6g", row->p_beyond);
+	json_w_string(w, "beyond_side", row->side > 0 ? "up" : "down");
+	json_w_number(w, "p", "%.6g", row->p);
+	json_w_uint(w, "n_base", row->n_base);
+	json_w_uint(w, "n_new", row->n_new);
+	json_w_string(w, "verdict", cmp_verdict_names[row->verdict]);
+	json_w_bool(w, "reliable", !row->noisy);
+	json_w_string(w, "not_reliable_because", cmp_noise_text(r, p, row, why, sizeof why));
+	json_w_end(w);
 }
 
 void cmp_write_json(FILE *f, const cmp_result *r)
 {
 	const cmp_opts *o = r->o;
-	fprintf(f, "{\n  \"generator\": \"srcprof-bench compare\",\n  \"scene\": ");
-	json_string(f, r->base->scene);
-	fprintf(f, ",\n");
-	json_run(f, "base", r->base);
-	json_run(f, "new", r->nw);
+	json_w w;
+	json_w_init(&w, f);
+	json_w_object(&w, NULL);
+	json_w_break(&w, 2);
+	json_w_string(&w, "generator", "srcprof-bench compare");
+	json_w_break(&w, 2);
+	json_w_string(&w, "scene", r->base->scene);
+	json_run(&w, "base", r->base);
+	json_run(&w, "new", r->nw);
 	for (int side = 0; side < 2; side++) {
-		fprintf(f, "  \"%s_runs\": [", side ? "new" : "base");
-		for (uint32_t i = 0; i < (side ? r->n_new : r->n_base); i++) {
-			fputs(i ? ", " : "", f);
-			json_string(f, (side ? r->news : r->bases)[i].path);
-		}
-		fputs("],\n", f);
+		json_w_break(&w, 2);
+		json_w_array(&w, side ? "new_runs" : "base_runs");
+		for (uint32_t i = 0; i < (side ? r->n_new : r->n_base); i++)
+			json_w_string(&w, NULL, (side ? r->news : r->bases)[i].path);
+		json_w_end(&w);
 	}
-	fprintf(f, "  \"test\": \"%s\",\n", r->by_runs ? "welch-t over runs' medians"
-						       : "mann-whitney-u within runs");
-	fprintf(f, "  \"threshold_pct\": %.4f, \"alpha\": %.6f, \"floor_us\": %.4f, \"blocks\": %u, "
-		   "\"figures\": %u, \"fdr_cut\": ",
-		o->threshold * 100, o->alpha, o->floor_us, o->blocks, r->figures);
+	json_w_break(&w, 2);
+	json_w_string(&w, "test",
+		      r->by_runs ? "welch-t over runs' medians" : "mann-whitney-u within runs");
+	json_w_break(&w, 2);
+	json_w_number(&w, "threshold_pct", "%.4f", o->threshold * 100);
+	json_w_number(&w, "alpha", "%.6f", o->alpha);
+	json_w_number(&w, "floor_us", "%.4f", o->floor_us);
+	json_w_uint(&w, "blocks", o->blocks);
+	json_w_uint(&w, "figures", r->figures);
 	/* null: no figure was kept (the cut keeps nothing). */
-	json_number(f, "%.6g", r->cut >= 0 ? r->cut : NAN);
-	fputs(",\n", f);
-	fprintf(f, "  \"settings_differ\": ");
-	json_string(f, r->settings);
-	fprintf(f, ",\n  \"points\": [");
+	json_w_number(&w, "fdr_cut", "%.6g", r->cut >= 0 ? r->cut : NAN);
+	json_w_break(&w, 2);
+	json_w_string(&w, "settings_differ", r->settings);
+	json_w_break(&w, 2);
+	json_w_array(&w, "points");
 	for (uint32_t i = 0; i < r->n_points; i++) {
 		const cmp_point *p = &r->points[i];
-		fprintf(f, "%s\n    {\"api\": ", i ? "," : "");
-		json_string(f, p->base->api);
+		json_w_break(&w, 4);
+		json_w_object(&w, NULL);
+		json_w_string(&w, "api", p->base->api);
+		json_w_uint(&w, "sources", p->base->sources);
+		json_w_uint(&w, "record_threads", p->base->record_threads);
 		/* busy_pct < 0: not recorded (null in the bench file). */
-		fprintf(f, ", \"sources\": %u, \"record_threads\": %u, \"base_busy_pct\": ",
-			p->base->sources, p->base->record_threads);
-		json_number(f, "%.2f", p->base->busy_pct < 0 ? NAN : p->base->busy_pct);
-		fputs(", \"new_busy_pct\": ", f);
-		json_number(f, "%.2f", p->nw->busy_pct < 0 ? NAN : p->nw->busy_pct);
-		fprintf(f, ", \"only_base\": %u, \"only_new\": %u, \"changes\": [", p->only_base,
-			p->only_new);
-		for (uint32_t k = 0; k < p->n_rows; k++) {
-			const cmp_row *row = &p->rows[k];
-			char why[512];
-			fprintf(f, "%s\n      {\"source\": ", k ? "," : "");
-			if (row->source)
-				json_string(f, row->source);
-			else
-				fputs("null", f);
-			fprintf(f, ", \"figure\": \"%s\", \"unit\": \"%s\", \"base_median\": ",
-				cmp_figure_keys[row->figure], cmp_unit(row->figure));
-			json_number(f, "%.4f", row->base_med);
-			fputs(", \"new_median\": ", f);
-			json_number(f, "%.4f", row->new_med);
-			fputs(", \"shift\": ", f);
-			json_number(f, "%.4f", row->shift);
-			fputs(", \"change_pct\": ", f);
-			json_pct(f, row->change);
-			fprintf(f, ", \"ci_low_pct\": ");
-			json_pct(f, row->lo);
-			fprintf(f, ", \"ci_high_pct\": ");
-			json_pct(f, row->hi);
-			fputs(", \"p_beyond\": ", f);
-			json_number(f, "%.6g", row->p_beyond);
-			fprintf(f, ", \"beyond_side\": \"%s\", \"p\": ", row->side > 0 ? "up" : "down");
-			json_number(f, "%.6g", row->p);
-			fprintf(f, ", \"n_base\": %u, \"n_new\": %u, \"verdict\": \"%s\", "
-				   "\"reliable\": %s, \"not_reliable_because\": ",
-				row->n_base, row->n_new,
-				row->verdict == CMP_COSTLIER  ? "costlier"
-				: row->verdict == CMP_CHEAPER ? "cheaper"
-							      : "no significant change",
-				row->noisy ? "false" : "true");
-			json_string(f, cmp_noise_text(r, p, row, why, sizeof why));
-			fputc('}', f);
-		}
-		fputc(']', f);
-		cmp_json_work(f, r, p);
-		fputc('}', f);
+		json_w_number(&w, "base_busy_pct", "%.2f", p->base->busy_pct < 0 ? NAN : p->base->busy_pct);
+		json_w_number(&w, "new_busy_pct", "%.2f", p->nw->busy_pct < 0 ? NAN : p->nw->busy_pct);
+		json_w_uint(&w, "only_base", p->only_base);
+		json_w_uint(&w, "only_new", p->only_new);
+		json_w_array(&w, "changes");
+		for (uint32_t k = 0; k < p->n_rows; k++)
+			json_row(&w, r, p, &p->rows[k]);
+		json_w_end(&w);
+		cmp_json_work(&w, r, p);
+		json_w_end(&w);
 	}
-	fprintf(f, "\n  ],\n  \"work\": {\"base\": %s, \"new\": %s, \"equal\": %u, \"changed\": %u, "
-		   "\"not_compared\": %u},",
-		r->work_base ? "true" : "false", r->work_new ? "true" : "false", r->work_equal,
-		r->work_changed, r->work_not_counted);
-	fprintf(f, "\n  \"unmatched_points\": {\"base\": %u, \"new\": %u},\n",
-		r->unmatched_base, r->unmatched_new);
-	fprintf(f, "  \"costlier\": %u, \"cheaper\": %u, \"no_significant_change\": %u, "
-		   "\"not_reliable\": %u,\n  \"exit_status\": %d\n}\n",
-		r->costlier, r->cheaper, r->same, r->noisy, r->costlier ? 1 : 0);
+	json_w_break(&w, 2);
+	json_w_end(&w);
+	json_w_break(&w, 2);
+	json_w_object(&w, "work");
+	json_w_bool(&w, "base", r->work_base);
+	json_w_bool(&w, "new", r->work_new);
+	json_w_uint(&w, "equal", r->work_equal);
+	json_w_uint(&w, "changed", r->work_changed);
+	json_w_uint(&w, "not_compared", r->work_not_counted);
+	json_w_end(&w);
+	json_w_break(&w, 2);
+	json_w_object(&w, "unmatched_points");
+	json_w_uint(&w, "base", r->unmatched_base);
+	json_w_uint(&w, "new", r->unmatched_new);
+	json_w_end(&w);
+	json_w_break(&w, 2);
+	json_w_uint(&w, "costlier", r->costlier);
+	json_w_uint(&w, "cheaper", r->cheaper);
+	json_w_uint(&w, "no_significant_change", r->same);
+	json_w_uint(&w, "not_reliable", r->noisy);
+	json_w_break(&w, 2);
+	json_w_uint(&w, "exit_status", r->costlier ? 1 : 0);
+	json_w_break(&w, 0);
+	json_w_end(&w);
+	fputc('\n', f);
 }
 
 #define PAGE_W 944.0
@@ -470,7 +483,8 @@ void cmp_write_html(FILE *f, const cmp_result *r)
 			r->n_base, r->n_new);
 	else
 		fprintf(f, "<p>One run a side: the test sees the spread within each run, not between "
-			   "runs of one build (up to 20-60%% here in some figures: docs/bench.md); bench "
+			   "runs of one build, which can differ by more than their frames (measured: "
+			   "docs/bench.md, &ldquo;Runs as samples&rdquo;); bench "
 			   "with --runs 3 (or give two or more files a side) for verdicts that hold across runs. ");
 	if (!r->by_runs)
 		fprintf(f, "Each figure: the change of NEW from BASE (Hodges-Lehmann shift over "

@@ -169,51 +169,46 @@ void cmp_print_work(FILE *out, const cmp_result *r, const cmp_point *p)
 	}
 }
 
-void cmp_json_work(FILE *f, const cmp_result *r, const cmp_point *p)
+void cmp_json_work(json_w *jw, const cmp_result *r, const cmp_point *p)
 {
-	fputs(", \"work\": ", f);
 	if (!r->work_base && !r->work_new) {
-		fputs("null", f);
+		json_w_null(jw, "work");
 		return;
 	}
-	fputc('[', f);
+	json_w_array(jw, "work");
 	for (uint32_t k = 0; k < p->n_work; k++) {
 		const cmp_work_row *w = &p->work[k];
-		fprintf(f, "%s\n      {\"source\": ", k ? "," : "");
-		json_string(f, w->source);
-		fprintf(f, ", \"time_verdict\": ");
-		if (w->timed)
-			fprintf(f, "\"%s\", \"time_figure\": \"%s\"",
-				w->time == CMP_COSTLIER  ? "costlier"
-				: w->time == CMP_CHEAPER ? "cheaper"
-							 : "no significant change",
-				cmp_figure_keys[w->time_figure]);
-		else
-			fputs("null", f);
-		fprintf(f, ", \"work\": \"%s\", \"reading\": ", cmp_work_state_names[w->state]);
-		json_string(f, cmp_work_reading(w));
-		if (w->state == CMP_WORK_NOT_COUNTED) {
-			fputs(", \"why\": ", f);
-			json_string(f, not_counted_why(w));
+		json_w_break(jw, 6);
+		json_w_object(jw, NULL);
+		json_w_string(jw, "source", w->source);
+		if (w->timed) {
+			json_w_string(jw, "time_verdict", cmp_verdict_names[w->time]);
+			json_w_string(jw, "time_figure", cmp_figure_keys[w->time_figure]);
+		} else {
+			json_w_null(jw, "time_verdict");
 		}
-		fprintf(f, ", \"base_frames\": %u, \"new_frames\": %u, \"counters\": {",
-			w->a->frames, w->b->frames);
+		json_w_string(jw, "work", cmp_work_state_names[w->state]);
+		json_w_string(jw, "reading", cmp_work_reading(w));
+		if (w->state == CMP_WORK_NOT_COUNTED)
+			json_w_string(jw, "why", not_counted_why(w));
+		json_w_uint(jw, "base_frames", w->a->frames);
+		json_w_uint(jw, "new_frames", w->b->frames);
+		json_w_object(jw, "counters");
 		for (int c = 0; c < BRUN_COUNTERS; c++) {
 			bool ca = w->a->present && (w->a->counted >> c & 1u),
 			     cb = w->b->present && (w->b->counted >> c & 1u);
-			fprintf(f, "%s\"%s\": {\"base\": ", c ? ", " : "", brun_work_keys[c]);
-			json_number(f, "%.0f", ca ? w->a->v[c] : NAN);
-			fputs(", \"new\": ", f);
-			json_number(f, "%.0f", cb ? w->b->v[c] : NAN);
-			fputs(", \"change_pct\": ", f);
-			double ch = ca && cb ? cmp_work_change(w, c) : NAN;
+			json_w_object(jw, brun_work_keys[c]);
+			json_w_number(jw, "base", "%.0f", ca ? w->a->v[c] : NAN);
+			json_w_number(jw, "new", "%.0f", cb ? w->b->v[c] : NAN);
 			/* From 0: null, as the time rows' unbounded changes. */
-			json_number(f, "%.4f", isfinite(ch) ? ch * 100 : NAN);
-			fputc('}', f);
+			double ch = ca && cb ? cmp_work_change(w, c) : NAN;
+			json_w_number(jw, "change_pct", "%.4f", ch * 100);
+			json_w_end(jw);
 		}
-		fputs("}}", f);
+		json_w_end(jw);
+		json_w_end(jw);
 	}
-	fputc(']', f);
+	json_w_end(jw);
 }
 
 void cmp_html_work(FILE *f, const cmp_result *r, const cmp_point *p)

@@ -336,21 +336,16 @@ static int cmp_key(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* A key of the object js twice, or NULL: pairwise for the few keys of the
- * bench's own objects, sorted for many (a file of 500,000 keys took
- * minutes pairwise). `*oom` is set when the sort's array cannot be had. */
+/* A key of the object js twice, or NULL: its keys sorted (pairwise, a
+ * file of 500,000 keys took minutes). `*oom` is set when the sort's array
+ * cannot be had. */
 static const char *twice_in(const cJSON *js, bool *oom)
 {
 	size_t n = 0;
 	for (const cJSON *c = js->child; c; c = c->next)
 		n++;
-	if (n <= 32) {
-		for (const cJSON *c = js->child; c; c = c->next)
-			for (const cJSON *d = js->child; d != c; d = d->next)
-				if (!strcmp(d->string, c->string))
-					return c->string;
+	if (n < 2)
 		return NULL;
-	}
 	const char **keys = malloc(n * sizeof *keys);
 	if (!keys) {
 		*oom = true;
@@ -443,7 +438,7 @@ static bool load_settings(where *w, const cJSON *root, brun *out)
 	const cJSON *size = need(w, root, "size", false);
 	if (!size)
 		return false;
-	uint32_t wh[2];
+	uint32_t *wh[2] = {&out->width, &out->height};
 	for (int i = 0; i < 2; i++) {
 		const cJSON *e = cJSON_GetArrayItem(size, i);
 		double v = cJSON_IsNumber(e) ? e->valuedouble : -1;
@@ -452,10 +447,8 @@ static bool load_settings(where *w, const cJSON *root, brun *out)
 			complain(w, "'size' is not [width, height], whole numbers from 1 to 65536");
 			return false;
 		}
-		wh[i] = (uint32_t)v;
+		*wh[i] = (uint32_t)v;
 	}
-	out->width = wh[0];
-	out->height = wh[1];
 	out->isolate = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "isolate"));
 	out->interrupted = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "interrupted"));
 	/* Absent in files from before --work: not counted. */
@@ -465,10 +458,8 @@ static bool load_settings(where *w, const cJSON *root, brun *out)
 		return false;
 	}
 	out->work = cJSON_IsTrue(work);
-	if (out->interrupted &&
-	    !string(w, root, "interrupted_by", out->interrupted_by, sizeof out->interrupted_by))
-		return false;
-	return true;
+	return !out->interrupted ||
+	       string(w, root, "interrupted_by", out->interrupted_by, sizeof out->interrupted_by);
 }
 
 /* --runs: other_runs[k] into out as run k + 2 of the file, with its
@@ -507,19 +498,28 @@ static bool load_other_run(where *w, const cJSON *js, const brun *first, uint32_
 
 uint32_t brun_load_runs(const char *path, const char *label, brun *out, uint32_t max)
 {
-	out[0] = (brun){0};
-	snprintf(out[0].path, sizeof out[0].path, "%s", path);
-	where w = {.label = label, .path = path, .run = -1, .point = -1, .source = -1};
 	size_t len = 0;
 	char *text = slurp(path, &len);
 	if (!text) {
-		complain(&w, "cannot read it (%s)", strerror(errno));
+		out[0] = (brun){0};
+		complain(&(where){.label = label, .path = path, .run = -1, .point = -1, .source = -1},
+			 "cannot read it (%s)", strerror(errno));
 		return 0;
 	}
+	uint32_t n = brun_parse_runs(text, len, path, label, out, max);
+	free(text);
+	return n;
+}
+
+uint32_t brun_parse_runs(const char *text, size_t len, const char *path, const char *label,
+			 brun *out, uint32_t max)
+{
+	out[0] = (brun){0};
+	snprintf(out[0].path, sizeof out[0].path, "%s", path);
+	where w = {.label = label, .path = path, .run = -1, .point = -1, .source = -1};
 	const char *end = NULL;
 	if (strlen(text) != len) {
 		complain(&w, "not JSON (a NUL byte at byte %zu)", strlen(text));
-		free(text);
 		return 0;
 	}
 	/* The terminating NUL counted: nothing may follow the value. */
@@ -528,10 +528,8 @@ uint32_t brun_load_runs(const char *path, const char *label, brun *out, uint32_t
 		const char *at = end ? end : cJSON_GetErrorPtr();
 		long off = at && at >= text && at <= text + len ? (long)(at - text) : -1;
 		complain(&w, "not JSON (the parse stopped at byte %ld)", off);
-		free(text);
 		return 0;
 	}
-	free(text);
 	uint32_t n = 0;
 	const cJSON *points, *others, *e;
 	bool oom = false;

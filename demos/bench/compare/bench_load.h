@@ -6,6 +6,7 @@
 #define DEMOS_BENCH_LOAD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* One sample series, in run order. */
@@ -71,6 +72,11 @@ typedef struct brun {
  * `label` ("BASE", "NEW") starts every message. Returns the runs read,
  * or 0 (after a message, with everything freed) on any problem. */
 uint32_t brun_load_runs(const char *path, const char *label, brun *out, uint32_t max);
+/* The same for a file's text already in memory: text[0..len-1] followed
+ * by a NUL (text[len] == 0); `path` names it in the messages. What the
+ * fuzz target (tests/fuzz/fuzz_bench_load.c) drives. */
+uint32_t brun_parse_runs(const char *text, size_t len, const char *path, const char *label,
+			 brun *out, uint32_t max);
 void brun_free(brun *r);
 
 #endif

@@ -91,8 +91,8 @@ static void set_mode(eng_engine *e, int mode, bool work)
  * then a wait until the GPU is idle, so that the block's time holds all of
  * its frames' GPU work and none of the next block's. The washout frames
  * keep what the last block left behind out of this one's time: the driver
- * frees the last frames' command buffers as it reuses them (a block after
- * 10,000-draw frames paid 2 ms a frame for that), caches refill. A GPU
+ * frees the last frames' command buffers as it reuses them, which a block
+ * after frames of many draws would otherwise pay for, caches refill. A GPU
  * block washes out with CPU timing, which leaves the GPU sampler's count
  * of frames alone. `timed_at`:
  * the frame (0-based) to make GPU-timed, or UINT32_MAX. Returns the

@@ -7,6 +7,8 @@
 
 #include "bench.h"
 
+/* bench_engine.c, below the steps: */
+
 /* A new engine with the scene built, CPU and GPU profiling on, GPU-timing
  * at `gpu_budget` (1: every frame), the GPU's work counted in the timed
  * frames when `count_work`; NULL after a message. */
@@ -25,6 +27,8 @@ bool bench_run_frames(eng_engine *e, uint32_t n, double *ms, const bench_opts *o
 /* Mean, p50, p95, p99 (nearest rank) and fps of n frame times (ms), which
  * it sorts in place. */
 void bench_frame_stats(double *ms, uint32_t n, bench_frames *out);
+
+/* The steps bench_run.c calls after its own: */
 
 /* --isolate (bench_isolate.c): the costliest sources of pt, each measured
  * alone against in frame, in rounds; fills their isolated, marginal and

@@ -24,18 +24,19 @@ static bool counted(const bench_source *b, int c)
 	return b->work_frames && (b->work_counted >> c & 1u);
 }
 
-void bench_json_work(FILE *f, const bench_opts *o, const bench_source *b)
+void bench_json_work(json_w *w, const bench_opts *o, const bench_source *b)
 {
 	if (!o->work)
 		return;
-	fprintf(f, ", \"work\": {\"frames\": %u", b->work_frames);
+	json_w_object(w, "work");
+	json_w_uint(w, "frames", b->work_frames);
 	for (int c = 0; c < SOURCE_PROFILER_COUNTERS; c++) {
 		if (counted(b, c))
-			fprintf(f, ", \"%s\": %llu", g_keys[c], (unsigned long long)b->work[c]);
+			json_w_uint(w, g_keys[c], b->work[c]);
 		else
-			fprintf(f, ", \"%s\": null", g_keys[c]);
+			json_w_null(w, g_keys[c]);
 	}
-	fputc('}', f);
+	json_w_end(w);
 }
 
 void bench_csv_work(FILE *f, const bench_opts *o, const bench_source *b)
