@@ -1,5 +1,5 @@
 /* The page's files (live/web/), embedded at build time by
- * live/embed_assets.cmake into lv_assets.c. */
+ * cmake/embed_assets.cmake into lv_assets.c. */
 #ifndef LV_ASSETS_H
 #define LV_ASSETS_H
 

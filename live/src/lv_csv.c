@@ -4,6 +4,7 @@
  * order, quoted as it quotes, so that a live snapshot and a program's exit
  * CSV can be compared column by column (the live tests do). */
 #include "lv_out.h"
+#include "srcprof_base/csv.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -15,10 +16,10 @@
 	"vs_invocations_per_frame,clipping_invocations_per_frame,"                            \
 	"clipping_primitives_per_frame,fs_invocations_per_frame,cs_invocations_per_frame"
 
-/* A CSV field, quoted where it must be (as the profiler's CSV). */
-static void csv_field(lv_buf *b, const char *v)
+/* A CSV field, quoted where the house's rule says (as the profiler's CSV). */
+static void put_field(lv_buf *b, const char *v)
 {
-	if (!strpbrk(v, ",\"\n\r") && v[0] != '#') {
+	if (!csv_needs_quotes(v)) {
 		lv_buf_puts(b, v);
 		return;
 	}
@@ -75,7 +76,7 @@ void lv_snapshot_write_csv(const lv_snapshot *s, const lv_info *info, lv_buf *b)
 		if (!w->have)
 			continue;
 		const profiler_result_t *r = &w->r;
-		csv_field(b, w->name);
+		put_field(b, w->name);
 		lv_buf_printf(b,
 			      ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 			      ",%" PRIu64 ",%" PRIu64 ",%.3f,%" PRIu64 ",%" PRIu64 ",%.3f,%" PRIu64
@@ -84,7 +85,7 @@ void lv_snapshot_write_csv(const lv_snapshot *s, const lv_info *info, lv_buf *b)
 			      r->render_gpu_avg, r->render_gpu_max, r->render_gpu_sum, r->async_input,
 			      r->async_input_best, r->async_input_worst, r->async_rendered,
 			      r->async_rendered_best, r->async_rendered_worst);
-		csv_field(b, mode);
+		put_field(b, mode);
 		source_profiler_medians_t m = w->have_med ? w->m : (source_profiler_medians_t){0};
 		source_profiler_intervals_t iv = w->have_ci ? w->iv : (source_profiler_intervals_t){0};
 		lv_buf_printf(b,
@@ -103,10 +104,10 @@ void lv_snapshot_write_csv(const lv_snapshot *s, const lv_info *info, lv_buf *b)
 				break;
 			len += (size_t)n;
 		}
-		csv_field(b, queues);
+		put_field(b, queues);
 		csv_work(b, s, w->work ? &w->work->total : NULL);
 		lv_buf_put(b, ",", 1);
-		csv_field(b, w->type);
+		put_field(b, w->type);
 		lv_buf_put(b, "\n", 1);
 	}
 }

@@ -1,4 +1,4 @@
-/* The demo programs' order statistics (demos/common/stats.h) with exact
+/* The demo programs' order statistics (base/include/srcprof_base/stats.h) with exact
  * numbers: the median of odd and even counts, nearest-rank quantiles (the
  * bench's p50/p95/p99 and the overlay's graph scale), the comparisons. */
 #include "check.h"
