@@ -5,6 +5,7 @@
  * files pointing nowhere. */
 #include "engine_fixture.h"
 
+#include "engine/log.h"
 #include "engine/null.h"
 
 #include <pthread.h>
@@ -315,13 +316,14 @@ TEST(isolated_timing_takes_the_median_of_its_runs)
 
 TEST(a_destroyed_handle_is_refused_even_after_its_slot_is_reused)
 {
+	eng_log_set_misuse_fatal(false); /* misuses the API on purpose (check.h) */
 	eng_engine *e = null_engine(NULL, 2);
 	CHECK(e != NULL);
 	static const float data[12];
-	eng_buffer a = eng_gfx_make_buffer(data, sizeof data, false);
+	eng_buffer a = eng_gfx_make_buffer(&(eng_buffer_desc){.data = data, .size = sizeof data});
 	CHECK(a.id != 0);
 	eng_gfx_destroy_buffer(a);
-	eng_buffer b = eng_gfx_make_buffer(data, sizeof data, false);
+	eng_buffer b = eng_gfx_make_buffer(&(eng_buffer_desc){.data = data, .size = sizeof data});
 	CHECK(b.id != 0);
 	CHECK(b.id != a.id); /* same slot, new generation */
 	eng_gfx_counts c0;
@@ -339,14 +341,15 @@ TEST(a_destroyed_handle_is_refused_even_after_its_slot_is_reused)
 
 TEST(handles_of_an_earlier_device_are_refused)
 {
+	eng_log_set_misuse_fatal(false); /* misuses the API on purpose (check.h) */
 	eng_engine *e = null_engine(NULL, 2);
 	CHECK(e != NULL);
-	eng_image old = eng_gfx_make_image(16, 16, (eng_image_usage)0);
+	eng_image old = eng_gfx_make_image(&(eng_image_desc){.width = 16, .height = 16});
 	CHECK(old.id != 0);
 	CHECK_EQ(tfx_finish(e), 0);
 	e = null_engine(NULL, 2);
 	CHECK(e != NULL);
-	eng_image img = eng_gfx_make_image(16, 16, (eng_image_usage)0);
+	eng_image img = eng_gfx_make_image(&(eng_image_desc){.width = 16, .height = 16});
 	CHECK(img.id != 0);
 	CHECK(img.id != old.id);
 	eng_gfx_counts c0, c1;
@@ -692,6 +695,7 @@ TEST(compute_runs_on_its_own_queue_and_clock_with_exact_figures)
  * one queue, no dispatch. */
 TEST(particles_without_compute_simulate_on_the_cpu)
 {
+	eng_log_set_misuse_fatal(false); /* misuses the API on purpose (check.h) */
 	eng_engine *e = null_engine(&(eng_null_desc){.draw_ns = 1000, .dispatch_ns = 50}, 2);
 	CHECK(e != NULL);
 	CHECK(!eng_gfx_has_compute());
@@ -704,7 +708,7 @@ TEST(particles_without_compute_simulate_on_the_cpu)
 	source_profiler_queue_result_t q[4];
 	CHECK_EQ(source_profiler_fill_queue_results(p, q, 4), 1);
 	CHECK_EQ(tfx_result(p).render_gpu_sum, 2000);
-	CHECK(!eng_gfx_make_storage_buffer(NULL, 64).id);
+	CHECK(!eng_gfx_make_buffer(&(eng_buffer_desc){.size = 64, .type = ENG_BUFFER_STORAGE}).id);
 	CHECK_EQ(tfx_finish(e), 0);
 }
 
@@ -713,14 +717,16 @@ TEST(particles_without_compute_simulate_on_the_cpu)
  * a storage buffer, too many push constants, compute inside a pass. */
 TEST(compute_misuse_is_refused_and_the_frame_goes_on)
 {
+	eng_log_set_misuse_fatal(false); /* misuses the API on purpose (check.h) */
 	eng_engine *e = null_engine_full(&(eng_null_desc){.dispatch_ns = 50}, 2, 0, 0, true);
 	CHECK(e != NULL);
 	eng_pipeline cs = eng_gfx_make_compute_pipeline("particles.comp");
 	CHECK(cs.id != 0);
 	CHECK_EQ(eng_gfx_make_compute_pipeline("particles.comp").id, cs.id); /* cached */
 	CHECK(!eng_gfx_make_compute_pipeline("nope.comp").id);
-	eng_buffer sb = eng_gfx_make_storage_buffer(NULL, 256);
-	eng_buffer vb = eng_gfx_make_buffer((float[4]){0}, 16, false);
+	eng_buffer sb =
+		eng_gfx_make_buffer(&(eng_buffer_desc){.size = 256, .type = ENG_BUFFER_STORAGE});
+	eng_buffer vb = eng_gfx_make_buffer(&(eng_buffer_desc){.data = (float[4]){0}, .size = 16});
 	eng_pipeline draw = eng_gfx_make_pipeline(&(eng_pipeline_desc){
 		.vs = "mesh.vert", .fs = "mesh.frag", .layout = ENG_LAYOUT_MESH});
 	CHECK(sb.id && vb.id && draw.id);

@@ -3,6 +3,7 @@
  * recorded by several threads, each into a secondary command buffer of its
  * own executed in order when the pass ends. */
 #include "vk_gfx.h"
+#include "../check.h"
 
 #include <string.h>
 
@@ -47,11 +48,10 @@ void vk_begin_pass(void *ctx, const eng_pass_desc *desc)
 		th = c->target.extent.height;
 	} else {
 		vk_image_res *img = vk_image_at(c, desc->target);
-		if (!(img->usage & ENG_IMAGE_TARGET)) {
-			eng_error("vulkan: pass into image %u, which is not a render target",
-				  desc->target.id);
+		if (ENG_MISUSE(!(img->usage & ENG_IMAGE_TARGET),
+			       "vulkan: pass into image %u, which is not a render target",
+			       desc->target.id))
 			return;
-		}
 		s = &img->state;
 		color.imageView = img->view;
 		tw = img->width;

@@ -93,7 +93,7 @@ static void completed(vk_ctx *c, uint64_t serial)
  * stands for. */
 static VkResult wait_fence(vk_ctx *c, VkFence fence)
 {
-	if (eng_gfx_faults() & ENG_FAULT_WAIT_FAILS)
+	if (eng_faults_on(c->faults, ENG_FAULT_WAIT_FAILS))
 		return VK_TIMEOUT;
 	return vkWaitForFences(c->dev.device, 1, &fence, VK_TRUE, UINT64_MAX);
 }
@@ -101,7 +101,7 @@ static VkResult wait_fence(vk_ctx *c, VkFence fence)
 /* vkDeviceWaitIdle, or the failure ENG_FAULT_WAIT_FAILS stands for. */
 static VkResult device_wait_idle(vk_ctx *c)
 {
-	if (eng_gfx_faults() & ENG_FAULT_WAIT_FAILS)
+	if (eng_faults_on(c->faults, ENG_FAULT_WAIT_FAILS))
 		return VK_ERROR_OUT_OF_DEVICE_MEMORY;
 	return vkDeviceWaitIdle(c->dev.device);
 }
@@ -193,9 +193,8 @@ bool vk_begin_frame(void *ctx)
 		if (wait_slot(c, slot) != ENG_OK)
 			return false;
 		VkResult r;
-		if (eng_gfx_faults() & ENG_FAULT_OUT_OF_DATE) {
+		if (eng_faults_take(c->faults, ENG_FAULT_OUT_OF_DATE)) {
 			/* As the driver says it: from the acquire, nothing acquired. */
-			eng_gfx_inject_faults(eng_gfx_faults() & ~(uint32_t)ENG_FAULT_OUT_OF_DATE);
 			r = VK_ERROR_OUT_OF_DATE_KHR;
 		} else {
 			r = vkAcquireNextImageKHR(c->dev.device, c->target.swapchain, UINT64_MAX,
@@ -332,7 +331,7 @@ static eng_result submit(vk_ctx *c, bool present)
 	};
 	VK_CHECK_RET(vkResetFences(c->dev.device, 1, &f->fence));
 	VkResult r = vkQueueSubmit2(c->dev.queue, 1, &si, f->fence);
-	if (r >= 0 && (eng_gfx_faults() & ENG_FAULT_DEVICE_LOST)) {
+	if (r >= 0 && eng_faults_on(c->faults, ENG_FAULT_DEVICE_LOST)) {
 		/* What a real loss looks like from here: the submit fails and
 		 * nothing waits on this frame. */
 		vkQueueWaitIdle(c->dev.queue);
@@ -458,10 +457,8 @@ static eng_result run_isolated(vk_ctx *c, void (*fn)(void *user), void *user, ui
 	c->recording = false;
 	c->isolated = false; /* recorded: later frames draw to their own target, come what may */
 	VkResult vr = vkEndCommandBuffer(f->cmd);
-	if (vr >= 0 && (eng_gfx_faults() & ENG_FAULT_ISOLATED_FAILS)) {
-		eng_gfx_inject_faults(eng_gfx_faults() & ~(uint32_t)ENG_FAULT_ISOLATED_FAILS);
+	if (vr >= 0 && eng_faults_take(c->faults, ENG_FAULT_ISOLATED_FAILS))
 		vr = VK_ERROR_OUT_OF_DEVICE_MEMORY;
-	}
 	if (vr >= 0)
 		vr = vkResetFences(c->dev.device, 1, &f->fence);
 	VkCommandBufferSubmitInfo cbi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,

@@ -6,6 +6,7 @@
 #ifndef ENGINE_VK_GFX_H
 #define ENGINE_VK_GFX_H
 
+#include "../gfx/faults.h"
 #include "../gfx/gfx_backend.h"
 #include "vk_internal.h"
 #include "vk_target.h"
@@ -116,6 +117,11 @@ struct vk_ctx {
 	/* The public srcprof::vulkan module; NULL where the queue has no
 	 * timestamps (GPU timing stays off). */
 	srcprof_vk_timer *timer;
+	/* The faults this device runs under (faults.h, gfx.c's), and the
+	 * timer as the profiler is given it, under them (NULL: no timer). */
+	eng_faults *faults;
+	eng_fault_timer fault_timer;
+	const sp_gpu_timer_backend *gpu_timer;
 	/* Compute (vk_compute.c): on when asked for and the queue has it;
 	 * its command buffer's own timer (NULL without timestamps). */
 	bool compute;
@@ -190,10 +196,9 @@ void vk_destroy_now(vk_ctx *c, vk_deferred *d);
 void vk_run_deferred(vk_ctx *c, uint64_t completed);
 eng_result vk_make_raw_buffer(vk_ctx *c, VkDeviceSize size, VkBufferUsageFlags usage, bool host,
 			      VkBuffer *buf, vk_alloc *mem);
-eng_result vk_make_buffer(void *ctx, eng_buffer h, const void *data, size_t size, bool index);
+eng_result vk_make_buffer(void *ctx, eng_buffer h, const eng_buffer_desc *desc);
 void vk_destroy_buffer(void *ctx, eng_buffer h);
-eng_result vk_make_image(void *ctx, eng_image h, uint32_t width, uint32_t height,
-			 eng_image_usage usage);
+eng_result vk_make_image(void *ctx, eng_image h, const eng_image_desc *desc);
 void vk_destroy_image(void *ctx, eng_image h);
 /* Every object still made (teardown), deferred until the GPU is done. */
 void vk_destroy_all(vk_ctx *c);
@@ -220,7 +225,7 @@ eng_result vk_compute_frame_begin(vk_ctx *c);
 VkCommandBuffer vk_compute_frame_end(vk_ctx *c);
 bool vk_has_compute(void *ctx);
 const sp_gpu_timer_backend *vk_compute_timer(void *ctx);
-eng_result vk_make_storage(void *ctx, eng_buffer h, const void *data, size_t size);
+eng_result vk_make_storage(void *ctx, eng_buffer h, const eng_buffer_desc *desc);
 eng_result vk_make_compute(void *ctx, eng_pipeline h, const char *cs);
 bool vk_begin_compute(void *ctx);
 void vk_dispatch(void *ctx, eng_pipeline pip, eng_buffer a, eng_buffer b, const void *push,

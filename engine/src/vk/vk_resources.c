@@ -118,9 +118,12 @@ static void used(uint32_t *slots, uint32_t slot)
 		*slots = slot + 1;
 }
 
-eng_result vk_make_buffer(void *ctx, eng_buffer h, const void *data, size_t size, bool index)
+eng_result vk_make_buffer(void *ctx, eng_buffer h, const eng_buffer_desc *desc)
 {
 	vk_ctx *c = ctx;
+	const void *data = desc->data;
+	size_t size = desc->size;
+	bool index = desc->type == ENG_BUFFER_INDEX;
 	uint32_t slot = eng_handle_slot(h.id);
 	vk_buffer_res *b = &c->buffers[slot];
 	/* Static geometry is small: host-visible memory the GPU reads directly
@@ -199,10 +202,11 @@ static VkDescriptorSet alloc_image_set(vk_ctx *c, VkImageView view, VkDescriptor
 	}
 }
 
-eng_result vk_make_image(void *ctx, eng_image h, uint32_t width, uint32_t height,
-			 eng_image_usage usage)
+eng_result vk_make_image(void *ctx, eng_image h, const eng_image_desc *desc)
 {
 	vk_ctx *c = ctx;
+	uint32_t width = desc->width, height = desc->height;
+	eng_image_usage usage = desc->usage;
 	uint32_t slot = eng_handle_slot(h.id);
 	vk_image_res *img = &c->images[slot];
 	memset(img, 0, sizeof *img);
