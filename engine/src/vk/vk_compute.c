@@ -10,7 +10,7 @@
  * reads) and ends with one before vertex input and compute after it (the
  * views draw what it wrote). Both are within one queue's submission order,
  * which carries them across command buffers and submissions. */
-#include "vk_gfx.h"
+#include "vk_ctx.h"
 
 #include <stdio.h>
 #include <string.h>

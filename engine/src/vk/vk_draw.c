@@ -2,7 +2,7 @@
  * an image), the state draws use, draws and image uploads; a pass
  * recorded by several threads, each into a secondary command buffer of its
  * own executed in order when the pass ends. */
-#include "vk_gfx.h"
+#include "vk_ctx.h"
 #include "../check.h"
 
 #include <string.h>
@@ -13,6 +13,11 @@ static _Thread_local vk_rec *t_rec;
 vk_rec *vk_rec_of(vk_ctx *c)
 {
 	return t_rec ? t_rec : &c->rec;
+}
+
+VkCommandBuffer vk_cmd(vk_ctx *c)
+{
+	return vk_rec_of(c)->cmd;
 }
 
 void vk_begin_pass(void *ctx, const eng_pass_desc *desc)

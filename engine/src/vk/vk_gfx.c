@@ -1,8 +1,8 @@
-/* The Vulkan backend: its context (vk_gfx.h) made and freed, the fixed
+/* The Vulkan backend: its context (vk_ctx.h) made and freed, the fixed
  * objects every pipeline shares (layouts, sampler, descriptor pool), the
  * info it reports and its dispatch table. Frames are in vk_frame.c,
  * passes and draws in vk_draw.c, objects in vk_resources.c. */
-#include "vk_gfx.h"
+#include "vk_ctx.h"
 
 #include "../gfx/shader.h"
 

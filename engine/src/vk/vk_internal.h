@@ -1,5 +1,5 @@
 /* Types shared by the Vulkan backend's files. Only engine/src/vk includes
- * volk. The backend's state is one vk_ctx (vk_gfx.h), made by vk_init and
+ * volk. The backend's state is one vk_ctx (vk_ctx.h), made by vk_init and
  * handed to every function that needs it; nothing lives outside it. */
 #ifndef ENGINE_VK_INTERNAL_H
 #define ENGINE_VK_INTERNAL_H

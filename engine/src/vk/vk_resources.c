@@ -1,6 +1,6 @@
 /* Vulkan resources: buffers, images (with their descriptor sets), shader
  * modules and pipelines, per-frame rings, deferred destruction, barriers. */
-#include "vk_gfx.h"
+#include "vk_ctx.h"
 
 #include "../gfx/shader.h"
 
@@ -82,6 +82,40 @@ void vk_run_deferred(vk_ctx *c, uint64_t completed)
 			c->deferred[kept++] = c->deferred[i];
 	}
 	c->n_deferred = kept;
+}
+
+/* Frames up to `serial` are complete: their deferred destructions run,
+ * their screenshots can be read. */
+void vk_frames_done(vk_ctx *c, uint64_t serial)
+{
+	if (serial > c->serial_done)
+		c->serial_done = serial;
+	vk_run_deferred(c, c->serial_done);
+}
+
+/* vkDeviceWaitIdle, or the failure ENG_FAULT_WAIT_FAILS stands for. */
+static VkResult device_wait_idle(vk_ctx *c)
+{
+	if (eng_faults_on(c->faults, ENG_FAULT_WAIT_FAILS))
+		return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+	return vkDeviceWaitIdle(c->dev.device);
+}
+
+/* Waits until every frame submitted is done and marks them so. Otherwise
+ * the error, said here (a loss also marks the device lost), and nothing is
+ * taken as done. */
+eng_result vk_wait_idle(vk_ctx *c, const char *why)
+{
+	VkResult r = device_wait_idle(c);
+	if (r < 0) {
+		if (r == VK_ERROR_DEVICE_LOST)
+			c->device_lost = true;
+		eng_error("vulkan: waiting for the device to finish (%s) failed: %s", why,
+			  vk_result_str(r));
+		return vk_to_eng(r);
+	}
+	vk_frames_done(c, c->serial_recorded);
+	return ENG_OK;
 }
 
 /* --- buffers --------------------------------------------------------------------- */

@@ -1,10 +1,13 @@
 /* The Vulkan backend's context, vk_ctx: the device, the main target, the
  * resources and the frames, made by vk_init (vk_gfx.c) and handed to every
- * function of the backend. vk_resources.c makes the objects, vk_frame.c
- * runs the frames (submit, present, screenshots, isolated timing),
- * vk_draw.c records passes and draws. */
-#ifndef ENGINE_VK_GFX_H
-#define ENGINE_VK_GFX_H
+ * function of the backend. vk_resources.c makes the objects and knows
+ * which frames are done, vk_frame.c runs the frames (submit, present,
+ * screenshots, isolated timing), vk_draw.c records passes and draws;
+ * vk_gfx.c is the dispatch table over them. A header of its own (no
+ * vk_ctx.c), so that the files share the context without calling up into
+ * the table. */
+#ifndef ENGINE_VK_CTX_H
+#define ENGINE_VK_CTX_H
 
 #include "../gfx/faults.h"
 #include "../gfx/gfx_backend.h"
@@ -184,16 +187,18 @@ struct vk_ctx {
  * end (vk_draw.c), else the frame's. */
 vk_rec *vk_rec_of(vk_ctx *c);
 
-/* The command buffer being recorded on the calling thread. */
-static inline VkCommandBuffer vk_cmd(vk_ctx *c)
-{
-	return vk_rec_of(c)->cmd;
-}
+/* The command buffer being recorded on the calling thread (vk_draw.c). */
+VkCommandBuffer vk_cmd(vk_ctx *c);
 
 /* vk_resources.c */
 void vk_defer(vk_ctx *c, vk_deferred d);
 void vk_destroy_now(vk_ctx *c, vk_deferred *d);
 void vk_run_deferred(vk_ctx *c, uint64_t completed);
+/* Frames up to `serial` are done: their deferred destructions run. */
+void vk_frames_done(vk_ctx *c, uint64_t serial);
+/* Waits until every frame submitted is done and marks them so; otherwise
+ * the error, said (a loss also marks the device lost). */
+eng_result vk_wait_idle(vk_ctx *c, const char *why);
 eng_result vk_make_raw_buffer(vk_ctx *c, VkDeviceSize size, VkBufferUsageFlags usage, bool host,
 			      VkBuffer *buf, vk_alloc *mem);
 eng_result vk_make_buffer(void *ctx, eng_buffer h, const eng_buffer_desc *desc);
@@ -236,9 +241,6 @@ void *vk_compute_cmd(void *ctx);
 /* vk_frame.c: frames; the table entries are the backend's. */
 eng_result vk_init_frames(vk_ctx *c);
 void vk_free_frames(vk_ctx *c);
-/* Waits until every frame submitted is done and marks them so; otherwise
- * the error, said (a loss also marks the device lost). */
-eng_result vk_wait_idle(vk_ctx *c, const char *why);
 bool vk_begin_frame(void *ctx);
 eng_result vk_end_frame(void *ctx);
 eng_result vk_wait_frame(void *ctx, uint32_t frames_back);
@@ -247,8 +249,6 @@ const uint8_t *vk_read_screenshot(void *ctx, uint32_t *width, uint32_t *height);
 eng_result vk_time_isolated(void *ctx, void (*fn)(void *user), void *user, uint64_t *ns);
 eng_result vk_count_isolated(void *ctx, void (*fn)(void *user), void *user, uint32_t counted,
 			     uint64_t *counts);
-/* The color target of the frame being recorded. */
-vk_target_image *vk_main_color(vk_ctx *c);
 
 /* vk_draw.c: passes, draws and uploads. */
 void vk_begin_pass(void *ctx, const eng_pass_desc *desc);
