@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The current device (engine/gfx.h's calls take no context). */
 gfx_state g_gfx;
 
 void eng_gfx_inject_faults(uint32_t faults)

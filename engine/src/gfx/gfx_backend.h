@@ -35,7 +35,10 @@ typedef struct eng_gfx_backend {
 	 * validation messages seen, teardown included. */
 	uint32_t (*shutdown)(void *ctx);
 	void (*get_info)(void *ctx, eng_gfx_info *info);
-	const sp_gpu_timer_backend *(*gpu_timer)(void *ctx); /* NULL: no GPU timing */
+	/* The graphics timer as the profiler is given it: the backend's own
+	 * seen through the faults (eng_fault_timer_wrap), alive until
+	 * shutdown; NULL: no GPU timing. */
+	const sp_gpu_timer_backend *(*gpu_timer)(void *ctx);
 	uint32_t (*validation_messages)(void *ctx);
 
 	/* desc->type is ENG_BUFFER_VERTEX or ENG_BUFFER_INDEX here. */

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* --- device ---------------------------------------------------------------------- */
+
 static eng_result null_init(const eng_gfx_desc *desc, eng_window *window, eng_faults *faults,
 			    void **ctx)
 {
@@ -75,6 +77,8 @@ static uint32_t null_validation_messages(void *ctx)
 	return 0;
 }
 
+/* --- resources ------------------------------------------------------------------- */
+
 static eng_result null_make_buffer(void *ctx, eng_buffer h, const eng_buffer_desc *desc)
 {
 	(void)h;
@@ -135,6 +139,8 @@ static eng_result null_make_pipeline(void *ctx, eng_pipeline h, const eng_pipeli
 	c->rec.pipelines_made++;
 	return ENG_OK;
 }
+
+/* --- frames ---------------------------------------------------------------------- */
 
 static bool null_begin_frame(void *ctx)
 {
@@ -208,6 +214,8 @@ static void null_resize(void *ctx, uint32_t width, uint32_t height)
 	}
 }
 
+/* --- screenshots, isolated timing ------------------------------------------------ */
+
 static void null_request_screenshot(void *ctx)
 {
 	((null_ctx *)ctx)->screenshot_wanted = true;
@@ -277,6 +285,8 @@ static eng_result null_count_isolated(void *ctx, void (*fn)(void *user), void *u
 			counts[i] = v[i];
 	return r;
 }
+
+/* --- the dispatch table ---------------------------------------------------------- */
 
 const eng_gfx_backend *null_gfx_backend(void)
 {
