@@ -1,7 +1,7 @@
-/* The engine's log (engine/log.h) and the misuse check of check.h. */
+/* The engine's log (engine/log.h) and the misuse check of misuse.h. */
 #include "engine/log.h"
 
-#include "check.h"
+#include "misuse.h"
 
 #include <stdarg.h>
 #include <stdatomic.h>

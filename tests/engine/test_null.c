@@ -316,7 +316,7 @@ TEST(isolated_timing_takes_the_median_of_its_runs)
 
 TEST(a_destroyed_handle_is_refused_even_after_its_slot_is_reused)
 {
-	eng_log_set_misuse_fatal(false); /* misuses the API on purpose (check.h) */
+	eng_log_set_misuse_fatal(false); /* misuses the API on purpose (misuse.h) */
 	eng_engine *e = null_engine(NULL, 2);
 	CHECK(e != NULL);
 	static const float data[12];
@@ -341,7 +341,7 @@ TEST(a_destroyed_handle_is_refused_even_after_its_slot_is_reused)
 
 TEST(handles_of_an_earlier_device_are_refused)
 {
-	eng_log_set_misuse_fatal(false); /* misuses the API on purpose (check.h) */
+	eng_log_set_misuse_fatal(false); /* misuses the API on purpose (misuse.h) */
 	eng_engine *e = null_engine(NULL, 2);
 	CHECK(e != NULL);
 	eng_image old = eng_gfx_make_image(&(eng_image_desc){.width = 16, .height = 16});
@@ -695,7 +695,7 @@ TEST(compute_runs_on_its_own_queue_and_clock_with_exact_figures)
  * one queue, no dispatch. */
 TEST(particles_without_compute_simulate_on_the_cpu)
 {
-	eng_log_set_misuse_fatal(false); /* misuses the API on purpose (check.h) */
+	eng_log_set_misuse_fatal(false); /* misuses the API on purpose (misuse.h) */
 	eng_engine *e = null_engine(&(eng_null_desc){.draw_ns = 1000, .dispatch_ns = 50}, 2);
 	CHECK(e != NULL);
 	CHECK(!eng_gfx_has_compute());
@@ -717,7 +717,7 @@ TEST(particles_without_compute_simulate_on_the_cpu)
  * a storage buffer, too many push constants, compute inside a pass. */
 TEST(compute_misuse_is_refused_and_the_frame_goes_on)
 {
-	eng_log_set_misuse_fatal(false); /* misuses the API on purpose (check.h) */
+	eng_log_set_misuse_fatal(false); /* misuses the API on purpose (misuse.h) */
 	eng_engine *e = null_engine_full(&(eng_null_desc){.dispatch_ns = 50}, 2, 0, 0, true);
 	CHECK(e != NULL);
 	eng_pipeline cs = eng_gfx_make_compute_pipeline("particles.comp");

@@ -8,7 +8,7 @@
 #include "gfx_state.h"
 #include "raster_threads.h"
 
-#include "../check.h"
+#include "../misuse.h"
 #include "../platform/process.h"
 #include "../platform/window.h"
 #include "engine/log.h"
@@ -234,7 +234,7 @@ void eng_gfx_get_counts(eng_gfx_counts *counts)
 
 /* --- handles ---------------------------------------------------------------- */
 
-/* A handle that is not live is a programmer error (check.h) counted in
+/* A handle that is not live is a programmer error (misuse.h) counted in
  * eng_gfx_counts.refused, the device's first one said as a warning. */
 bool gfx_live(const eng_pool *pool, uint32_t id, const char *kind)
 {

@@ -5,7 +5,7 @@
  * (gfx_resources.c); which slots hold them is in gfx_state.h. */
 #include "gfx_state.h"
 
-#include "../check.h"
+#include "../misuse.h"
 #include "engine/log.h"
 
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * Compute's pipelines and dispatches are gfx_compute.c's. */
 #include "gfx_state.h"
 
-#include "../check.h"
+#include "../misuse.h"
 #include "engine/log.h"
 
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * main FBO or image FBOs, draws, the window blit and swap, screenshots
  * through pixel pack buffers, and serialized (isolated) timing. */
 #include "gl_internal.h"
-#include "../check.h"
+#include "../misuse.h"
 #include "srcprof/clock.h"
 
 #include <stdio.h>

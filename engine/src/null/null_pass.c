@@ -4,7 +4,7 @@
  * threads, kept by the calling thread's recorder and run in recorder order
  * when the pass ends (as vkCmdExecuteCommands runs secondaries). */
 #include "null_internal.h"
-#include "../check.h"
+#include "../misuse.h"
 
 #include "engine/log.h"
 

@@ -3,7 +3,7 @@
  * recorded by several threads, each into a secondary command buffer of its
  * own executed in order when the pass ends. */
 #include "vk_ctx.h"
-#include "../check.h"
+#include "../misuse.h"
 
 #include <string.h>
 

@@ -21,7 +21,7 @@
 typedef struct vk_ctx vk_ctx;
 typedef struct eng_window eng_window;
 
-/* Tiered checks (after niagara; the tiers are engine/src/check.h's):
+/* Tiered checks (after niagara; the tiers are engine/src/misuse.h's):
  * - programmer errors (misuse of engine/gfx.h: a stale handle, a call in
  *   the wrong state, a count out of range) are caught by the dispatch
  *   layer before a backend sees them, with ENG_MISUSE: logged and refused

@@ -18,8 +18,8 @@
  *    (VK_CHECK_RET in the Vulkan backend, vk_internal.h).
  * 3. Bad user input belongs to the programs (demos/): a message naming
  *    the input and a non-zero exit; the engine sees only descs. */
-#ifndef ENGINE_CHECK_H
-#define ENGINE_CHECK_H
+#ifndef ENGINE_MISUSE_H
+#define ENGINE_MISUSE_H
 
 #include <stdbool.h>
 
