@@ -301,6 +301,43 @@ static uint64_t noisy(uint32_t call, uint64_t modeled_ns, void *user)
 	return call % 4 == 3 ? modeled_ns * 10 : modeled_ns;
 }
 
+static void draw_nothing(void *user)
+{
+	(void)user;
+}
+
+/* The one fault set reaches the null device through its context, as it
+ * reaches the real ones: a once-fault fires once and is taken, the timer
+ * the device gives the profiler answers under the timer faults, and a
+ * lost device ends the frames. */
+TEST(injected_faults_reach_the_null_device_through_its_context)
+{
+	eng_engine *e = null_engine(&(eng_null_desc){.draw_ns = 1000}, 1);
+	CHECK(e != NULL);
+	eng_add_source(e, mesh(0));
+	CHECK(tfx_frames(e, 2));
+	uint64_t ns = 0;
+	eng_gfx_inject_faults(ENG_FAULT_ISOLATED_FAILS);
+	CHECK_EQ(eng_gfx_time_isolated(draw_nothing, NULL, &ns), ENG_ERR_OUT_OF_MEMORY);
+	CHECK_EQ(eng_gfx_faults(), 0); /* once */
+	CHECK_EQ(eng_gfx_time_isolated(draw_nothing, NULL, &ns), ENG_OK);
+	const sp_gpu_timer_backend *t = eng_gfx_gpu_timer();
+	CHECK(t != NULL);
+	eng_gfx_inject_faults(ENG_FAULT_TIMER_POOL_SMALL);
+	CHECK_EQ(t->reserve(t->user, 0, 64), 2 + 2 * 4); /* the range and 4 timers */
+	eng_gfx_inject_faults(ENG_FAULT_TIMER_UNAVAILABLE);
+	uint64_t stamps[2];
+	CHECK_EQ(t->read(t->user, 0, 2, stamps), SP_GPU_READ_NOT_READY);
+	eng_gfx_inject_faults(0);
+	CHECK(t->reserve(t->user, 0, 64) >= 64);
+	CHECK(tfx_frames(e, 2));
+	eng_gfx_inject_faults(ENG_FAULT_DEVICE_LOST);
+	CHECK_EQ(eng_frame(e), ENG_ERR_DEVICE_LOST);
+	CHECK_EQ(eng_frame(e), ENG_ERR_DEVICE_LOST); /* and every frame after */
+	eng_gfx_inject_faults(0);
+	tfx_finish(e);
+}
+
 TEST(isolated_timing_takes_the_median_of_its_runs)
 {
 	eng_engine *e = null_engine(&(eng_null_desc){.draw_ns = 1000, .isolated_ns = noisy}, 2);
