@@ -351,6 +351,33 @@ TEST(isolated_timing_takes_the_median_of_its_runs)
 	CHECK_EQ(tfx_finish(e), 0);
 }
 
+/* Descs that cannot make an object are refused before the device sees
+ * them: nothing is made, nothing counted. */
+TEST(buffer_and_image_descs_that_cannot_be_made_are_refused)
+{
+	eng_log_set_misuse_fatal(false); /* misuses the API on purpose (misuse.h) */
+	eng_engine *e = null_engine(NULL, 1);
+	CHECK(e != NULL);
+	eng_null_record before = record();
+	static const uint32_t idx[3] = {0, 1, 2};
+	eng_buffer ib = eng_gfx_make_buffer(
+		&(eng_buffer_desc){.data = idx, .size = sizeof idx, .type = ENG_BUFFER_INDEX});
+	CHECK(ib.id != 0);
+	CHECK(!eng_gfx_make_buffer(&(eng_buffer_desc){.size = 4, .type = (eng_buffer_type)9}).id);
+	/* Storage needs compute, which this device was not made with. */
+	CHECK(!eng_gfx_make_buffer(&(eng_buffer_desc){.size = 4, .type = ENG_BUFFER_STORAGE}).id);
+	CHECK(!eng_gfx_make_image(&(eng_image_desc){.width = 0, .height = 16}).id);
+	eng_image target = eng_gfx_make_image(
+		&(eng_image_desc){.width = 8, .height = 8, .usage = ENG_IMAGE_TARGET});
+	CHECK(target.id != 0);
+	eng_null_record after = record();
+	CHECK_EQ(after.buffers_made - before.buffers_made, 1);
+	CHECK_EQ(after.images_made - before.images_made, 1);
+	eng_gfx_destroy_buffer(ib);
+	eng_gfx_destroy_image(target);
+	CHECK_EQ(tfx_finish(e), 0);
+}
+
 TEST(a_destroyed_handle_is_refused_even_after_its_slot_is_reused)
 {
 	eng_log_set_misuse_fatal(false); /* misuses the API on purpose (misuse.h) */
