@@ -9,10 +9,13 @@
 #include "engine/null.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 /* A null engine with these costs, `views` views and these tick and record
  * threads (0: the graphics thread alone). */
@@ -349,6 +352,31 @@ TEST(isolated_timing_takes_the_median_of_its_runs)
 	CHECK(eng_measure_isolated(e, m, 7, &ns) == ENG_OK);
 	CHECK_EQ(ns, 2 * 1000);
 	CHECK_EQ(tfx_finish(e), 0);
+}
+
+/* Misuse of the API (here a recorder out of range) is refused and the
+ * program goes on; where the engine is built with SRCPROF_ENGINE_ASSERTS
+ * (the debug preset) it aborts there instead, unless told not to. Run in
+ * a child, so that the abort is what is checked. */
+TEST(misuse_is_refused_or_aborts_as_the_build_says)
+{
+	pid_t child = fork();
+	CHECK(child >= 0);
+	if (child == 0) {
+		eng_log_set_level(-1); /* the child's line is not the test's */
+		eng_gfx_recorder_begin(ENG_GFX_MAX_RECORDERS);
+		_exit(0);
+	}
+	int status = 0;
+	CHECK_EQ(waitpid(child, &status, 0), child);
+#ifdef ENGINE_ASSERTS_ON
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+#else
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+#endif
+	eng_log_set_misuse_fatal(false);
+	eng_gfx_recorder_begin(ENG_GFX_MAX_RECORDERS); /* said, refused, on we go */
+	eng_log_set_misuse_fatal(true);
 }
 
 /* Descs that cannot make an object are refused before the device sees
