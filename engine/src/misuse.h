@@ -1,8 +1,9 @@
 /* The engine's three kinds of failure, and the first one's check.
  *
  * 1. Programmer errors - misuse of the engine's API: a handle that is not
- *    live, a call in the wrong state (a draw outside a pass, a device
- *    opened twice), a count out of range. ENG_MISUSE(cond, ...) names the
+ *    live or of the wrong kind (a compute pipeline drawn with, a vertex
+ *    buffer dispatched), a device opened twice, a desc that cannot make
+ *    its object, a count out of range. ENG_MISUSE(cond, ...) names the
  *    misuse in one error line and is true, and the call then does nothing
  *    and returns its defined "none" ({0}, false, ENG_ERR_INVALID), so a
  *    release build goes on. Built with SRCPROF_ENGINE_ASSERTS (CMake
@@ -11,7 +12,10 @@
  *    eng_log_set_misuse_fatal(false) (engine/log.h) said otherwise: the
  *    test programs that misuse the API on purpose say so. NDEBUG does not
  *    decide it: the asan preset is a Debug build whose tests misuse on
- *    purpose.
+ *    purpose. Not checked so: draw-state calls outside a frame or a pass,
+ *    which every backend ignores (the frame may have been skipped: a
+ *    minimized window, a swapchain rebuilt) and the null device counts
+ *    (eng_null_record.draws_outside_pass).
  * 2. Environment failures - no driver or device, a shader missing, out of
  *    memory, a lost device, a swapchain out of date: a result code
  *    (eng_result) and one log line where detected, never an abort
