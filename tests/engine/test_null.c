@@ -5,13 +5,17 @@
  * files pointing nowhere. */
 #include "engine_fixture.h"
 
+#include "engine/log.h"
 #include "engine/null.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 /* A null engine with these costs, `views` views and these tick and record
  * threads (0: the graphics thread alone). */
@@ -300,6 +304,43 @@ static uint64_t noisy(uint32_t call, uint64_t modeled_ns, void *user)
 	return call % 4 == 3 ? modeled_ns * 10 : modeled_ns;
 }
 
+static void draw_nothing(void *user)
+{
+	(void)user;
+}
+
+/* The one fault set reaches the null device through its context, as it
+ * reaches the real ones: a once-fault fires once and is taken, the timer
+ * the device gives the profiler answers under the timer faults, and a
+ * lost device ends the frames. */
+TEST(injected_faults_reach_the_null_device_through_its_context)
+{
+	eng_engine *e = null_engine(&(eng_null_desc){.draw_ns = 1000}, 1);
+	CHECK(e != NULL);
+	eng_add_source(e, mesh(0));
+	CHECK(tfx_frames(e, 2));
+	uint64_t ns = 0;
+	eng_gfx_inject_faults(ENG_FAULT_ISOLATED_FAILS);
+	CHECK_EQ(eng_gfx_time_isolated(draw_nothing, NULL, &ns), ENG_ERR_OUT_OF_MEMORY);
+	CHECK_EQ(eng_gfx_faults(), 0); /* once */
+	CHECK_EQ(eng_gfx_time_isolated(draw_nothing, NULL, &ns), ENG_OK);
+	const sp_gpu_timer_backend *t = eng_gfx_gpu_timer();
+	CHECK(t != NULL);
+	eng_gfx_inject_faults(ENG_FAULT_TIMER_POOL_SMALL);
+	CHECK_EQ(t->reserve(t->user, 0, 64), 2 + 2 * 4); /* the range and 4 timers */
+	eng_gfx_inject_faults(ENG_FAULT_TIMER_UNAVAILABLE);
+	uint64_t stamps[2];
+	CHECK_EQ(t->read(t->user, 0, 2, stamps), SP_GPU_READ_NOT_READY);
+	eng_gfx_inject_faults(0);
+	CHECK(t->reserve(t->user, 0, 64) >= 64);
+	CHECK(tfx_frames(e, 2));
+	eng_gfx_inject_faults(ENG_FAULT_DEVICE_LOST);
+	CHECK_EQ(eng_frame(e), ENG_ERR_DEVICE_LOST);
+	CHECK_EQ(eng_frame(e), ENG_ERR_DEVICE_LOST); /* and every frame after */
+	eng_gfx_inject_faults(0);
+	tfx_finish(e);
+}
+
 TEST(isolated_timing_takes_the_median_of_its_runs)
 {
 	eng_engine *e = null_engine(&(eng_null_desc){.draw_ns = 1000, .isolated_ns = noisy}, 2);
@@ -313,15 +354,68 @@ TEST(isolated_timing_takes_the_median_of_its_runs)
 	CHECK_EQ(tfx_finish(e), 0);
 }
 
+/* Misuse of the API (here a recorder out of range) is refused and the
+ * program goes on; where the engine is built with SRCPROF_ENGINE_ASSERTS
+ * (the debug preset) it aborts there instead, unless told not to. Run in
+ * a child, so that the abort is what is checked. */
+TEST(misuse_is_refused_or_aborts_as_the_build_says)
+{
+	pid_t child = fork();
+	CHECK(child >= 0);
+	if (child == 0) {
+		eng_log_set_level(-1); /* the child's line is not the test's */
+		eng_gfx_recorder_begin(ENG_GFX_MAX_RECORDERS);
+		_exit(0);
+	}
+	int status = 0;
+	CHECK_EQ(waitpid(child, &status, 0), child);
+#ifdef ENGINE_ASSERTS_ON
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+#else
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+#endif
+	eng_log_set_misuse_fatal(false);
+	eng_gfx_recorder_begin(ENG_GFX_MAX_RECORDERS); /* said, refused, on we go */
+	eng_log_set_misuse_fatal(true);
+}
+
+/* Descs that cannot make an object are refused before the device sees
+ * them: nothing is made, nothing counted. */
+TEST(buffer_and_image_descs_that_cannot_be_made_are_refused)
+{
+	eng_log_set_misuse_fatal(false); /* misuses the API on purpose (misuse.h) */
+	eng_engine *e = null_engine(NULL, 1);
+	CHECK(e != NULL);
+	eng_null_record before = record();
+	static const uint32_t idx[3] = {0, 1, 2};
+	eng_buffer ib = eng_gfx_make_buffer(
+		&(eng_buffer_desc){.data = idx, .size = sizeof idx, .type = ENG_BUFFER_INDEX});
+	CHECK(ib.id != 0);
+	CHECK(!eng_gfx_make_buffer(&(eng_buffer_desc){.size = 4, .type = (eng_buffer_type)9}).id);
+	/* Storage needs compute, which this device was not made with. */
+	CHECK(!eng_gfx_make_buffer(&(eng_buffer_desc){.size = 4, .type = ENG_BUFFER_STORAGE}).id);
+	CHECK(!eng_gfx_make_image(&(eng_image_desc){.width = 0, .height = 16}).id);
+	eng_image target = eng_gfx_make_image(
+		&(eng_image_desc){.width = 8, .height = 8, .usage = ENG_IMAGE_TARGET});
+	CHECK(target.id != 0);
+	eng_null_record after = record();
+	CHECK_EQ(after.buffers_made - before.buffers_made, 1);
+	CHECK_EQ(after.images_made - before.images_made, 1);
+	eng_gfx_destroy_buffer(ib);
+	eng_gfx_destroy_image(target);
+	CHECK_EQ(tfx_finish(e), 0);
+}
+
 TEST(a_destroyed_handle_is_refused_even_after_its_slot_is_reused)
 {
+	eng_log_set_misuse_fatal(false); /* misuses the API on purpose (misuse.h) */
 	eng_engine *e = null_engine(NULL, 2);
 	CHECK(e != NULL);
 	static const float data[12];
-	eng_buffer a = eng_gfx_make_buffer(data, sizeof data, false);
+	eng_buffer a = eng_gfx_make_buffer(&(eng_buffer_desc){.data = data, .size = sizeof data});
 	CHECK(a.id != 0);
 	eng_gfx_destroy_buffer(a);
-	eng_buffer b = eng_gfx_make_buffer(data, sizeof data, false);
+	eng_buffer b = eng_gfx_make_buffer(&(eng_buffer_desc){.data = data, .size = sizeof data});
 	CHECK(b.id != 0);
 	CHECK(b.id != a.id); /* same slot, new generation */
 	eng_gfx_counts c0;
@@ -339,14 +433,15 @@ TEST(a_destroyed_handle_is_refused_even_after_its_slot_is_reused)
 
 TEST(handles_of_an_earlier_device_are_refused)
 {
+	eng_log_set_misuse_fatal(false); /* misuses the API on purpose (misuse.h) */
 	eng_engine *e = null_engine(NULL, 2);
 	CHECK(e != NULL);
-	eng_image old = eng_gfx_make_image(16, 16, (eng_image_usage)0);
+	eng_image old = eng_gfx_make_image(&(eng_image_desc){.width = 16, .height = 16});
 	CHECK(old.id != 0);
 	CHECK_EQ(tfx_finish(e), 0);
 	e = null_engine(NULL, 2);
 	CHECK(e != NULL);
-	eng_image img = eng_gfx_make_image(16, 16, (eng_image_usage)0);
+	eng_image img = eng_gfx_make_image(&(eng_image_desc){.width = 16, .height = 16});
 	CHECK(img.id != 0);
 	CHECK(img.id != old.id);
 	eng_gfx_counts c0, c1;
@@ -692,6 +787,7 @@ TEST(compute_runs_on_its_own_queue_and_clock_with_exact_figures)
  * one queue, no dispatch. */
 TEST(particles_without_compute_simulate_on_the_cpu)
 {
+	eng_log_set_misuse_fatal(false); /* misuses the API on purpose (misuse.h) */
 	eng_engine *e = null_engine(&(eng_null_desc){.draw_ns = 1000, .dispatch_ns = 50}, 2);
 	CHECK(e != NULL);
 	CHECK(!eng_gfx_has_compute());
@@ -704,7 +800,7 @@ TEST(particles_without_compute_simulate_on_the_cpu)
 	source_profiler_queue_result_t q[4];
 	CHECK_EQ(source_profiler_fill_queue_results(p, q, 4), 1);
 	CHECK_EQ(tfx_result(p).render_gpu_sum, 2000);
-	CHECK(!eng_gfx_make_storage_buffer(NULL, 64).id);
+	CHECK(!eng_gfx_make_buffer(&(eng_buffer_desc){.size = 64, .type = ENG_BUFFER_STORAGE}).id);
 	CHECK_EQ(tfx_finish(e), 0);
 }
 
@@ -713,14 +809,16 @@ TEST(particles_without_compute_simulate_on_the_cpu)
  * a storage buffer, too many push constants, compute inside a pass. */
 TEST(compute_misuse_is_refused_and_the_frame_goes_on)
 {
+	eng_log_set_misuse_fatal(false); /* misuses the API on purpose (misuse.h) */
 	eng_engine *e = null_engine_full(&(eng_null_desc){.dispatch_ns = 50}, 2, 0, 0, true);
 	CHECK(e != NULL);
 	eng_pipeline cs = eng_gfx_make_compute_pipeline("particles.comp");
 	CHECK(cs.id != 0);
 	CHECK_EQ(eng_gfx_make_compute_pipeline("particles.comp").id, cs.id); /* cached */
 	CHECK(!eng_gfx_make_compute_pipeline("nope.comp").id);
-	eng_buffer sb = eng_gfx_make_storage_buffer(NULL, 256);
-	eng_buffer vb = eng_gfx_make_buffer((float[4]){0}, 16, false);
+	eng_buffer sb =
+		eng_gfx_make_buffer(&(eng_buffer_desc){.size = 256, .type = ENG_BUFFER_STORAGE});
+	eng_buffer vb = eng_gfx_make_buffer(&(eng_buffer_desc){.data = (float[4]){0}, .size = 16});
 	eng_pipeline draw = eng_gfx_make_pipeline(&(eng_pipeline_desc){
 		.vs = "mesh.vert", .fs = "mesh.frag", .layout = ENG_LAYOUT_MESH});
 	CHECK(sb.id && vb.id && draw.id);

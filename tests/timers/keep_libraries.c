@@ -4,7 +4,7 @@
  * LeakSanitizer reports at exit. A leak inside an unloaded library shows as
  * "<unknown module>" and cannot be told from ours or suppressed by name.
  * The engine pins its loaded libraries before shutting down
- * (engine/src/core/process.c); these tests have no such place, so dlclose is a
+ * (engine/src/platform/process.c); these tests have no such place, so dlclose is a
  * no-op in them: every library stays mapped and reports name it. */
 #include <stddef.h>
 

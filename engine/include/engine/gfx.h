@@ -187,8 +187,23 @@ typedef struct eng_ui_vertex {
 	uint8_t color[4];
 } eng_ui_vertex;
 
-/* Immutable vertex or index (uint32) data. */
-eng_buffer eng_gfx_make_buffer(const void *data, size_t size, bool index);
+typedef enum eng_buffer_type {
+	ENG_BUFFER_VERTEX,  /* immutable vertices (the default) */
+	ENG_BUFFER_INDEX,   /* immutable uint32 indices */
+	/* Compute reads and writes it, draws can take it as vertices
+	 * (eng_gfx_apply_vertices); only with compute (eng_gfx_has_compute). */
+	ENG_BUFFER_STORAGE,
+} eng_buffer_type;
+
+typedef struct eng_buffer_desc {
+	const void *data; /* size bytes; STORAGE: NULL for zeros */
+	size_t size;      /* bytes; STORAGE: not 0 */
+	eng_buffer_type type;
+} eng_buffer_desc;
+
+/* A buffer as desc says; {0} (logged) when it cannot be made: too many
+ * buffers, out of memory, STORAGE without compute or of size 0. */
+eng_buffer eng_gfx_make_buffer(const eng_buffer_desc *desc);
 void eng_gfx_destroy_buffer(eng_buffer buf);
 
 typedef enum eng_image_usage {
@@ -196,8 +211,14 @@ typedef enum eng_image_usage {
 	ENG_IMAGE_TARGET = 2, /* sampled, rendered into by passes */
 } eng_image_usage;
 
-/* RGBA8 images. Destroying is deferred until the GPU is done with them. */
-eng_image eng_gfx_make_image(uint32_t width, uint32_t height, eng_image_usage usage);
+typedef struct eng_image_desc {
+	uint32_t width, height; /* pixels, not 0 */
+	eng_image_usage usage;  /* 0: sampled only, never written */
+} eng_image_desc;
+
+/* RGBA8 images. Destroying is deferred until the GPU is done with them.
+ * {0} (logged) when one cannot be made. */
+eng_image eng_gfx_make_image(const eng_image_desc *desc);
 void eng_gfx_destroy_image(eng_image img);
 /* Copies width*height*4 bytes into a STREAM image. Outside passes. Call
  * eng_gfx_prepare_image_update first, outside any GPU timing scope: where
@@ -298,10 +319,8 @@ void eng_gfx_draw(uint32_t first, uint32_t count, uint32_t instances);
  * timing the dispatches go inline, before the passes. */
 bool eng_gfx_has_compute(void);
 
-/* A buffer compute reads and writes that draws can also take as vertices
- * (eng_gfx_apply_vertices): `size` bytes, from `data` when given, else
- * zeros. */
-eng_buffer eng_gfx_make_storage_buffer(const void *data, size_t size);
+/* Buffers compute reads and writes: eng_gfx_make_buffer with
+ * ENG_BUFFER_STORAGE. */
 
 /* A compute pipeline of shader `cs` (<dir>/<cs>.vk.spv): set 0 and set 1
  * each one storage buffer (binding 0), push constants up to

@@ -14,6 +14,7 @@
 #include "pool.h"
 
 typedef struct eng_window eng_window;
+typedef struct eng_faults eng_faults;
 
 #define ENG_GFX_MAX_BUFFERS 4096
 #define ENG_GFX_MAX_IMAGES 4096
@@ -23,20 +24,27 @@ typedef struct eng_gfx_backend {
 	const char *name; /* "vulkan", "gl", "null": also the info's api */
 	/* Makes the device; windowed into `window` when it is given (made for
 	 * the backend's API), else headless. Sets *ctx to the backend's own
-	 * context, which every later call gets back. One line and the reason
-	 * on failure, with nothing left behind. */
-	eng_result (*init)(const eng_gfx_desc *desc, eng_window *window, void **ctx);
+	 * context, which every later call gets back. `faults` (faults.h) is
+	 * the set the device runs under, alive as long as the device: the
+	 * backend keeps it in its context and asks it where each fault
+	 * strikes. One line and the reason on failure, with nothing left
+	 * behind. */
+	eng_result (*init)(const eng_gfx_desc *desc, eng_window *window, eng_faults *faults,
+			   void **ctx);
 	/* Frees everything the context holds, and the context; returns the
 	 * validation messages seen, teardown included. */
 	uint32_t (*shutdown)(void *ctx);
 	void (*get_info)(void *ctx, eng_gfx_info *info);
-	const sp_gpu_timer_backend *(*gpu_timer)(void *ctx); /* NULL: no GPU timing */
+	/* The graphics timer as the profiler is given it: the backend's own
+	 * seen through the faults (eng_fault_timer_wrap), alive until
+	 * shutdown; NULL: no GPU timing. */
+	const sp_gpu_timer_backend *(*gpu_timer)(void *ctx);
 	uint32_t (*validation_messages)(void *ctx);
 
-	eng_result (*make_buffer)(void *ctx, eng_buffer h, const void *data, size_t size, bool index);
+	/* desc->type is ENG_BUFFER_VERTEX or ENG_BUFFER_INDEX here. */
+	eng_result (*make_buffer)(void *ctx, eng_buffer h, const eng_buffer_desc *desc);
 	void (*destroy_buffer)(void *ctx, eng_buffer h);
-	eng_result (*make_image)(void *ctx, eng_image h, uint32_t width, uint32_t height,
-				 eng_image_usage usage);
+	eng_result (*make_image)(void *ctx, eng_image h, const eng_image_desc *desc);
 	void (*destroy_image)(void *ctx, eng_image h);
 	void (*update_image)(void *ctx, eng_image h, const void *rgba);
 	void (*prepare_image_update)(void *ctx, eng_image h); /* optional */
@@ -67,7 +75,7 @@ typedef struct eng_gfx_backend {
 	/* Optional: compute (engine/gfx.h). NULL: none. make_storage and
 	 * make_compute come with it, and compute_timer (may return NULL). */
 	bool (*has_compute)(void *ctx);
-	eng_result (*make_storage)(void *ctx, eng_buffer h, const void *data, size_t size);
+	eng_result (*make_storage)(void *ctx, eng_buffer h, const eng_buffer_desc *desc);
 	eng_result (*make_compute)(void *ctx, eng_pipeline h, const char *cs);
 	bool (*begin_compute)(void *ctx);
 	void (*dispatch)(void *ctx, eng_pipeline pip, eng_buffer a, eng_buffer b, const void *push,
@@ -104,7 +112,8 @@ eng_result eng_gfx_init_window(const eng_gfx_desc *desc, eng_window *window);
 bool eng_gfx_set_raster_threads(const eng_gfx_desc *desc);
 
 /* The current device's context when `be` drives it, else NULL: how a
- * backend's own extra API (engine/null.h) finds its device. */
+ * backend's own extra API (engine/null.h, null_api.c) finds its device;
+ * never called by a backend itself. */
 void *eng_gfx_context_of(const eng_gfx_backend *be);
 
 /* The API the current device runs (ENG_API_AUTO when none). */

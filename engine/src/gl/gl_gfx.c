@@ -2,6 +2,7 @@
  * main FBO or image FBOs, draws, the window blit and swap, screenshots
  * through pixel pack buffers, and serialized (isolated) timing. */
 #include "gl_internal.h"
+#include "../misuse.h"
 #include "srcprof/clock.h"
 
 #include <stdio.h>
@@ -29,13 +30,15 @@ static srcprof_gpu_timing timing_mode(eng_gpu_timing t)
 }
 
 /* The context, fixed state, the main target and the GPU timer. */
-static eng_result gl_init(const eng_gfx_desc *desc, eng_window *window, void **ctx)
+static eng_result gl_init(const eng_gfx_desc *desc, eng_window *window, eng_faults *faults,
+			  void **ctx)
 {
 	gl_ctx *c = calloc(1, sizeof *c);
 	if (!c) {
 		eng_error("gl: out of memory");
 		return ENG_ERR_OUT_OF_MEMORY;
 	}
+	c->faults = faults;
 	eng_result r = gl_context_init(&c->dev, desc, window);
 	if (r != ENG_OK) {
 		free(c);
@@ -67,6 +70,8 @@ static eng_result gl_init(const eng_gfx_desc *desc, eng_window *window, void **c
 		.timing = timing_mode(desc->gpu_timing),
 		.work_counters = desc->work_counters,
 	});
+	c->gpu_timer =
+		eng_fault_timer_wrap(&c->fault_timer, faults, srcprof_gl_timer_backend(c->timer));
 	c->ready = true;
 	eng_info("gl: %s (%s), %ux%u %s, GPU timing %s", c->dev.renderer, c->dev.version, c->width,
 		 c->height, c->dev.headless ? "offscreen (EGL)" : "window",
@@ -161,10 +166,9 @@ static bool gl_begin_frame(void *ctx)
 	gl_ctx *c = ctx;
 	if (!c->ready || c->recording || c->device_lost)
 		return false;
-	if (!c->dev.headless && (eng_gfx_faults() & ENG_FAULT_OUT_OF_DATE)) {
+	if (!c->dev.headless && eng_faults_take(c->faults, ENG_FAULT_OUT_OF_DATE)) {
 		/* As a swapchain would have it: this frame is skipped, the
 		 * target rebuilt for the next. */
-		eng_gfx_inject_faults(eng_gfx_faults() & ~(uint32_t)ENG_FAULT_OUT_OF_DATE);
 		c->rebuild_target = true;
 		return false;
 	}
@@ -223,7 +227,7 @@ static eng_result gl_end_frame(void *ctx)
 	f->serial = c->serial_recorded;
 	c->recording = false;
 	glFlush();
-	if (eng_gfx_faults() & ENG_FAULT_DEVICE_LOST) {
+	if (eng_faults_on(c->faults, ENG_FAULT_DEVICE_LOST)) {
 		/* What a loss looks like from here: the frame is gone, nothing
 		 * waits on it, every later frame fails. */
 		glFinish();
@@ -278,11 +282,10 @@ static void gl_begin_pass(void *ctx, const eng_pass_desc *desc)
 		th = c->height;
 	} else {
 		gl_image_res *img = gl_image_get(c, desc->target);
-		if (!img || !(img->usage & ENG_IMAGE_TARGET)) {
-			eng_error("gl: pass into image %u, which is not a render target",
-				  desc->target.id);
+		if (ENG_MISUSE(!img || !(img->usage & ENG_IMAGE_TARGET),
+			       "gl: pass into image %u, which is not a render target",
+			       desc->target.id))
 			return;
-		}
 		fbo = img->fbo;
 		tw = img->width;
 		th = img->height;
@@ -400,9 +403,10 @@ static void gl_draw(void *ctx, uint32_t first, uint32_t count, uint32_t instance
 /* A streamed image is GL_STREAM_COPIES textures written in turn, each
  * drawn until the next is written: llvmpipe makes glTextureSubImage2D wait
  * while any queued work samples the texture it writes (it counts a texture
- * in use until the rasterizer scene that sampled it is recycled), which
- * with one texture was a median 3.5 ms wait for the frame before; with two
- * a third of the uploads still waited. The copy written next was last
+ * in use until the rasterizer scene that sampled it is recycled): with
+ * one texture every upload waits for the frame before, and with two the
+ * frame before may still hold the other (what that cost is in
+ * docs/known-limits.md). The copy written next was last
  * drawn GL_STREAM_COPIES uploads ago; prepare waits for that frame if it
  * is not known done, so that no wait falls inside the update. Tried and
  * dropped: a copy draw from a buffer texture, which moved the waits into
@@ -543,7 +547,7 @@ static uint32_t gl_validation_messages(void *ctx)
 
 static const sp_gpu_timer_backend *gl_gpu_timer(void *ctx)
 {
-	return srcprof_gl_timer_backend(((gl_ctx *)ctx)->timer);
+	return ((gl_ctx *)ctx)->gpu_timer;
 }
 
 const eng_gfx_backend *gl_gfx_backend(void)

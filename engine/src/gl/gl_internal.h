@@ -13,6 +13,7 @@
 #ifndef ENGINE_GL_INTERNAL_H
 #define ENGINE_GL_INTERNAL_H
 
+#include "../gfx/faults.h"
 #include "../gfx/gfx_backend.h"
 #include "../gfx/shader.h"
 #include "engine/log.h"
@@ -130,6 +131,11 @@ struct gl_ctx {
 	gl_device dev;
 	/* The public srcprof::gl module; NULL without timestamp queries. */
 	srcprof_gl_timer *timer;
+	/* The faults this device runs under (faults.h, gfx.c's), and the
+	 * timer as the profiler is given it, under them (NULL: no timer). */
+	eng_faults *faults;
+	eng_fault_timer fault_timer;
+	const sp_gpu_timer_backend *gpu_timer;
 	bool ready;
 	const char *shader_dir;
 
@@ -170,10 +176,9 @@ void gl_resources_init(gl_ctx *c);
 void gl_resources_shutdown(gl_ctx *c);
 /* engine/gfx.h's resource calls (the table's entries): the handle is
  * live, from gfx.c's pools; the object goes into its slot. */
-eng_result gl_make_buffer(void *ctx, eng_buffer h, const void *data, size_t size, bool index);
+eng_result gl_make_buffer(void *ctx, eng_buffer h, const eng_buffer_desc *desc);
 void gl_destroy_buffer(void *ctx, eng_buffer h);
-eng_result gl_make_image(void *ctx, eng_image h, uint32_t width, uint32_t height,
-			 eng_image_usage usage);
+eng_result gl_make_image(void *ctx, eng_image h, const eng_image_desc *desc);
 void gl_destroy_image(void *ctx, eng_image h);
 eng_result gl_make_pipeline(void *ctx, eng_pipeline h, const eng_pipeline_desc *desc);
 /* The slot's buffer or image, NULL for {0} (a live handle otherwise:

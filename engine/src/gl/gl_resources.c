@@ -107,12 +107,13 @@ eng_result gl_main_target(gl_ctx *c, uint32_t width, uint32_t height)
 
 /* --- buffers ------------------------------------------------------------------------ */
 
-eng_result gl_make_buffer(void *ctx, eng_buffer h, const void *data, size_t size, bool index)
+eng_result gl_make_buffer(void *ctx, eng_buffer h, const eng_buffer_desc *desc)
 {
-	(void)index; /* GL binds either kind anywhere */
+	/* desc->type: GL binds either kind anywhere. */
 	gl_buffer_res *b = &((gl_ctx *)ctx)->buffers[eng_handle_slot(h.id)];
+	size_t size = desc->size;
 	glCreateBuffers(1, &b->buffer);
-	glNamedBufferStorage(b->buffer, size ? (GLsizeiptr)size : 4, size ? data : NULL, 0);
+	glNamedBufferStorage(b->buffer, size ? (GLsizeiptr)size : 4, size ? desc->data : NULL, 0);
 	return ENG_OK;
 }
 
@@ -132,9 +133,10 @@ gl_buffer_res *gl_buffer_get(gl_ctx *c, eng_buffer h)
 
 /* --- images ------------------------------------------------------------------------- */
 
-eng_result gl_make_image(void *ctx, eng_image h, uint32_t width, uint32_t height,
-			 eng_image_usage usage)
+eng_result gl_make_image(void *ctx, eng_image h, const eng_image_desc *desc)
 {
+	uint32_t width = desc->width, height = desc->height;
+	eng_image_usage usage = desc->usage;
 	gl_image_res *img = &((gl_ctx *)ctx)->images[eng_handle_slot(h.id)];
 	memset(img, 0, sizeof *img);
 	uint32_t copies = usage & ENG_IMAGE_STREAM ? GL_STREAM_COPIES : 1;

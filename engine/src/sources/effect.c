@@ -81,9 +81,11 @@ eng_source *eng_effect_create(const eng_effect_desc *desc)
 	fx->base.scale = desc->scale > 0 ? desc->scale : 1.0f;
 	fx->size = desc->size ? desc->size : 256;
 	eng_color_from_name(fx->base.name, fx->color);
-	fx->scene = eng_gfx_make_image(fx->size, fx->size, ENG_IMAGE_TARGET);
-	fx->blur_h = eng_gfx_make_image(fx->size, fx->size, ENG_IMAGE_TARGET);
-	fx->blur_v = eng_gfx_make_image(fx->size, fx->size, ENG_IMAGE_TARGET);
+	const eng_image_desc target = {
+		.width = fx->size, .height = fx->size, .usage = ENG_IMAGE_TARGET};
+	fx->scene = eng_gfx_make_image(&target);
+	fx->blur_h = eng_gfx_make_image(&target);
+	fx->blur_v = eng_gfx_make_image(&target);
 	fx->scene_pipe = eng_gfx_make_pipeline(&(eng_pipeline_desc){
 		.vs = "fullscreen.vert", .fs = "fx_scene.frag", .offscreen = true});
 	fx->blur_pipe = eng_gfx_make_pipeline(&(eng_pipeline_desc){

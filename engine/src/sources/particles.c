@@ -167,10 +167,14 @@ static bool start_gpu_simulation(particles_source *ps)
 		o[0] = p->pos[0], o[1] = p->pos[1], o[2] = p->pos[2], o[3] = p->life;
 		o[4] = p->vel[0], o[5] = p->vel[1], o[6] = p->vel[2], o[7] = p->max_life;
 	}
-	ps->state = eng_gfx_make_storage_buffer(state, (size_t)ps->count * 8 * sizeof *state);
+	ps->state = eng_gfx_make_buffer(&(eng_buffer_desc){.data = state,
+							   .size = (size_t)ps->count * 8 * sizeof *state,
+							   .type = ENG_BUFFER_STORAGE});
 	free(state);
-	ps->sprite_buf = eng_gfx_make_storage_buffer(ps->sprites,
-						     (size_t)ps->count * sizeof *ps->sprites);
+	ps->sprite_buf = eng_gfx_make_buffer(&(eng_buffer_desc){
+		.data = ps->sprites,
+		.size = (size_t)ps->count * sizeof *ps->sprites,
+		.type = ENG_BUFFER_STORAGE});
 	ps->sim = eng_gfx_make_compute_pipeline("particles.comp");
 	return ps->state.id && ps->sprite_buf.id && ps->sim.id;
 }

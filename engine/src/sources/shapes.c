@@ -121,8 +121,10 @@ eng_geometry eng_sphere_geometry(uint32_t detail)
 	eng_geometry g = {0};
 	if (b.v && b.idx) {
 		build_sphere(&b, cols, rows);
-		g.vertices = eng_gfx_make_buffer(b.v, b.nv * sizeof *b.v, false);
-		g.indices = eng_gfx_make_buffer(b.idx, b.ni * sizeof *b.idx, true);
+		g.vertices =
+			eng_gfx_make_buffer(&(eng_buffer_desc){.data = b.v, .size = b.nv * sizeof *b.v});
+		g.indices = eng_gfx_make_buffer(&(eng_buffer_desc){
+			.data = b.idx, .size = b.ni * sizeof *b.idx, .type = ENG_BUFFER_INDEX});
 		g.index_count = b.ni;
 	}
 	free(b.v);
@@ -155,8 +157,10 @@ eng_geometry eng_shape_geometry(eng_shape shape)
 			build_sphere(&b, 32, 20);
 		else
 			build_torus(&b, 32, 20);
-		g.vertices = eng_gfx_make_buffer(b.v, b.nv * sizeof *b.v, false);
-		g.indices = eng_gfx_make_buffer(b.idx, b.ni * sizeof *b.idx, true);
+		g.vertices =
+			eng_gfx_make_buffer(&(eng_buffer_desc){.data = b.v, .size = b.nv * sizeof *b.v});
+		g.indices = eng_gfx_make_buffer(&(eng_buffer_desc){
+			.data = b.idx, .size = b.ni * sizeof *b.idx, .type = ENG_BUFFER_INDEX});
 		g.index_count = b.ni;
 	}
 	free(b.v);

@@ -208,7 +208,8 @@ eng_source *eng_video_create(const eng_video_desc *desc)
 	v->frames[0] = calloc(1, size);
 	v->frames[1] = calloc(1, size);
 	v->upload = calloc(1, size);
-	v->image = eng_gfx_make_image(v->width, v->height, ENG_IMAGE_STREAM);
+	v->image = eng_gfx_make_image(&(eng_image_desc){
+		.width = v->width, .height = v->height, .usage = ENG_IMAGE_STREAM});
 	v->pipeline = eng_gfx_make_pipeline(&(eng_pipeline_desc){
 		.vs = "quad.vert",
 		.fs = "textured.frag",

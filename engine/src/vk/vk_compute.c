@@ -10,7 +10,7 @@
  * reads) and ends with one before vertex input and compute after it (the
  * views draw what it wrote). Both are within one queue's submission order,
  * which carries them across command buffers and submissions. */
-#include "vk_gfx.h"
+#include "vk_ctx.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -111,9 +111,11 @@ const sp_gpu_timer_backend *vk_compute_timer(void *ctx)
 
 /* --- objects ----------------------------------------------------------------------- */
 
-eng_result vk_make_storage(void *ctx, eng_buffer h, const void *data, size_t size)
+eng_result vk_make_storage(void *ctx, eng_buffer h, const eng_buffer_desc *desc)
 {
 	vk_ctx *c = ctx;
+	const void *data = desc->data;
+	size_t size = desc->size;
 	uint32_t slot = eng_handle_slot(h.id);
 	vk_buffer_res *b = &c->buffers[slot];
 	VkDescriptorSetAllocateInfo ai = {

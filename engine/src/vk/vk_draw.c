@@ -2,7 +2,8 @@
  * an image), the state draws use, draws and image uploads; a pass
  * recorded by several threads, each into a secondary command buffer of its
  * own executed in order when the pass ends. */
-#include "vk_gfx.h"
+#include "vk_ctx.h"
+#include "../misuse.h"
 
 #include <string.h>
 
@@ -12,6 +13,11 @@ static _Thread_local vk_rec *t_rec;
 vk_rec *vk_rec_of(vk_ctx *c)
 {
 	return t_rec ? t_rec : &c->rec;
+}
+
+VkCommandBuffer vk_cmd(vk_ctx *c)
+{
+	return vk_rec_of(c)->cmd;
 }
 
 void vk_begin_pass(void *ctx, const eng_pass_desc *desc)
@@ -47,11 +53,10 @@ void vk_begin_pass(void *ctx, const eng_pass_desc *desc)
 		th = c->target.extent.height;
 	} else {
 		vk_image_res *img = vk_image_at(c, desc->target);
-		if (!(img->usage & ENG_IMAGE_TARGET)) {
-			eng_error("vulkan: pass into image %u, which is not a render target",
-				  desc->target.id);
+		if (ENG_MISUSE(!(img->usage & ENG_IMAGE_TARGET),
+			       "vulkan: pass into image %u, which is not a render target",
+			       desc->target.id))
 			return;
-		}
 		s = &img->state;
 		color.imageView = img->view;
 		tw = img->width;

@@ -1,7 +1,7 @@
 /* The Vulkan backend's frames: command buffers and fences per frame slot,
  * acquire, submit and present, waiting for frames, screenshots and
  * serialized (isolated) timing. */
-#include "vk_gfx.h"
+#include "vk_ctx.h"
 
 #include "srcprof/clock.h"
 
@@ -80,30 +80,13 @@ void vk_free_frames(vk_ctx *c)
 
 /* --- frames ------------------------------------------------------------------------- */
 
-/* Marks frames up to `serial` complete: their deferred destructions run,
- * their screenshots can be read. */
-static void completed(vk_ctx *c, uint64_t serial)
-{
-	if (serial > c->serial_done)
-		c->serial_done = serial;
-	vk_run_deferred(c, c->serial_done);
-}
-
 /* vkWaitForFences on one frame's fence, or the failure ENG_FAULT_WAIT_FAILS
  * stands for. */
 static VkResult wait_fence(vk_ctx *c, VkFence fence)
 {
-	if (eng_gfx_faults() & ENG_FAULT_WAIT_FAILS)
+	if (eng_faults_on(c->faults, ENG_FAULT_WAIT_FAILS))
 		return VK_TIMEOUT;
 	return vkWaitForFences(c->dev.device, 1, &fence, VK_TRUE, UINT64_MAX);
-}
-
-/* vkDeviceWaitIdle, or the failure ENG_FAULT_WAIT_FAILS stands for. */
-static VkResult device_wait_idle(vk_ctx *c)
-{
-	if (eng_gfx_faults() & ENG_FAULT_WAIT_FAILS)
-		return VK_ERROR_OUT_OF_DEVICE_MEMORY;
-	return vkDeviceWaitIdle(c->dev.device);
 }
 
 static eng_result wait_slot(vk_ctx *c, uint32_t slot)
@@ -113,7 +96,7 @@ static eng_result wait_slot(vk_ctx *c, uint32_t slot)
 		return ENG_OK;
 	VkResult r = wait_fence(c, f->fence);
 	if (r == VK_SUCCESS) {
-		completed(c, f->serial);
+		vk_frames_done(c, f->serial);
 		return ENG_OK;
 	}
 	if (r == VK_ERROR_DEVICE_LOST) {
@@ -126,23 +109,6 @@ static eng_result wait_slot(vk_ctx *c, uint32_t slot)
 	eng_error("vulkan: waiting for frame %llu failed: %s", (unsigned long long)f->serial,
 		  vk_result_str(r));
 	return vk_to_eng(r);
-}
-
-/* Waits until every frame submitted is done and marks them so. Otherwise
- * the error, said here (a loss also marks the device lost), and nothing is
- * taken as done. */
-eng_result vk_wait_idle(vk_ctx *c, const char *why)
-{
-	VkResult r = device_wait_idle(c);
-	if (r < 0) {
-		if (r == VK_ERROR_DEVICE_LOST)
-			c->device_lost = true;
-		eng_error("vulkan: waiting for the device to finish (%s) failed: %s", why,
-			  vk_result_str(r));
-		return vk_to_eng(r);
-	}
-	completed(c, c->serial_recorded);
-	return ENG_OK;
 }
 
 /* Begins recording into the slot's command buffer (rings reset). */
@@ -193,9 +159,8 @@ bool vk_begin_frame(void *ctx)
 		if (wait_slot(c, slot) != ENG_OK)
 			return false;
 		VkResult r;
-		if (eng_gfx_faults() & ENG_FAULT_OUT_OF_DATE) {
+		if (eng_faults_take(c->faults, ENG_FAULT_OUT_OF_DATE)) {
 			/* As the driver says it: from the acquire, nothing acquired. */
-			eng_gfx_inject_faults(eng_gfx_faults() & ~(uint32_t)ENG_FAULT_OUT_OF_DATE);
 			r = VK_ERROR_OUT_OF_DATE_KHR;
 		} else {
 			r = vkAcquireNextImageKHR(c->dev.device, c->target.swapchain, UINT64_MAX,
@@ -231,13 +196,6 @@ bool vk_begin_frame(void *ctx)
 		s->access = VK_ACCESS_2_NONE;
 	}
 	return true;
-}
-
-vk_target_image *vk_main_color(vk_ctx *c)
-{
-	if (c->target.headless || c->isolated)
-		return &c->target.offscreen;
-	return &c->target.images[c->swap_index];
 }
 
 static void record_screenshot(vk_ctx *c)
@@ -332,7 +290,7 @@ static eng_result submit(vk_ctx *c, bool present)
 	};
 	VK_CHECK_RET(vkResetFences(c->dev.device, 1, &f->fence));
 	VkResult r = vkQueueSubmit2(c->dev.queue, 1, &si, f->fence);
-	if (r >= 0 && (eng_gfx_faults() & ENG_FAULT_DEVICE_LOST)) {
+	if (r >= 0 && eng_faults_on(c->faults, ENG_FAULT_DEVICE_LOST)) {
 		/* What a real loss looks like from here: the submit fails and
 		 * nothing waits on this frame. */
 		vkQueueWaitIdle(c->dev.queue);
@@ -458,10 +416,8 @@ static eng_result run_isolated(vk_ctx *c, void (*fn)(void *user), void *user, ui
 	c->recording = false;
 	c->isolated = false; /* recorded: later frames draw to their own target, come what may */
 	VkResult vr = vkEndCommandBuffer(f->cmd);
-	if (vr >= 0 && (eng_gfx_faults() & ENG_FAULT_ISOLATED_FAILS)) {
-		eng_gfx_inject_faults(eng_gfx_faults() & ~(uint32_t)ENG_FAULT_ISOLATED_FAILS);
+	if (vr >= 0 && eng_faults_take(c->faults, ENG_FAULT_ISOLATED_FAILS))
 		vr = VK_ERROR_OUT_OF_DEVICE_MEMORY;
-	}
 	if (vr >= 0)
 		vr = vkResetFences(c->dev.device, 1, &f->fence);
 	VkCommandBufferSubmitInfo cbi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
@@ -488,7 +444,7 @@ static eng_result run_isolated(vk_ctx *c, void (*fn)(void *user), void *user, ui
 		eng_error("vulkan: waiting for an isolated timing failed: %s", vk_result_str(vr));
 		return vk_to_eng(vr);
 	}
-	completed(c, f->serial);
+	vk_frames_done(c, f->serial);
 	*ns = t1 - t0;
 	return ENG_OK;
 }

@@ -1,8 +1,8 @@
-/* The Vulkan backend: its context (vk_gfx.h) made and freed, the fixed
+/* The Vulkan backend: its context (vk_ctx.h) made and freed, the fixed
  * objects every pipeline shares (layouts, sampler, descriptor pool), the
  * info it reports and its dispatch table. Frames are in vk_frame.c,
  * passes and draws in vk_draw.c, objects in vk_resources.c. */
-#include "vk_gfx.h"
+#include "vk_ctx.h"
 
 #include "../gfx/shader.h"
 
@@ -82,7 +82,8 @@ static eng_result init_layouts(vk_ctx *c)
 
 static uint32_t vk_shutdown(void *ctx);
 
-static eng_result vk_init(const eng_gfx_desc *desc, eng_window *window, void **ctx)
+static eng_result vk_init(const eng_gfx_desc *desc, eng_window *window, eng_faults *faults,
+			  void **ctx)
 {
 	vk_ctx *c = calloc(1, sizeof *c);
 	if (c)
@@ -91,6 +92,7 @@ static eng_result vk_init(const eng_gfx_desc *desc, eng_window *window, void **c
 		eng_error("vulkan: out of memory");
 		return ENG_ERR_OUT_OF_MEMORY;
 	}
+	c->faults = faults;
 	eng_result r = vk_device_init(&c->dev, desc, window);
 	if (r == ENG_OK)
 		r = vk_target_init(c, desc, window);
@@ -122,6 +124,8 @@ static eng_result vk_init(const eng_gfx_desc *desc, eng_window *window, void **c
 		.work_counters = desc->work_counters,
 	};
 	c->timer = srcprof_vk_timer_create(&td);
+	c->gpu_timer =
+		eng_fault_timer_wrap(&c->fault_timer, faults, srcprof_vk_timer_backend(c->timer));
 	vk_init_compute_timer(c, &td);
 	eng_info("vulkan: %s (%s), %ux%u %s, GPU timing %s%s", c->dev.props.deviceName, c->dev.driver,
 		 c->target.extent.width, c->target.extent.height,
@@ -199,7 +203,7 @@ static uint32_t vk_validation_messages(void *ctx)
 
 static const sp_gpu_timer_backend *vk_gpu_timer(void *ctx)
 {
-	return srcprof_vk_timer_backend(((vk_ctx *)ctx)->timer);
+	return ((vk_ctx *)ctx)->gpu_timer;
 }
 
 static void vk_resize(void *ctx, uint32_t width, uint32_t height)

@@ -1,5 +1,5 @@
 /* Types shared by the Vulkan backend's files. Only engine/src/vk includes
- * volk. The backend's state is one vk_ctx (vk_gfx.h), made by vk_init and
+ * volk. The backend's state is one vk_ctx (vk_ctx.h), made by vk_init and
  * handed to every function that needs it; nothing lives outside it. */
 #ifndef ENGINE_VK_INTERNAL_H
 #define ENGINE_VK_INTERNAL_H
@@ -21,8 +21,18 @@
 typedef struct vk_ctx vk_ctx;
 typedef struct eng_window eng_window;
 
-/* Tiered checks (after niagara): VK_CHECK_RET logs and returns the mapped
- * engine error from the calling function. */
+/* Tiered checks (after niagara; the tiers are engine/src/misuse.h's):
+ * - programmer errors (misuse of engine/gfx.h: a stale handle, a call in
+ *   the wrong state, a count out of range) are caught by the dispatch
+ *   layer before a backend sees them, with ENG_MISUSE: logged and refused
+ *   in release builds, an abort where SRCPROF_ENGINE_ASSERTS is on (the
+ *   `debug` preset);
+ * - environment failures (driver, device, memory, files) are VkResults:
+ *   VK_CHECK_RET logs the call and the result and returns the mapped
+ *   eng_result from the calling function, never aborting;
+ * - results that are states, not failures (VK_NOT_READY, VK_TIMEOUT,
+ *   VK_SUBOPTIMAL_KHR, VK_ERROR_OUT_OF_DATE_KHR from acquire and present)
+ *   are handled where they come back, without these macros. */
 const char *vk_result_str(VkResult r);
 eng_result vk_to_eng(VkResult r);
 #define VK_CHECK_RET(call)                                                                \

@@ -2,7 +2,7 @@
  * coalescing free ranges. A handful of blocks instead of one allocation per
  * resource (drivers cap allocations; best practices flags small ones).
  * Host-visible blocks are mapped once for their lifetime. */
-#include "vk_gfx.h"
+#include "vk_ctx.h"
 
 #include <stdlib.h>
 #include <string.h>

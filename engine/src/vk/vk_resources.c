@@ -1,6 +1,6 @@
 /* Vulkan resources: buffers, images (with their descriptor sets), shader
  * modules and pipelines, per-frame rings, deferred destruction, barriers. */
-#include "vk_gfx.h"
+#include "vk_ctx.h"
 
 #include "../gfx/shader.h"
 
@@ -84,6 +84,40 @@ void vk_run_deferred(vk_ctx *c, uint64_t completed)
 	c->n_deferred = kept;
 }
 
+/* Frames up to `serial` are complete: their deferred destructions run,
+ * their screenshots can be read. */
+void vk_frames_done(vk_ctx *c, uint64_t serial)
+{
+	if (serial > c->serial_done)
+		c->serial_done = serial;
+	vk_run_deferred(c, c->serial_done);
+}
+
+/* vkDeviceWaitIdle, or the failure ENG_FAULT_WAIT_FAILS stands for. */
+static VkResult device_wait_idle(vk_ctx *c)
+{
+	if (eng_faults_on(c->faults, ENG_FAULT_WAIT_FAILS))
+		return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+	return vkDeviceWaitIdle(c->dev.device);
+}
+
+/* Waits until every frame submitted is done and marks them so. Otherwise
+ * the error, said here (a loss also marks the device lost), and nothing is
+ * taken as done. */
+eng_result vk_wait_idle(vk_ctx *c, const char *why)
+{
+	VkResult r = device_wait_idle(c);
+	if (r < 0) {
+		if (r == VK_ERROR_DEVICE_LOST)
+			c->device_lost = true;
+		eng_error("vulkan: waiting for the device to finish (%s) failed: %s", why,
+			  vk_result_str(r));
+		return vk_to_eng(r);
+	}
+	vk_frames_done(c, c->serial_recorded);
+	return ENG_OK;
+}
+
 /* --- buffers --------------------------------------------------------------------- */
 
 eng_result vk_make_raw_buffer(vk_ctx *c, VkDeviceSize size, VkBufferUsageFlags usage, bool host,
@@ -118,9 +152,12 @@ static void used(uint32_t *slots, uint32_t slot)
 		*slots = slot + 1;
 }
 
-eng_result vk_make_buffer(void *ctx, eng_buffer h, const void *data, size_t size, bool index)
+eng_result vk_make_buffer(void *ctx, eng_buffer h, const eng_buffer_desc *desc)
 {
 	vk_ctx *c = ctx;
+	const void *data = desc->data;
+	size_t size = desc->size;
+	bool index = desc->type == ENG_BUFFER_INDEX;
 	uint32_t slot = eng_handle_slot(h.id);
 	vk_buffer_res *b = &c->buffers[slot];
 	/* Static geometry is small: host-visible memory the GPU reads directly
@@ -199,10 +236,11 @@ static VkDescriptorSet alloc_image_set(vk_ctx *c, VkImageView view, VkDescriptor
 	}
 }
 
-eng_result vk_make_image(void *ctx, eng_image h, uint32_t width, uint32_t height,
-			 eng_image_usage usage)
+eng_result vk_make_image(void *ctx, eng_image h, const eng_image_desc *desc)
 {
 	vk_ctx *c = ctx;
+	uint32_t width = desc->width, height = desc->height;
+	eng_image_usage usage = desc->usage;
 	uint32_t slot = eng_handle_slot(h.id);
 	vk_image_res *img = &c->images[slot];
 	memset(img, 0, sizeof *img);

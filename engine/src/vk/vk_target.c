@@ -1,6 +1,6 @@
 /* Swapchain and offscreen main targets. The swapchain survives resize,
  * minimize (no area: frames are skipped) and out-of-date. */
-#include "vk_gfx.h"
+#include "vk_ctx.h"
 
 #include "../platform/window.h"
 
@@ -266,4 +266,13 @@ void vk_target_shutdown(vk_ctx *c)
 	if (t->surface)
 		vkDestroySurfaceKHR(c->dev.instance, t->surface, NULL);
 	memset(t, 0, sizeof *t);
+}
+
+/* The color target of the frame being recorded: the offscreen one when
+ * headless or in an isolated timing, else the acquired swapchain image. */
+vk_target_image *vk_main_color(vk_ctx *c)
+{
+	if (c->target.headless || c->isolated)
+		return &c->target.offscreen;
+	return &c->target.images[c->swap_index];
 }

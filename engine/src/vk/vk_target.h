@@ -38,5 +38,8 @@ bool vk_target_rebuild(vk_ctx *c);
 /* An offscreen image of the main target's size and format (headless main
  * target, or windowed isolated timing). */
 eng_result vk_target_ensure_offscreen(vk_ctx *c);
+/* The color target of the frame being recorded (vk_ctx's target, the
+ * swapchain image acquired or the offscreen one). */
+vk_target_image *vk_main_color(vk_ctx *c);
 
 #endif

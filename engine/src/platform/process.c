@@ -23,10 +23,10 @@ void eng_pin_allocator(void)
 	mallopt(M_TRIM_THRESHOLD, 1024 * 1024 * 1024);
 	/* One arena for every thread: the drivers' queue and rasterizer
 	 * threads otherwise get arenas of their own, which grow and shrink
-	 * their heaps page by page whatever the thresholds above say. After a
-	 * few GPU-timed frames of 10,000 sources, lavapipe's untimed frames ran
-	 * 750 ms instead of 190 (1.2 M page faults in 30 frames, against 35 k
-	 * with one arena). Call before any thread starts. */
+	 * their heaps page by page whatever the thresholds above say, and
+	 * each page given back and taken again is a page fault in the frame
+	 * (docs/known-limits.md has what that cost lavapipe). Call before any
+	 * thread starts. */
 	mallopt(M_ARENA_MAX, 1);
 }
 

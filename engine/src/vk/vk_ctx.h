@@ -1,11 +1,15 @@
 /* The Vulkan backend's context, vk_ctx: the device, the main target, the
  * resources and the frames, made by vk_init (vk_gfx.c) and handed to every
- * function of the backend. vk_resources.c makes the objects, vk_frame.c
- * runs the frames (submit, present, screenshots, isolated timing),
- * vk_draw.c records passes and draws. */
-#ifndef ENGINE_VK_GFX_H
-#define ENGINE_VK_GFX_H
+ * function of the backend. vk_resources.c makes the objects and knows
+ * which frames are done, vk_frame.c runs the frames (submit, present,
+ * screenshots, isolated timing), vk_draw.c records passes and draws;
+ * vk_gfx.c is the dispatch table over them. A header of its own (no
+ * vk_ctx.c), so that the files share the context without calling up into
+ * the table. */
+#ifndef ENGINE_VK_CTX_H
+#define ENGINE_VK_CTX_H
 
+#include "../gfx/faults.h"
 #include "../gfx/gfx_backend.h"
 #include "vk_internal.h"
 #include "vk_target.h"
@@ -116,6 +120,11 @@ struct vk_ctx {
 	/* The public srcprof::vulkan module; NULL where the queue has no
 	 * timestamps (GPU timing stays off). */
 	srcprof_vk_timer *timer;
+	/* The faults this device runs under (faults.h, gfx.c's), and the
+	 * timer as the profiler is given it, under them (NULL: no timer). */
+	eng_faults *faults;
+	eng_fault_timer fault_timer;
+	const sp_gpu_timer_backend *gpu_timer;
 	/* Compute (vk_compute.c): on when asked for and the queue has it;
 	 * its command buffer's own timer (NULL without timestamps). */
 	bool compute;
@@ -178,22 +187,23 @@ struct vk_ctx {
  * end (vk_draw.c), else the frame's. */
 vk_rec *vk_rec_of(vk_ctx *c);
 
-/* The command buffer being recorded on the calling thread. */
-static inline VkCommandBuffer vk_cmd(vk_ctx *c)
-{
-	return vk_rec_of(c)->cmd;
-}
+/* The command buffer being recorded on the calling thread (vk_draw.c). */
+VkCommandBuffer vk_cmd(vk_ctx *c);
 
 /* vk_resources.c */
 void vk_defer(vk_ctx *c, vk_deferred d);
 void vk_destroy_now(vk_ctx *c, vk_deferred *d);
 void vk_run_deferred(vk_ctx *c, uint64_t completed);
+/* Frames up to `serial` are done: their deferred destructions run. */
+void vk_frames_done(vk_ctx *c, uint64_t serial);
+/* Waits until every frame submitted is done and marks them so; otherwise
+ * the error, said (a loss also marks the device lost). */
+eng_result vk_wait_idle(vk_ctx *c, const char *why);
 eng_result vk_make_raw_buffer(vk_ctx *c, VkDeviceSize size, VkBufferUsageFlags usage, bool host,
 			      VkBuffer *buf, vk_alloc *mem);
-eng_result vk_make_buffer(void *ctx, eng_buffer h, const void *data, size_t size, bool index);
+eng_result vk_make_buffer(void *ctx, eng_buffer h, const eng_buffer_desc *desc);
 void vk_destroy_buffer(void *ctx, eng_buffer h);
-eng_result vk_make_image(void *ctx, eng_image h, uint32_t width, uint32_t height,
-			 eng_image_usage usage);
+eng_result vk_make_image(void *ctx, eng_image h, const eng_image_desc *desc);
 void vk_destroy_image(void *ctx, eng_image h);
 /* Every object still made (teardown), deferred until the GPU is done. */
 void vk_destroy_all(vk_ctx *c);
@@ -220,7 +230,7 @@ eng_result vk_compute_frame_begin(vk_ctx *c);
 VkCommandBuffer vk_compute_frame_end(vk_ctx *c);
 bool vk_has_compute(void *ctx);
 const sp_gpu_timer_backend *vk_compute_timer(void *ctx);
-eng_result vk_make_storage(void *ctx, eng_buffer h, const void *data, size_t size);
+eng_result vk_make_storage(void *ctx, eng_buffer h, const eng_buffer_desc *desc);
 eng_result vk_make_compute(void *ctx, eng_pipeline h, const char *cs);
 bool vk_begin_compute(void *ctx);
 void vk_dispatch(void *ctx, eng_pipeline pip, eng_buffer a, eng_buffer b, const void *push,
@@ -231,9 +241,6 @@ void *vk_compute_cmd(void *ctx);
 /* vk_frame.c: frames; the table entries are the backend's. */
 eng_result vk_init_frames(vk_ctx *c);
 void vk_free_frames(vk_ctx *c);
-/* Waits until every frame submitted is done and marks them so; otherwise
- * the error, said (a loss also marks the device lost). */
-eng_result vk_wait_idle(vk_ctx *c, const char *why);
 bool vk_begin_frame(void *ctx);
 eng_result vk_end_frame(void *ctx);
 eng_result vk_wait_frame(void *ctx, uint32_t frames_back);
@@ -242,8 +249,6 @@ const uint8_t *vk_read_screenshot(void *ctx, uint32_t *width, uint32_t *height);
 eng_result vk_time_isolated(void *ctx, void (*fn)(void *user), void *user, uint64_t *ns);
 eng_result vk_count_isolated(void *ctx, void (*fn)(void *user), void *user, uint32_t counted,
 			     uint64_t *counts);
-/* The color target of the frame being recorded. */
-vk_target_image *vk_main_color(vk_ctx *c);
 
 /* vk_draw.c: passes, draws and uploads. */
 void vk_begin_pass(void *ctx, const eng_pass_desc *desc);
