@@ -7,7 +7,7 @@
 #ifndef DEMOS_BENCH_H
 #define DEMOS_BENCH_H
 
-#include "json_out.h"
+#include "srcprof_base/json.h"
 #include "scenes.h"
 
 #include "engine/engine.h"

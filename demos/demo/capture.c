@@ -1,6 +1,6 @@
 /* Capture names and the record of what a file measured (capture.h). */
 #include "capture.h"
-#include "json_out.h"
+#include "srcprof_base/json.h"
 
 #include "engine/gfx.h"
 #include "srcprof/clock.h"

@@ -10,7 +10,7 @@
 #include "overlay.h"
 #include "keys.h"
 #include "overlay_parts.h"
-#include "stats.h"
+#include "srcprof_base/stats.h"
 
 #include "srcprof/gpu_timer.h"
 #include "srcprof/source_profiler.h"

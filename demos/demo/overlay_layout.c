@@ -2,7 +2,7 @@
  * the same function that draws it (engine/ui.h). */
 #include "overlay_layout.h"
 #include "sort.h"
-#include "stats.h"
+#include "srcprof_base/stats.h"
 
 #include "engine/ui.h"
 

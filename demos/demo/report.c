@@ -1,7 +1,7 @@
 #include "report.h"
 
 #include "model.h"
-#include "stats.h"
+#include "srcprof_base/stats.h"
 
 #include "srcprof/gpu_timer.h"
 #include "srcprof/source_profiler.h"

@@ -1,5 +1,5 @@
 #include "runlog.h"
-#include "csv.h"
+#include "srcprof_base/csv.h"
 
 #include <stdlib.h>
 #include <string.h>

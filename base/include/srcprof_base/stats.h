@@ -14,11 +14,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* qsort comparisons, ascending: doubles, floats and uint32_t (NaN compares
- * equal to everything, as the callers never hold one). */
+/* qsort comparisons, ascending: doubles, floats, uint32_t and uint64_t
+ * (NaN compares equal to everything, as the callers never hold one). These
+ * and the medians need no libm (order.c). */
 int stats_cmp_double(const void *a, const void *b);
 int stats_cmp_float(const void *a, const void *b);
 int stats_cmp_u32(const void *a, const void *b);
+int stats_cmp_u64(const void *a, const void *b);
 
 /* Sorts v[0..n-1] ascending (qsort, stats_cmp_double). */
 void stats_sort(double *v, uint32_t n);

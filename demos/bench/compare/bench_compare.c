@@ -1,6 +1,6 @@
 #include "bench_compare.h"
 #include "bench_stats.h"
-#include "stats.h"
+#include "srcprof_base/stats.h"
 #include "srcprof/machine.h"
 
 #include <math.h>

@@ -24,7 +24,7 @@
 #define DEMOS_BENCH_COMPARE_H
 
 #include "bench_load.h"
-#include "json_out.h"
+#include "srcprof_base/json.h"
 
 #include <stdio.h>
 

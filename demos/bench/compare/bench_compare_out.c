@@ -2,8 +2,8 @@
 #include "bench_compare.h"
 #include "bench_page.h"
 #include "bench_svg.h"
-#include "json_out.h"
-#include "stats.h"
+#include "srcprof_base/json.h"
+#include "srcprof_base/stats.h"
 #include "srcprof/machine.h"
 
 #include <math.h>

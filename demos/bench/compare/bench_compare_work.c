@@ -6,7 +6,7 @@
  * N%. */
 #include "bench_compare.h"
 #include "bench_page.h"
-#include "json_out.h"
+#include "srcprof_base/json.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * calling none of them. */
 #include "bench_point.h"
 #include "bench_progress.h"
-#include "stats.h"
+#include "srcprof_base/stats.h"
 
 #include "srcprof/clock.h"
 #include "srcprof/source_profiler.h"

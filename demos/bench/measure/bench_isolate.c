@@ -7,7 +7,7 @@
  * over the rounds (the calibrated test's method). */
 #include "bench_point.h"
 #include "bench_progress.h"
-#include "stats.h"
+#include "srcprof_base/stats.h"
 
 #include "srcprof/source_profiler.h"
 

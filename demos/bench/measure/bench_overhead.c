@@ -23,7 +23,7 @@
  */
 #include "bench_point.h"
 #include "bench_progress.h"
-#include "stats.h"
+#include "srcprof_base/stats.h"
 
 #include "srcprof/clock.h"
 #include "srcprof/source_profiler.h"

@@ -3,7 +3,7 @@
 #include "bench_measure.h"
 #include "bench_progress.h"
 #include "replay.h"
-#include "stats.h"
+#include "srcprof_base/stats.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -17,7 +17,7 @@
 #include "bench_measure.h"
 #include "bench_point.h"
 #include "bench_progress.h"
-#include "stats.h"
+#include "srcprof_base/stats.h"
 
 #include "engine/log.h"
 #include "srcprof/gpu_timer.h"

@@ -3,7 +3,7 @@
  * through the streaming JSON writer (srcprof_base). */
 #include "bench.h"
 #include "bench_scaling.h"
-#include "json_out.h"
+#include "srcprof_base/json.h"
 #include "out_file.h"
 
 #include <math.h>

@@ -3,9 +3,9 @@
 #include "bench.h"
 #include "bench_scaling.h"
 #include "capture.h"
-#include "csv.h"
+#include "srcprof_base/csv.h"
 #include "out_file.h"
-#include "stats.h"
+#include "srcprof_base/stats.h"
 #include "srcprof/machine.h"
 
 #include <math.h>

@@ -11,6 +11,7 @@
 #include "core.h"
 
 #include "srcprof/source_profiler.h"
+#include "srcprof_base/stats.h"
 
 #include <stdlib.h>
 
@@ -30,12 +31,6 @@ static void isolated_frame(void *user)
 	eng_source *drawn = c->prepare_only ? NULL : c->only;
 	for (uint32_t v = 0; v < c->e->n_views; v++)
 		core_render_view(c->e, &c->e->views[v], false, drawn, false, c->repeats);
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return (x > y) - (x < y);
 }
 
 /* The median of `reps` alternating pairs: `s` drawn `a` times against `b`
@@ -64,8 +59,8 @@ static eng_result measure_pairs(eng_engine *e, eng_source *s, uint32_t a, uint32
 	}
 	e->isolating = false;
 	if (r == ENG_OK) {
-		qsort(with, reps, sizeof *with, cmp_u64);
-		qsort(without, reps, sizeof *without, cmp_u64);
+		qsort(with, reps, sizeof *with, stats_cmp_u64);
+		qsort(without, reps, sizeof *without, stats_cmp_u64);
 		uint64_t x = with[reps / 2], y = without[reps / 2];
 		*ns = x > y ? (x - y) / per : 0;
 	}
