@@ -20,6 +20,7 @@
 #include "srcprof/clock.h"
 #include "srcprof/live.h"
 #include "srcprof/source_profiler.h"
+#include "srcprof_base/stats.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -32,19 +33,14 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
+/* The house's rules (base/): the median of the middle two of an even
+ * count, nearest rank for the other quantiles. */
 static double quantile(double *v, int n, double q)
 {
 	if (n <= 0)
 		return 0;
-	qsort(v, (size_t)n, sizeof *v, cmp_double);
-	int i = (int)(q * (n - 1) + 0.5);
-	return v[i];
+	stats_sort(v, (uint32_t)n);
+	return q == 0.5 ? stats_median(v, (uint32_t)n) : stats_quantile(v, (uint32_t)n, q);
 }
 
 /* --- A viewer: one SSE connection, read on a thread of its own ---------- */

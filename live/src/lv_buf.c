@@ -101,6 +101,17 @@ size_t lv_utf8_len(const unsigned char *s, size_t n)
 	return len;
 }
 
+size_t lv_buf_put_utf8(lv_buf *b, const unsigned char *p, size_t n, const char *bad)
+{
+	size_t len = lv_utf8_len(p, n);
+	if (!len) {
+		lv_buf_puts(b, bad);
+		return 1;
+	}
+	lv_buf_put(b, (const char *)p, len);
+	return len;
+}
+
 void lv_buf_json_string(lv_buf *b, const char *s)
 {
 	lv_buf_put(b, "\"", 1);
@@ -124,14 +135,8 @@ void lv_buf_json_string(lv_buf *b, const char *s)
 			lv_buf_put(b, (const char *)p, run);
 			p += run, n -= run;
 		} else {
-			size_t len = lv_utf8_len(p, n);
-			if (len) {
-				lv_buf_put(b, (const char *)p, len);
-				p += len, n -= len;
-			} else {
-				lv_buf_puts(b, "\\ufffd");
-				p++, n--;
-			}
+			size_t len = lv_buf_put_utf8(b, p, n, "\\ufffd");
+			p += len, n -= len;
 		}
 	}
 	lv_buf_put(b, "\"", 1);

@@ -30,5 +30,9 @@ void lv_buf_free(lv_buf *b);
 /* The length of the valid UTF-8 sequence at s (1 to 4), or 0 when the
  * bytes there are not one. n: bytes available. */
 size_t lv_utf8_len(const unsigned char *s, size_t n);
+/* Appends the UTF-8 sequence at p (n bytes left) where it is valid, else
+ * `bad` (the writer's replacement character); returns the bytes of p it
+ * took (the sequence's, or 1). */
+size_t lv_buf_put_utf8(lv_buf *b, const unsigned char *p, size_t n, const char *bad);
 
 #endif

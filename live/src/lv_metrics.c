@@ -28,14 +28,8 @@ static void label(lv_buf *b, const char *name, const char *v, bool comma)
 			lv_buf_put(b, (const char *)p, 1);
 			p++, n--;
 		} else {
-			size_t len = lv_utf8_len(p, n);
-			if (len) {
-				lv_buf_put(b, (const char *)p, len);
-				p += len, n -= len;
-			} else {
-				lv_buf_puts(b, "\xef\xbf\xbd");
-				p++, n--;
-			}
+			size_t len = lv_buf_put_utf8(b, p, n, "\xef\xbf\xbd");
+			p += len, n -= len;
 		}
 	}
 	lv_buf_put(b, "\"", 1);
