@@ -4,6 +4,7 @@
  * times where the backend asks for it (docs/gpu-timing.md, "Empty
  * timers"), and the resolution the reports give. */
 #include "sp_gpu_state.h"
+#include "srcprof_base/stats.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -145,12 +146,6 @@ uint64_t sp_gpu_overhead_mean(void)
 	return n ? sum / n : 0;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return (x > y) - (x < y);
-}
-
 /* The median of the last SP_EMPTY_RING empty timers of a place in a pass
  * becomes its overhead; until it has 4, their minimum: a timer is only
  * ever slowed down (a preempted queue thread), and one slow first sample
@@ -168,7 +163,7 @@ void sp_gpu_empty_record(unsigned place, uint32_t pass, uint64_t ns)
 	uint32_t sorted[SP_EMPTY_RING];
 	uint32_t n = *count;
 	memcpy(sorted, ring, n * sizeof *sorted);
-	qsort(sorted, n, sizeof *sorted, cmp_u32);
+	qsort(sorted, n, sizeof *sorted, stats_cmp_u32);
 	/* 0 means "not measured" to the readers: a timer that reads 0 (two
 	 * stamps on one tick) is recorded as 1 ns. */
 	uint32_t mid = sorted[n < 4 ? 0 : n / 2];

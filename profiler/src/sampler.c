@@ -27,6 +27,7 @@
 #include "sp_state.h"
 #include "sp_trace.h"
 #include "sp_util.h"
+#include "srcprof_base/stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -203,12 +204,6 @@ static bool bursting(bool gpu, uint64_t now, uint64_t frame)
 	return sampling.burst;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* Adds v to a ring of `cap` values (at most UNTIMED_RING) and returns the
  * median of what it holds (of an even count, the mean of the middle two:
  * of two, one slow frame must not be the figure). */
@@ -220,8 +215,7 @@ static double ring_median(double *ring, uint32_t cap, uint32_t *head, uint32_t *
 		(*n)++;
 	double sorted[UNTIMED_RING];
 	memcpy(sorted, ring, *n * sizeof *sorted);
-	qsort(sorted, *n, sizeof *sorted, cmp_double);
-	return *n % 2 ? sorted[*n / 2] : (sorted[*n / 2 - 1] + sorted[*n / 2]) / 2.0;
+	return stats_median_of(sorted, *n);
 }
 
 /* The frame time the budget is a share of: the longer of the untimed
