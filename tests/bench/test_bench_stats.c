@@ -6,7 +6,7 @@
  * statistics) were worked out by hand, as the comments show. */
 #include "bench_stats.h"
 #include "check.h"
-#include "stats.h"
+#include "srcprof_base/stats.h"
 #include "srcprof_base/student_t.h"
 
 #include <math.h>

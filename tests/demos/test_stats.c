@@ -2,7 +2,7 @@
  * numbers: the median of odd and even counts, nearest-rank quantiles (the
  * bench's p50/p95/p99 and the overlay's graph scale), the comparisons. */
 #include "check.h"
-#include "stats.h"
+#include "srcprof_base/stats.h"
 
 #include <stdlib.h>
 
