@@ -1,6 +1,7 @@
-/* srcprof-microbench's tables on threads (microbench_threads.c): frame_begin
- * while readers read, and ticks and renders on recording threads; and what
- * they take of the main file. */
+/* srcprof-microbench's parts beside main (microbench.c): the yardsticks
+ * every table uses (microbench_floor.c), and the tables on threads
+ * (microbench_threads.c): frame_begin while readers read, ticks and renders
+ * on recording threads. */
 #ifndef SRCPROF_MICROBENCH_H
 #define SRCPROF_MICROBENCH_H
 
@@ -10,7 +11,8 @@
 
 #define REPEATS 5
 
-/* Frames a run of n sources takes (enough for a stable figure). */
+/* microbench_floor.c: frames a run of n sources takes (enough for a
+ * stable figure). */
 int mb_frames_for(int n);
 /* What six raw TSC reads cost, ns (the floor of a source-frame). */
 double mb_measure_floor(void);
