@@ -11,7 +11,7 @@
  * each recording its share of the sources) against the graphics thread
  * alone. Every figure is the median of several repetitions in this run. */
 #include "alloc_count.h"
-#include "microbench.h"
+#include "microbench_parts.h"
 #include "replay.h"
 #include "srcprof/clock.h"
 #include "srcprof/gpu_timer.h"

@@ -1,6 +1,6 @@
 /* srcprof-microbench's yardsticks, which every table uses: how many
  * frames a run takes, and the floor a source-frame is held against. */
-#include "microbench.h"
+#include "microbench_parts.h"
 #include "srcprof/clock.h"
 
 #include <stdint.h>

@@ -3,7 +3,7 @@
  * and what ticks and renders cost on recording threads against the
  * graphics thread alone. Every figure is the median of several
  * repetitions in this run. */
-#include "microbench.h"
+#include "microbench_parts.h"
 #include "replay.h"
 #include "srcprof/clock.h"
 #include "srcprof/source_profiler.h"

@@ -2,8 +2,8 @@
  * every table uses (microbench_floor.c), and the tables on threads
  * (microbench_threads.c): frame_begin while readers read, ticks and renders
  * on recording threads. */
-#ifndef SRCPROF_MICROBENCH_H
-#define SRCPROF_MICROBENCH_H
+#ifndef SRCPROF_MICROBENCH_PARTS_H
+#define SRCPROF_MICROBENCH_PARTS_H
 
 #include "srcprof_base/stats.h"
 
