@@ -1,28 +1,18 @@
 /* Frames in flight (which frame is collected when, which slot a frame's
  * stamps use) and the GPU sampler (one frame in N where timers are costly,
- * N from the measured cost of timed frames, exact with the injected clock). */
+ * N from the measured cost of timed frames, exact with the injected clock).
+ * The bursts for new sources, GPU timing toggled and traces are in
+ * test_sampling_bursts.c (the same executable). */
 #include "check.h"
 #include "fixture.h"
+#include "sampling_fixture.h"
+#include "stats_now.h"
 #include "srcprof/export.h"
 
 #include <string.h>
 
 static int a, b;
 static const void *const one[] = {&a};
-
-static source_profiler_stats_t stats(void)
-{
-	source_profiler_stats_t st;
-	source_profiler_get_stats(&st);
-	return st;
-}
-
-static source_profiler_sampling_t sampling(void)
-{
-	source_profiler_sampling_t s;
-	source_profiler_get_sampling(&s);
-	return s;
-}
 
 TEST(three_frames_in_flight_collect_frame_n_at_the_end_of_frame_n_plus_2)
 {
@@ -108,105 +98,12 @@ TEST(shutdown_restores_two_frames_in_flight)
 
 /* --- the sampler ----------------------------------------------------------- */
 
-/* A costly backend: each stamp costs 5 us of GPU time (its empty timers
- * read 5 us) and 10 us of CPU time (the flush), like flushed stamps on a
- * software device. */
-#define STAMP_GPU_NS 5000u
-#define STAMP_CPU_NS 10000u
-#define FRAME_WORK_NS 100000u
-
-static uint32_t timed_writes;
-
-static uint32_t costly_reserve(void *user, uint32_t slot, uint32_t queries)
-{
-	(void)user;
-	(void)slot;
-	return queries < FX_MAX_QUERIES ? queries : FX_MAX_QUERIES;
-}
-
-/* The stamps' CPU cost is paid later, in the wait for the frame two
- * frames on (a timer's GPU work waited for by a fence, not a flush). */
-static bool stamp_cost_in_wait;
-static uint64_t stamp_wait_ns[2]; /* this frame's, and the frame before's */
-
-static void costly_write(void *user, uint32_t slot, uint32_t query, sp_gpu_stamp kind)
-{
-	(void)user;
-	(void)kind;
-	if (query < FX_MAX_QUERIES)
-		fx_backend.stamps[slot][query] = fx_gpu_now;
-	fx_gpu_now += STAMP_GPU_NS;
-	if (stamp_cost_in_wait)
-		stamp_wait_ns[0] += STAMP_CPU_NS;
-	else
-		fx_now += STAMP_CPU_NS;
-	timed_writes++;
-}
-
-static sp_gpu_read costly_read(void *user, uint32_t slot, uint32_t count, uint64_t *ns)
-{
-	(void)user;
-	memcpy(ns, fx_backend.stamps[slot], count * sizeof *ns);
-	return SP_GPU_READ_OK;
-}
-
-static void install_costly_reading(sp_gpu_read (*read)(void *, uint32_t, uint32_t, uint64_t *))
-{
-	source_profiler_set_gpu_backend(&(sp_gpu_timer_backend){
-		.mode = "costly",
-		.reserve = costly_reserve,
-		.write = costly_write,
-		.read = read,
-		.costly = true,
-	});
-}
-
-static void install_costly(void)
-{
-	install_costly_reading(costly_read);
-}
-
-/* Extra work in the next frame sampled_frame runs (a stall). */
-static uint64_t stall_next_ns;
-
-/* The frame's 100 us of other work comes before frame_begin (a loop that
- * waits for its fence at the top) instead of before collect. */
-static bool work_before_begin;
-
-/* One frame: a ticked for 10 ns, rendered once for 10 ns, then 100 us of
- * other work; returns whether it was GPU-timed. */
-static bool sampled_frame(bool skip)
-{
-	if (work_before_begin) {
-		/* The fence wait: the frame two back, and the work of its stamps. */
-		fx_now += FRAME_WORK_NS + stamp_wait_ns[1];
-		stamp_wait_ns[1] = stamp_wait_ns[0];
-		stamp_wait_ns[0] = 0;
-	}
-	fx_begin();
-	fx_tick(&a, 10);
-	if (skip)
-		source_profiler_gpu_skip_frame();
-	bool timed = source_profiler_gpu_frame_timed();
-	fx_render_begin();
-	sp_gpu_timer *t;
-	uint64_t start = source_profiler_source_render_begin(&t);
-	fx_now += 10;
-	source_profiler_source_render_end(&a, start, t);
-	if (timed != (t != NULL))
-		return !timed; /* caught by the callers' counts */
-	fx_now += (work_before_begin ? 0 : FRAME_WORK_NS) + stall_next_ns;
-	stall_next_ns = 0;
-	fx_end();
-	return timed;
-}
-
 TEST(costly_timers_are_sampled_one_frame_in_n_from_the_measured_cost)
 {
 	fx_init(true);
 	install_costly();
 	for (int f = 0; f < 3000; f++)
-		sampled_frame(false);
+		sampled_frame(&a, false);
 	/* An untimed frame: 10 + 10 + 100,000 ns. A timed one writes 6 stamps
 	 * (frame range, the pass's empty timer, a's timer) and each costs
 	 * 10 us: 60 us more (the median of the last 8). The empty timers'
@@ -225,11 +122,11 @@ TEST(costly_timers_are_sampled_one_frame_in_n_from_the_measured_cost)
 	 * frames on average, from 45 to 74. */
 	uint32_t timed = 0, gap = 0, shortest = UINT32_MAX, longest = 0;
 	timed_writes = 0;
-	while (!sampled_frame(false))
+	while (!sampled_frame(&a, false))
 		;
 	for (int f = 0; f < 59 * 100; f++) {
 		gap++;
-		if (sampled_frame(false)) {
+		if (sampled_frame(&a, false)) {
 			timed++;
 			shortest = gap < shortest ? gap : shortest;
 			longest = gap > longest ? gap : longest;
@@ -260,7 +157,7 @@ TEST(a_wait_before_frame_begin_counts_in_the_frame_time)
 	install_costly();
 	work_before_begin = true;
 	for (int f = 0; f < 3000; f++)
-		sampled_frame(false);
+		sampled_frame(&a, false);
 	source_profiler_sampling_t s = sampling();
 	CHECK_EQ(s.frame_ns, 100020);
 	CHECK_EQ(s.timed_cost_ns, 60000);
@@ -274,7 +171,7 @@ TEST(a_wait_before_frame_begin_counts_in_the_frame_time)
 	install_costly();
 	stamp_cost_in_wait = true;
 	for (int f = 0; f < 3000; f++)
-		sampled_frame(false);
+		sampled_frame(&a, false);
 	s = sampling();
 	stamp_cost_in_wait = work_before_begin = false;
 	printf("  cost in the wait: frame %llu ns, timed cost %llu ns, N %u\n",
@@ -294,17 +191,17 @@ TEST(one_stalled_timed_frame_does_not_stop_sampling)
 	fx_init(true);
 	install_costly();
 	for (int f = 0; f < 31; f++)
-		sampled_frame(false);
+		sampled_frame(&a, false);
 	CHECK(!sampling().burst);
 	int f = 0;
-	while (f < 100 && !sampled_frame(false))
+	while (f < 100 && !sampled_frame(&a, false))
 		f++;
 	CHECK(f < 100);
 	stall_next_ns = 2000000000ull; /* in flight after the timed frame */
-	sampled_frame(false);
+	sampled_frame(&a, false);
 	uint32_t timed = 0;
 	for (f = 0; f < 2000; f++)
-		timed += sampled_frame(false);
+		timed += sampled_frame(&a, false);
 	printf("  %u timed frames in 2000 after the stall; one in %u\n", timed,
 	       sampling().timed_every);
 	CHECK(timed >= 27); /* 2000 / 59 = 34 */
@@ -319,18 +216,18 @@ TEST(a_burst_ends_where_every_frame_is_timed)
 {
 	fx_init(true);
 	install_costly();
-	sampled_frame(false);
+	sampled_frame(&a, false);
 	CHECK(sampling().burst); /* the enable's */
 	source_profiler_gpu_set_budget(100.0);
-	sampled_frame(false);
+	sampled_frame(&a, false);
 	CHECK(!sampling().burst);
 	source_profiler_gpu_burst();
-	sampled_frame(false);
+	sampled_frame(&a, false);
 	CHECK(!sampling().burst);
 	uint32_t bursts = sampling().bursts;
 	source_profiler_gpu_set_budget(1.0);
 	for (int f = 0; f < 5; f++)
-		sampled_frame(false);
+		sampled_frame(&a, false);
 	CHECK(!sampling().burst);
 	CHECK_EQ(sampling().bursts, bursts);
 }
@@ -342,19 +239,19 @@ TEST(a_forced_disjoint_waits_for_a_timed_frame)
 	fx_init(true);
 	install_costly();
 	for (int f = 0; f < 31; f++)
-		sampled_frame(false);
+		sampled_frame(&a, false);
 	int f = 0;
-	while (f < 100 && !sampled_frame(false))
+	while (f < 100 && !sampled_frame(&a, false))
 		f++;
 	CHECK(f < 100);
 	uint64_t dropped = stats().gpu_disjoint_backend;
 	source_profiler_force_gpu_disjoint(); /* the next frame is untimed */
 	f = 0;
-	while (f < 100 && !sampled_frame(false))
+	while (f < 100 && !sampled_frame(&a, false))
 		f++;
 	CHECK(f > 0 && f < 100);
-	sampled_frame(false); /* collects it */
-	sampled_frame(false);
+	sampled_frame(&a, false); /* collects it */
+	sampled_frame(&a, false);
 	CHECK_EQ(stats().gpu_disjoint_backend, dropped + 1);
 }
 
@@ -376,14 +273,14 @@ TEST(timers_whose_results_never_arrive_are_not_timed_every_frame_for_ever)
 	int f = 0;
 	int untimed = 0;
 	while (f < 40000 && (f < 2 || sampling().burst)) {
-		untimed += !sampled_frame(false);
+		untimed += !sampled_frame(&a, false);
 		f++;
 	}
 	CHECK(!sampling().burst);
 	CHECK(untimed <= 1); /* the frame the burst ended in */
 	int timed = 0;
 	for (f = 0; f < 400; f++)
-		timed += sampled_frame(false);
+		timed += sampled_frame(&a, false);
 	CHECK(timed >= 400 / 6 && timed <= 400 / 4);
 	CHECK_EQ(fx_gpu_samples(&a), 0);
 	CHECK_EQ(fx_log_count_containing("GPU timers gave no result in 64 timed frames"), 1);
@@ -412,7 +309,7 @@ TEST(a_larger_budget_times_more_often)
 	install_costly();
 	source_profiler_gpu_set_budget(10.0);
 	for (int f = 0; f < 3000; f++)
-		sampled_frame(false);
+		sampled_frame(&a, false);
 	/* 60,000 / (10% of 100,020) = 5.99: 5 (at least 4, 2 frames in
 	 * flight + 2, so that each timed frame has untimed ones around it). */
 	CHECK_EQ(sampling().timed_every, 5);
@@ -425,16 +322,16 @@ TEST(frames_the_renderer_skips_do_not_count_towards_n)
 	fx_init(true);
 	install_costly();
 	for (int f = 0; f < 3000; f++)
-		sampled_frame(false);
+		sampled_frame(&a, false);
 	CHECK_EQ(sampling().timed_every, 59);
 	/* Align on a timed frame, then skip 100 frames: none is timed, and
 	 * the next timed frame still comes 59 counted frames after the last. */
-	while (!sampled_frame(false))
+	while (!sampled_frame(&a, false))
 		;
 	for (int f = 0; f < 100; f++)
-		CHECK(!sampled_frame(true));
+		CHECK(!sampled_frame(&a, true));
 	int until = 0;
-	while (!sampled_frame(false))
+	while (!sampled_frame(&a, false))
 		until++;
 	/* 59 x 0.75-1.25 counted frames after the last timed one. */
 	CHECK(until >= 44 && until <= 73);
@@ -445,14 +342,14 @@ TEST(time_next_frame_times_the_next_frame_then_sampling_goes_on)
 	fx_init(true);
 	install_costly();
 	for (int f = 0; f < 3000; f++)
-		sampled_frame(false);
-	while (!sampled_frame(false))
+		sampled_frame(&a, false);
+	while (!sampled_frame(&a, false))
 		;
-	CHECK(!sampled_frame(false));
+	CHECK(!sampled_frame(&a, false));
 	source_profiler_gpu_time_next_frame();
-	CHECK(sampled_frame(false));
+	CHECK(sampled_frame(&a, false));
 	int until = 0;
-	while (!sampled_frame(false))
+	while (!sampled_frame(&a, false))
 		until++;
 	CHECK(until >= 44 && until <= 73);
 }
@@ -462,7 +359,7 @@ TEST(cheap_timers_are_on_every_frame_whatever_the_budget)
 	fx_init(true);
 	source_profiler_gpu_set_budget(1.0);
 	for (int f = 0; f < 50; f++)
-		CHECK(sampled_frame(false));
+		CHECK(sampled_frame(&a, false));
 	CHECK(!sampling().costly);
 	CHECK_EQ(sampling().timed_every, 1);
 	CHECK_NEAR(sampling().budget_pct, 100.0, 1e-9);
@@ -475,7 +372,7 @@ TEST(a_budget_of_100_percent_times_every_costly_frame)
 	install_costly();
 	source_profiler_gpu_set_budget(100.0);
 	for (int f = 0; f < 200; f++)
-		CHECK(sampled_frame(false));
+		CHECK(sampled_frame(&a, false));
 	CHECK_EQ(sampling().timed_every, 1);
 }
 
@@ -485,10 +382,10 @@ TEST(a_bad_budget_restores_the_default)
 	install_costly();
 	source_profiler_gpu_set_budget(10.0);
 	source_profiler_gpu_set_budget(-3.0);
-	sampled_frame(false);
+	sampled_frame(&a, false);
 	CHECK_NEAR(sampling().budget_pct, 1.0, 1e-9);
 	source_profiler_gpu_set_budget(0.0 / 0.0);
-	sampled_frame(false);
+	sampled_frame(&a, false);
 	CHECK_NEAR(sampling().budget_pct, 1.0, 1e-9);
 }
 
@@ -500,7 +397,7 @@ TEST(a_burst_times_every_frame_until_each_source_holds_30_gpu_samples)
 	 * k + 1, so the 30th arrives at frame 31's collect. */
 	int timed = 0;
 	for (int f = 0; f < 31; f++)
-		timed += sampled_frame(false);
+		timed += sampled_frame(&a, false);
 	CHECK_EQ(timed, 31);
 	CHECK_EQ(fx_gpu_samples(&a), 30);
 	source_profiler_sampling_t s = sampling();
@@ -514,12 +411,12 @@ TEST(a_burst_times_every_frame_until_each_source_holds_30_gpu_samples)
 	 * in 9, each interval 9 x 0.75-1.25: the next timed frame comes after
 	 * 6 to 11 untimed ones. */
 	int untimed = 0;
-	while (!sampled_frame(false) && untimed < 100)
+	while (!sampled_frame(&a, false) && untimed < 100)
 		untimed++;
 	CHECK_EQ(sampling().estimated_cost_ns, 10000);
 	CHECK(untimed >= 6 && untimed <= 11);
 	for (int f = 0; f < 200; f++)
-		sampled_frame(false);
+		sampled_frame(&a, false);
 	CHECK_EQ(sampling().timed_every, 59);
 }
 
@@ -532,12 +429,12 @@ TEST(a_burst_waits_for_sources_warming_up)
 	 * holds 30 after frame 33, collected at frame 34. */
 	int timed = 0;
 	for (int f = 0; f < 33; f++) {
-		timed += sampled_frame(false);
+		timed += sampled_frame(&a, false);
 		CHECK(sampling().burst);
 	}
 	CHECK_EQ(fx_gpu_samples(&a), 29);
 	CHECK_EQ(sampling().burst_samples, 29);
-	timed += sampled_frame(false);
+	timed += sampled_frame(&a, false);
 	CHECK_EQ(timed, 34);
 	CHECK_EQ(fx_gpu_samples(&a), 30);
 	CHECK_EQ(fx_cpu_samples(&a), 33);
@@ -550,17 +447,17 @@ TEST(measure_now_bursts_again_and_says_how_far_it_got)
 	fx_init(true);
 	install_costly();
 	for (int f = 0; f < 3000; f++)
-		sampled_frame(false);
+		sampled_frame(&a, false);
 	CHECK_EQ(sampling().timed_every, 59);
 	/* The window is full of old samples; a burst still takes 30 fresh
 	 * ones: frames 1-30 of it, collected by frame 31. */
 	source_profiler_gpu_burst();
 	for (int f = 0; f < 30; f++) {
-		CHECK(sampled_frame(false));
+		CHECK(sampled_frame(&a, false));
 		CHECK(sampling().burst);
 	}
 	CHECK_EQ(sampling().burst_samples, 29);
-	CHECK(sampled_frame(false));
+	CHECK(sampled_frame(&a, false));
 	CHECK(!sampling().burst);
 	CHECK_EQ(sampling().bursts, 2);
 }
@@ -602,203 +499,4 @@ TEST(a_cost_every_third_frame_is_sampled_in_every_phase)
 	CHECK(phase0 * 4 >= timed && phase0 * 5 <= timed * 2); /* a quarter to 40% */
 	/* Every frame timed would read 1,000 ns plus the stamp's 5 us. */
 	CHECK(avg >= STAMP_GPU_NS + 600 && avg <= STAMP_GPU_NS + 1400);
-}
-
-/* A frame of `n` sources (the sources g_src[0..n-1]), 10 ms long. */
-static int g_src[64];
-
-static void scene_frame(int n)
-{
-	fx_begin();
-	for (int i = 0; i < n; i++)
-		fx_tick(&g_src[i], 10);
-	fx_render_begin();
-	for (int i = 0; i < n; i++)
-		fx_render(&g_src[i], 10, 100);
-	fx_now += 10000000;
-	fx_end();
-}
-
-TEST(new_sources_start_a_burst_once_the_last_one_is_a_burst_length_ago)
-{
-	fx_init(true);
-	install_costly();
-	for (int f = 0; f < 40; f++) /* the first burst, then sampling */
-		scene_frame(2);
-	CHECK_EQ(sampling().bursts, 1);
-	for (int f = 0; f < 400; f++) /* 4 s of 10 ms frames */
-		scene_frame(2);
-	CHECK(!sampling().burst);
-	scene_frame(3); /* a source appears: a burst from the next frame */
-	scene_frame(3);
-	CHECK(sampling().burst);
-	CHECK_EQ(sampling().bursts, 2);
-	for (int f = 0; f < 40; f++)
-		scene_frame(3);
-	CHECK(!sampling().burst);
-	CHECK(fx_gpu_samples(&g_src[2]) >= 30);
-	/* Another right after: no burst until 3 s after the last ended -
-	 * then one, for the change that waited (10 ms frames). */
-	scene_frame(4);
-	scene_frame(4);
-	CHECK(!sampling().burst);
-	CHECK_EQ(sampling().bursts, 2);
-	int waited = 0;
-	while (!sampling().burst && waited < 400) {
-		scene_frame(4);
-		waited++;
-	}
-	CHECK(sampling().burst);
-	CHECK_EQ(sampling().bursts, 3);
-	CHECK(waited > 250 && waited <= 300);
-	for (int f = 0; f < 40; f++)
-		scene_frame(4);
-	CHECK(fx_gpu_samples(&g_src[3]) >= 30);
-}
-
-TEST(a_burst_for_a_new_source_lasts_until_it_is_warm_and_holds_30)
-{
-	fx_init(true);
-	source_profiler_gpu_set_warmup(3);
-	install_costly();
-	for (int f = 0; f < 440; f++) /* the first burst, then 4 s sampled */
-		scene_frame(2);
-	CHECK(!sampling().burst);
-	/* A source appears at frame 441, untimed; the burst times it from
-	 * frame 442, its second. Its frames 2 and 3 warm up, 4-33 (444-473)
-	 * are its 30 samples, the last collected at frame 474: 33 frames. The
-	 * old sources are full: the new one alone holds the burst open. */
-	int frames = 0;
-	scene_frame(3);
-	do {
-		scene_frame(3);
-		frames++;
-		if (frames == 3) /* collected: its frames 2 and 3, warming up */
-			CHECK_EQ(sampling().burst_samples, 0);
-	} while (sampling().burst && frames < 100);
-	CHECK_EQ(fx_gpu_samples(&g_src[2]), 30);
-	CHECK_EQ(frames, 33);
-}
-
-TEST(a_source_appearing_as_a_burst_nears_its_end_holds_it_open)
-{
-	fx_init(true);
-	source_profiler_gpu_set_warmup(3);
-	install_costly();
-	for (int f = 0; f < 440; f++)
-		scene_frame(2);
-	source_profiler_gpu_burst();
-	scene_frame(2); /* the burst starts at its frame_begin */
-	CHECK(sampling().burst);
-	int frames = 0;
-	while (sampling().burst_samples < 28 && frames++ < 100)
-		scene_frame(2);
-	CHECK(sampling().burst);
-	CHECK_EQ(sampling().burst_samples, 28);
-	/* A source appears: this frame's collect (the frame before, without
-	 * it) makes 29, the next would end the burst; the source, warming up
-	 * in that frame, keeps it on until it holds its own 30. */
-	frames = 0;
-	do {
-		scene_frame(3);
-		frames++;
-	} while (sampling().burst && frames < 200);
-	CHECK(frames > 30);
-	CHECK_EQ(fx_gpu_samples(&g_src[2]), 30);
-}
-
-TEST(gpu_timing_off_ends_a_burst_and_turning_it_on_again_bursts)
-{
-	fx_init(true);
-	install_costly();
-	for (int f = 0; f < 5; f++) /* the enable's burst */
-		scene_frame(2);
-	CHECK(sampling().burst);
-	source_profiler_gpu_enable(false);
-	scene_frame(2);
-	CHECK(!sampling().burst);
-	CHECK_EQ(sampling().bursts, 1);
-	for (int f = 0; f < 400; f++) /* 4 s off */
-		scene_frame(2);
-	CHECK(!sampling().burst);
-	source_profiler_gpu_enable(true);
-	scene_frame(2);
-	CHECK(sampling().burst);
-	CHECK_EQ(sampling().bursts, 2);
-}
-
-/* A scene switch whose set-up stalls the first frames longer than a
- * burst (a scene of 10,000 sources torn down took 5 s): the burst's
- * seconds count from its first GPU frame collected, so the new sources
- * still reach their 30 samples; before, the burst ended with 1. */
-TEST(a_burst_counts_its_seconds_from_its_first_gpu_frame)
-{
-	fx_init(true);
-	install_costly();
-	for (int f = 0; f < 100; f++) /* the start-up burst, then quiet */
-		scene_frame(2);
-	CHECK(!sampling().burst);
-	source_profiler_gpu_burst(); /* the switch asks for one */
-	fx_now += 5000000000ull;     /* the set-up, before the frame */
-	scene_frame(2);
-	fx_now += 5000000000ull; /* and the first frames slow too */
-	for (int f = 0; f < 40; f++)
-		scene_frame(2);
-	source_profiler_sampling_t s = sampling();
-	printf("  burst samples %u, bursts %llu\n", s.burst_samples, (unsigned long long)s.bursts);
-	CHECK(!s.burst);
-	CHECK_EQ(s.burst_samples, SOURCE_PROFILER_BURST_SAMPLES);
-	CHECK_EQ(fx_result(&g_src[0]).render_gpu_avg > 0, true);
-}
-
-TEST(a_burst_lasts_at_most_its_seconds)
-{
-	fx_init(true);
-	install_costly();
-	/* A new source every frame never lets every source reach 30. */
-	for (int f = 0; f < 60; f++) {
-		fx_begin();
-		for (int i = 0; i <= f % 64; i++)
-			fx_tick(&g_src[i], 10);
-		fx_render_begin();
-		for (int i = 0; i <= f % 64; i++)
-			fx_render(&g_src[i], 10, 100);
-		fx_now += 100000000; /* 100 ms */
-		fx_end();
-	}
-	source_profiler_sampling_t s = sampling();
-	CHECK(!s.burst);
-	/* 3 s of 100 ms frames (and the timers' own time) at most, from its
-	 * first GPU frame collected, which the two frames before it add to. */
-	printf("  burst frames %llu\n", (unsigned long long)s.burst_frames);
-	CHECK(s.burst_frames >= 25 && s.burst_frames <= 33);
-}
-
-TEST(every_frame_is_timed_while_a_trace_records)
-{
-	fx_init(true);
-	install_costly();
-	for (int f = 0; f < 3000; f++)
-		sampled_frame(false);
-	CHECK(source_profiler_trace_start(NULL));
-	for (int f = 0; f < 50; f++)
-		CHECK(sampled_frame(false));
-	CHECK(sampling().tracing);
-	source_profiler_trace_stop();
-	source_profiler_trace_discard();
-	int timed = 0;
-	for (int f = 0; f < 39 * 4; f++)
-		timed += sampled_frame(false);
-	CHECK(timed <= 5);
-	CHECK(!sampling().tracing);
-}
-
-TEST(gpu_timing_off_times_no_frame)
-{
-	fx_init(false);
-	install_costly();
-	for (int f = 0; f < 10; f++)
-		CHECK(!sampled_frame(false));
-	CHECK_EQ(sampling().frames_timed, 0);
-	(void)b;
 }
