@@ -1,7 +1,9 @@
-/* The GPU timers of every queue the renderer submits to: gpu.c (queues,
- * frame slots and their pools, timers handed out on the graphics thread
- * and on recording threads), gpu_collect.c (read-back and the checks on
- * it), gpu_empty.c (what an empty timer costs where). Not installed. */
+/* The GPU timers of every queue the renderer submits to: gpu_queues.c
+ * (queues and their backends), gpu.c (frame slots and their pools, timers
+ * handed out on the graphics thread), gpu_stream.c (on recording threads),
+ * gpu_collect.c (read-back and the checks on it), gpu_range.c (the frames'
+ * GPU ranges), gpu_empty.c (what an empty timer costs where). Not
+ * installed. */
 #ifndef SRCPROF_SP_GPU_H
 #define SRCPROF_SP_GPU_H
 
@@ -78,7 +80,7 @@ typedef struct sp_gpu_stream {
 	sp_gpu_places places;
 } sp_gpu_stream;
 
-/* --- gpu.c: queues, frames, timers ---------------------------------------- */
+/* --- gpu_queues.c, gpu.c, gpu_stream.c: queues, frames, timers ----------- */
 
 /* Graphics thread, at frame_begin of a GPU-timed frame: makes every
  * queue's pool hold the timers the frame is likely to need (the backend

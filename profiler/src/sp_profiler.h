@@ -1,6 +1,6 @@
-/* The profiler core (entries.c, frame.c, record.c and friends), as the
- * other modules see it: entries by index, whether profiling is on, the
- * frame being recorded, the counters. Not installed. */
+/* The profiler core (state.c, entries.c, frame.c, record.c and friends),
+ * as the other modules see it: entries by index, whether profiling is on,
+ * the frame being recorded, the counters. Not installed. */
 #ifndef SRCPROF_SP_PROFILER_H
 #define SRCPROF_SP_PROFILER_H
 

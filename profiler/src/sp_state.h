@@ -1,6 +1,8 @@
-/* The profiler core's state, one struct shared by its files: entries.c
- * (the entry table, creation, removal), frame.c (the frame protocol and
- * collect), record.c (ticks and renders), async.c, names.c and stats.c.
+/* The profiler core's state (state.c), one struct shared by its files:
+ * entries.c (the entry table, creation, removal), lifecycle.c (on, off,
+ * shutdown), frame.c (the frame protocol and collect), record.c (ticks and
+ * renders), the streams, the readers. Its flags carry what one module
+ * tells another (read at frame_begin).
  * Not installed; hidden like every internal name.
  *
  * Threads: the first group of fields is the graphics thread's; the atomics
